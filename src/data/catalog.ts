@@ -1,0 +1,49 @@
+// Finds built datasets (data/built/<name>/manifest.json) and loads their files into
+// SharedArrayBuffers, verifying each container once here so workers never see a bad file.
+import { readdirSync, existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { open, readShared, readManifest, FormatError } from '../format/index.ts';
+import type { Dataset } from '../../workers/task.ts';
+
+export interface LoadReport {
+  datasets: Dataset[];
+  errors: { dir: string; error: string }[];
+  bytes: number;
+  seconds: number;
+}
+
+/** Load every complete dataset under builtDir. A dataset with a bad file is skipped and reported. */
+export function loadCatalog(builtDir: string): LoadReport {
+  const t0 = performance.now();
+  const datasets: Dataset[] = [];
+  const errors: LoadReport['errors'] = [];
+  let bytes = 0;
+  if (!existsSync(builtDir)) return { datasets, errors, bytes, seconds: 0 };
+  for (const name of readdirSync(builtDir).sort()) {
+    const dir = join(builtDir, name);
+    if (!statSync(dir).isDirectory()) continue;
+    try {
+      const ds = loadDataset(dir);
+      if (!ds) continue;
+      datasets.push(ds);
+      for (const f of Object.values(ds.files)) bytes += f.byteLength;
+    } catch (e) {
+      errors.push({ dir, error: (e as Error).message });
+    }
+  }
+  return { datasets, errors, bytes, seconds: (performance.now() - t0) / 1000 };
+}
+
+export function loadDataset(dir: string): Dataset | null {
+  const m = readManifest(dir);
+  if (!m) return null;
+  const files: Record<string, SharedArrayBuffer> = {};
+  for (const f of m.files) {
+    const path = join(dir, f.file);
+    if (!existsSync(path)) throw new FormatError(path, 'listed in manifest.json but missing');
+    const sab = readShared(path);
+    open(sab, { file: path, kind: f.kind, version: f.version, verify: true });
+    files[f.file] = sab;
+  }
+  return { dataset: m.dataset, name: m.name, dir, manifest: m, files };
+}

@@ -1,0 +1,191 @@
+// The one binary container that graph-build writes and workers read.
+//
+// Layout (little-endian), modelled on kdbush/flatbush: a fixed 48-byte header,
+// a section table, then 8-byte-aligned typed-array payloads. `open()` wraps
+// views over the caller's buffer without copying, so a SharedArrayBuffer handed
+// to every worker is the only copy in memory.
+//
+//   0  u8[4]  magic "SVCB"
+//   4  u32    container version
+//   8  u8[16] kind tag (ASCII, NUL padded), e.g. "ch-graph"
+//  24  u32    kind version (the format version of that kind)
+//  28  u32    section count
+//  32  u32    CRC-32 of every byte after the header
+//  36  u32    reserved
+//  40  f64    total byte length
+//  48  section table: per section 40 bytes
+//        u8[24] name, u32 type code, u32 reserved, f64 byte offset
+//      …then f64 element count per section (8 bytes each)
+//  payloads, each starting on an 8-byte boundary.
+
+import { crc32 } from 'node:zlib';
+import { openSync, readSync, closeSync, fstatSync, writeFileSync, renameSync, mkdirSync } from 'node:fs';
+import { dirname, basename } from 'node:path';
+
+export const MAGIC = 0x42435653; // "SVCB" read as little-endian u32
+export const CONTAINER_VERSION = 1;
+const HEADER = 48;
+const ENTRY = 40;
+
+export type Section =
+  | Uint8Array | Int8Array | Uint16Array | Int16Array
+  | Uint32Array | Int32Array | Float32Array | Float64Array;
+
+type Ctor = { new (buf: ArrayBufferLike, offset: number, length: number): Section; BYTES_PER_ELEMENT: number };
+
+const TYPES: Ctor[] = [
+  Uint8Array, Int8Array, Uint16Array, Int16Array,
+  Uint32Array, Int32Array, Float32Array, Float64Array,
+] as unknown as Ctor[];
+
+function typeCode(a: Section): number {
+  const i = TYPES.findIndex((t) => a instanceof (t as unknown as Function));
+  if (i < 0) throw new TypeError('unsupported section type');
+  return i + 1;
+}
+
+/** A file that is not what it claims to be. The message always names the file. */
+export class FormatError extends Error {
+  constructor(public file: string, why: string) {
+    super(`${file}: ${why}`);
+    this.name = 'FormatError';
+  }
+}
+
+const align8 = (n: number) => (n + 7) & ~7;
+
+/** Serialise sections (and optional JSON metadata, stored as section "meta") into one buffer. */
+export function encode(kind: string, kindVersion: number, sections: Record<string, Section>, meta?: unknown): Uint8Array {
+  const all: [string, Section][] = Object.entries(sections);
+  if (meta !== undefined) all.push(['meta', new TextEncoder().encode(JSON.stringify(meta))]);
+  if (Buffer.byteLength(kind) > 16) throw new Error(`kind tag too long: ${kind}`);
+  const tableEnd = HEADER + all.length * ENTRY;
+  let off = align8(tableEnd);
+  const offsets: number[] = [];
+  for (const [name, a] of all) {
+    if (Buffer.byteLength(name) > 24) throw new Error(`section name too long: ${name}`);
+    offsets.push(off);
+    off = align8(off + a.byteLength);
+  }
+  const out = new Uint8Array(off);
+  const dv = new DataView(out.buffer);
+  const te = new TextEncoder();
+  dv.setUint32(0, MAGIC, true);
+  dv.setUint32(4, CONTAINER_VERSION, true);
+  out.set(te.encode(kind), 8);
+  dv.setUint32(24, kindVersion, true);
+  dv.setUint32(28, all.length, true);
+  dv.setFloat64(40, off, true);
+  all.forEach(([name, a], i) => {
+    const e = HEADER + i * ENTRY;
+    out.set(te.encode(name), e);
+    dv.setUint32(e + 24, typeCode(a), true);
+    dv.setFloat64(e + 32, offsets[i], true);
+    out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), offsets[i]);
+  });
+  // Element counts are derivable from the next offset only up to padding, so keep them explicit:
+  // they live in the reserved u32 (low) of each entry when < 2^32, which covers every array we build.
+  all.forEach(([, a], i) => dv.setUint32(HEADER + i * ENTRY + 28, a.length, true));
+  dv.setUint32(32, crc32(out.subarray(HEADER)) >>> 0, true);
+  return out;
+}
+
+/** Write atomically: temp name in the same folder, then rename, so readers never see half a file. */
+export function writeAtomic(path: string, bytes: Uint8Array): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, bytes);
+  renameSync(tmp, path);
+}
+
+export function writeContainer(path: string, kind: string, kindVersion: number, sections: Record<string, Section>, meta?: unknown): number {
+  const bytes = encode(kind, kindVersion, sections, meta);
+  writeAtomic(path, bytes);
+  return bytes.byteLength;
+}
+
+/** Read a whole file into a SharedArrayBuffer: one copy that every worker can view. */
+export function readShared(path: string): SharedArrayBuffer {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const sab = new SharedArrayBuffer(size);
+    const view = new Uint8Array(sab);
+    let pos = 0;
+    while (pos < size) {
+      const n = readSync(fd, view, pos, Math.min(size - pos, 1 << 28), pos);
+      if (n <= 0) throw new FormatError(path, `short read at byte ${pos} of ${size}`);
+      pos += n;
+    }
+    return sab;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export interface Opened {
+  kind: string;
+  version: number;
+  meta: any;
+  sections: Record<string, Section>;
+  /** A section, typed; throws FormatError when missing or of another type. */
+  get<T extends Section>(name: string, ctor: { new (...a: any[]): T }): T;
+}
+
+export interface OpenOptions {
+  /** Named in every error. */
+  file: string;
+  kind: string;
+  version: number;
+  /** CRC-32 over the payload; do it once where the file is loaded (main thread), not in every worker. */
+  verify?: boolean;
+}
+
+/** Wrap views over `buf` without copying. Any mismatch is a FormatError naming the file. */
+export function open(buf: ArrayBufferLike, opts: OpenOptions): Opened {
+  const { file } = opts;
+  const name = basename(file);
+  if (buf.byteLength < HEADER) throw new FormatError(file, `too small to be a svc container (${buf.byteLength} bytes)`);
+  const dv = new DataView(buf);
+  if (dv.getUint32(0, true) !== MAGIC) throw new FormatError(file, 'bad magic: not a svc container');
+  const cv = dv.getUint32(4, true);
+  if (cv !== CONTAINER_VERSION) throw new FormatError(file, `container version ${cv}, this build reads ${CONTAINER_VERSION}`);
+  const bytes = new Uint8Array(buf);
+  const kind = new TextDecoder().decode(bytes.subarray(8, 24)).replace(/\0+$/, '');
+  if (kind !== opts.kind) throw new FormatError(file, `holds "${kind}", expected "${opts.kind}"`);
+  const version = dv.getUint32(24, true);
+  if (version !== opts.version) throw new FormatError(file, `${kind} format version ${version}, this build reads ${opts.version}; rebuild it with graph-build`);
+  const count = dv.getUint32(28, true);
+  const total = dv.getFloat64(40, true);
+  if (total !== buf.byteLength) throw new FormatError(file, `size ${buf.byteLength} bytes, header says ${total} (truncated or padded)`);
+  if (HEADER + count * ENTRY > total) throw new FormatError(file, 'section table runs past the end');
+  if (opts.verify) {
+    const want = dv.getUint32(32, true);
+    const got = crc32(bytes.subarray(HEADER)) >>> 0;
+    if (want !== got) throw new FormatError(file, `checksum mismatch (stored ${want.toString(16)}, computed ${got.toString(16)}): the file is corrupt`);
+  }
+  const sections: Record<string, Section> = {};
+  const td = new TextDecoder();
+  for (let i = 0; i < count; i++) {
+    const e = HEADER + i * ENTRY;
+    const sname = td.decode(bytes.subarray(e, e + 24)).replace(/\0+$/, '');
+    const code = dv.getUint32(e + 24, true);
+    const len = dv.getUint32(e + 28, true);
+    const off = dv.getFloat64(e + 32, true);
+    const T = TYPES[code - 1];
+    if (!T) throw new FormatError(file, `section ${sname} has unknown type code ${code}`);
+    if (off % 8 !== 0 || off + len * T.BYTES_PER_ELEMENT > total) throw new FormatError(file, `section ${sname} lies outside the file`);
+    sections[sname] = new T(buf, off, len);
+  }
+  let meta: any = undefined;
+  if (sections.meta) meta = JSON.parse(td.decode(sections.meta as Uint8Array));
+  return {
+    kind, version, meta, sections,
+    get<T extends Section>(n: string, ctor: { new (...a: any[]): T }): T {
+      const s = sections[n];
+      if (!s) throw new FormatError(name, `missing section "${n}"`);
+      if (!(s instanceof ctor)) throw new FormatError(name, `section "${n}" has the wrong element type`);
+      return s as T;
+    },
+  };
+}

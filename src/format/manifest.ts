@@ -1,0 +1,39 @@
+// manifest.json sits beside the binary files of one built dataset (data/built/<name>/).
+// The server loads exactly the files a manifest lists, verifying each one's kind,
+// version and checksum once on the main thread before any worker sees it.
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeAtomic } from './container.ts';
+
+export interface ManifestFile {
+  /** File name inside the dataset folder, e.g. "driving.ch.bin". */
+  file: string;
+  /** Container kind tag and kind version (see container.ts). */
+  kind: string;
+  version: number;
+  bytes: number;
+  /** Free-form role, e.g. { profile: "driving" }. */
+  [k: string]: unknown;
+}
+
+export interface Manifest {
+  /** "road" for a routing extract, "gazetteer" for the place indexes. */
+  dataset: 'road' | 'gazetteer';
+  name: string;
+  format_version: number;
+  built_at: string;
+  build_seconds: number;
+  files: ManifestFile[];
+  [k: string]: unknown;
+}
+
+export function readManifest(dir: string): Manifest | null {
+  const p = join(dir, 'manifest.json');
+  if (!existsSync(p)) return null;
+  return JSON.parse(readFileSync(p, 'utf8')) as Manifest;
+}
+
+/** Written last and atomically: a dataset folder is complete exactly when its manifest exists. */
+export function writeManifest(dir: string, m: Manifest): void {
+  writeAtomic(join(dir, 'manifest.json'), new TextEncoder().encode(JSON.stringify(m, null, 2) + '\n'));
+}

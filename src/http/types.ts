@@ -1,0 +1,67 @@
+// The contract between the HTTP core and the endpoint files in src/api/.
+// An endpoint file exports a RouteDef[]; the core adds auth, quotas, validation
+// errors, attribution, logging and metrics around every handler.
+import type { TaskReply } from '../../workers/task.ts';
+import type { Engine } from '../pool.ts';
+import type { Store } from '../store/index.ts';
+import type { Config } from '../config.ts';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The key a request was authenticated with (never the secret itself). */
+export interface KeyInfo {
+  id: string;
+  project: string;
+  plan: 'free' | 'developer' | 'enterprise';
+  scopes: string[];
+  /** svc_test_ key: sandbox, never touches live data. */
+  test: boolean;
+}
+
+export interface Req {
+  method: Method;
+  /** Path below the version prefix, e.g. "/route". */
+  path: string;
+  /** Named path segments, e.g. { id } for "/places/:id". */
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  /** Parsed JSON body (POST/PUT/PATCH), undefined otherwise. */
+  body: any;
+  key: KeyInfo | null;
+}
+
+export type Reply =
+  | { status?: number; json: Record<string, unknown>; headers?: Record<string, string> }
+  | { status?: number; bytes: Uint8Array; contentType: string; headers?: Record<string, string> }
+  | { task: TaskReply; headers?: Record<string, string> };
+
+export interface AppContext {
+  engine: Engine;
+  store: Store;
+  config: Config;
+}
+
+export interface RouteDef {
+  method: Method;
+  /** Relative to /api/v1 (and /v1); ":name" marks a path parameter. Absolute paths start with "//" (e.g. "//embed/map"). */
+  path: string;
+  /** Scope the key needs; null means no key (capabilities, healthz). */
+  scope: string | null;
+  /** Capability names (SPEC §1) this route serves. */
+  capabilities?: string[];
+  /** Whether the capability works end to end in this build (data loaded, op registered). Default: true. */
+  ready?: (ctx: AppContext) => boolean;
+  /** Short note for the capability document. */
+  note?: string;
+  handler: (req: Req, ctx: AppContext) => Promise<Reply> | Reply;
+}
+
+/** An expected failure, answered as {"error":{"code","message"}} with this status. */
+export class HttpError extends Error {
+  constructor(public status: number, public code: string, message: string, public headers?: Record<string, string>) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}

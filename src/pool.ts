@@ -1,0 +1,105 @@
+// The worker pool that answers compute tasks. Holds the loaded datasets and swaps
+// to a fresh pool on reload: requests already queued finish on the old pool (and
+// the old buffers) while new ones go to the new pool.
+import { Piscina } from 'piscina';
+import { loadCatalog, type LoadReport } from './data/catalog.ts';
+import type { Dataset, TaskReply, TaskRequest } from '../workers/task.ts';
+import { log } from './log.ts';
+
+const ENGINE = new URL('../workers/engine.ts', import.meta.url).href;
+
+export interface EngineOptions {
+  builtDir: string;
+  workers: number;
+}
+
+export class Engine {
+  private pool!: Piscina;
+  private opsSet = new Set<string>();
+  datasets: Dataset[] = [];
+  lastLoad: LoadReport | null = null;
+
+  constructor(private opts: EngineOptions) {}
+
+  async start(): Promise<void> {
+    const report = loadCatalog(this.opts.builtDir);
+    for (const e of report.errors) log.error('dataset_refused', e);
+    const { pool, ops } = await this.spawn(report.datasets);
+    this.install(pool, ops, report);
+  }
+
+  /**
+   * Reload built files without downtime. A dataset whose files fail verification is refused
+   * (logged) and the one already serving stays; returns what changed.
+   */
+  async reload(): Promise<{ ok: boolean; loaded: string[]; refused: { dir: string; error: string }[] }> {
+    const report = loadCatalog(this.opts.builtDir);
+    const fresh = new Map(report.datasets.map((d) => [d.dir, d]));
+    // Keep the old copy of any dataset whose new files were refused.
+    for (const e of report.errors) {
+      log.error('dataset_refused', e);
+      const old = this.datasets.find((d) => d.dir === e.dir);
+      if (old) fresh.set(old.dir, old);
+    }
+    const merged = [...fresh.values()].sort((a, b) => a.name.localeCompare(b.name));
+    const { pool, ops } = await this.spawn(merged);
+    const old = this.pool;
+    this.install(pool, ops, { ...report, datasets: merged });
+    // close() lets queued and running tasks finish before the threads exit.
+    void old.close().catch((e) => log.error('pool_close', { error: String(e) }));
+    return { ok: report.errors.length === 0, loaded: merged.map((d) => d.name), refused: report.errors };
+  }
+
+  private async spawn(datasets: Dataset[]): Promise<{ pool: Piscina; ops: string[] }> {
+    const n = this.opts.workers;
+    const pool = new Piscina({
+      filename: ENGINE,
+      minThreads: n,
+      maxThreads: n,
+      idleTimeout: Infinity,
+      // A few tasks per thread in flight hides the message latency without starving fairness.
+      concurrentTasksPerWorker: 1,
+      workerData: { datasets },
+    });
+    const r = await pool.run({ op: 'describe', args: null } satisfies TaskRequest);
+    const body = JSON.parse(new TextDecoder().decode(r.body));
+    return { pool, ops: body.ops as string[] };
+  }
+
+  private install(pool: Piscina, ops: string[], report: LoadReport) {
+    this.pool = pool;
+    this.opsSet = new Set(ops);
+    this.datasets = report.datasets;
+    this.lastLoad = report;
+    log.info('engine_ready', {
+      workers: this.opts.workers,
+      datasets: report.datasets.map((d) => d.name),
+      mb: Math.round(report.bytes / 1e5) / 10,
+      load_s: Math.round(report.seconds * 1000) / 1000,
+    });
+  }
+
+  run(op: string, args: unknown, sandbox = false): Promise<TaskReply> {
+    return this.pool.run({ op, args, sandbox } satisfies TaskRequest);
+  }
+
+  has(op: string): boolean {
+    return this.opsSet.has(op);
+  }
+
+  hasDataset(kind: Dataset['dataset'], pred?: (d: Dataset) => boolean): boolean {
+    return this.datasets.some((d) => d.dataset === kind && (!pred || pred(d)));
+  }
+
+  get threads(): number {
+    return this.pool ? this.pool.threads.length : 0;
+  }
+
+  get queued(): number {
+    return this.pool ? this.pool.queueSize : 0;
+  }
+
+  async close(): Promise<void> {
+    if (this.pool) await this.pool.close();
+  }
+}

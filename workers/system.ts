@@ -1,0 +1,22 @@
+// Engine self-description: which ops this worker serves and which datasets it opened.
+// Used by /healthz and by the capability document (a capability is live only when
+// its op is registered and its data is loaded).
+import type { Dataset, EngineModule } from './task.ts';
+
+let loaded: { dataset: string; name: string; files: string[] }[] = [];
+let opsList: () => string[] = () => [];
+
+export const system: EngineModule = {
+  init(ds: Dataset[]) {
+    loaded = ds.map((d) => ({ dataset: d.dataset, name: d.name, files: Object.keys(d.files) }));
+  },
+  tasks: {
+    /** Trivial task: measures the bare pool round trip (bench) and proves workers answer. */
+    ping: () => ({ ok: true }),
+    describe: () => ({ ops: opsList(), datasets: loaded }),
+  },
+};
+
+export function setOpsProvider(f: () => string[]) {
+  opsList = f;
+}

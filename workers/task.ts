@@ -1,0 +1,49 @@
+// The typed task interface between the front end and the worker pool.
+//
+// The main thread sends { op, args, sandbox }. A module's task function returns a
+// plain response-body object (without `attribution`) or throws TaskError; the
+// engine serialises it to finished JSON bytes inside the worker, so the main
+// thread only writes bytes (no second serialisation on the hot path).
+
+/** One built dataset as handed to workers: its manifest and one SharedArrayBuffer per file. */
+export interface Dataset {
+  dataset: 'road' | 'gazetteer';
+  name: string;
+  dir: string;
+  manifest: any;
+  /** file name (as in the manifest) → the file's bytes, shared, verified on the main thread */
+  files: Record<string, SharedArrayBuffer>;
+}
+
+export interface TaskContext {
+  /** true for svc_test_ keys: answer from the Lagos sandbox subset. */
+  sandbox: boolean;
+}
+
+export type TaskFn = (args: any, ctx: TaskContext) => unknown;
+
+export interface EngineModule {
+  /** Called once per worker at start with every loaded dataset; keep only views, never copies. */
+  init(datasets: Dataset[]): void;
+  tasks: Record<string, TaskFn>;
+}
+
+/** An expected failure with an HTTP status and a stable machine code (e.g. 400 "no_route"). */
+export class TaskError extends Error {
+  constructor(public status: number, public code: string, message: string) {
+    super(message);
+    this.name = 'TaskError';
+  }
+}
+
+export interface TaskRequest {
+  op: string;
+  args: unknown;
+  sandbox?: boolean;
+}
+
+/** What a task answers: an HTTP status and the complete JSON body, attribution included. */
+export interface TaskReply {
+  status: number;
+  body: Uint8Array;
+}
