@@ -1,8 +1,8 @@
 // One JSON line per event on stdout (errors on stderr). Never log a key or a body.
 type Fields = Record<string, unknown>;
-const quiet = process.env.LOG_LEVEL === 'silent';
+const quiet = () => process.env.LOG_LEVEL === 'silent';
 function line(level: string, msg: string, f?: Fields) {
-  if (quiet) return;
+  if (quiet()) return;
   const s = JSON.stringify({ t: new Date().toISOString(), level, msg, ...f });
   if (level === 'error') process.stderr.write(s + '\n');
   else process.stdout.write(s + '\n');

@@ -7,6 +7,9 @@ import type { Dataset, TaskReply, TaskRequest } from '../workers/task.ts';
 import { log } from './log.ts';
 
 const ENGINE = new URL('../workers/engine.ts', import.meta.url).href;
+// Workers load TypeScript through tsx. `npm start` already runs under it; test runners and
+// other hosts may not, so make sure every worker gets the loader.
+const WORKER_ARGV = process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : [...process.execArgv, '--import', 'tsx'];
 
 export interface EngineOptions {
   builtDir: string;
@@ -60,6 +63,7 @@ export class Engine {
       // A few tasks per thread in flight hides the message latency without starving fairness.
       concurrentTasksPerWorker: 1,
       workerData: { datasets },
+      execArgv: WORKER_ARGV,
     });
     const r = await pool.run({ op: 'describe', args: null } satisfies TaskRequest);
     const body = JSON.parse(new TextDecoder().decode(r.body));

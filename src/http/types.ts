@@ -5,6 +5,8 @@ import type { TaskReply } from '../../workers/task.ts';
 import type { Engine } from '../pool.ts';
 import type { Store } from '../store/index.ts';
 import type { Config } from '../config.ts';
+import type { Limits } from '../auth/limits.ts';
+import type { Metrics } from './metrics.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -41,13 +43,17 @@ export interface AppContext {
   engine: Engine;
   store: Store;
   config: Config;
+  limits: Limits;
+  metrics: Metrics;
+  /** Every registered route (the capability document derives from them). */
+  routes: RouteDef[];
 }
 
 export interface RouteDef {
   method: Method;
   /** Relative to /api/v1 (and /v1); ":name" marks a path parameter. Absolute paths start with "//" (e.g. "//embed/map"). */
   path: string;
-  /** Scope the key needs; null means no key (capabilities, healthz). */
+  /** Scope the key needs; null means no key (capabilities, healthz); 'any' means any valid key. */
   scope: string | null;
   /** Capability names (SPEC §1) this route serves. */
   capabilities?: string[];
@@ -56,6 +62,8 @@ export interface RouteDef {
   /** Short note for the capability document. */
   note?: string;
   handler: (req: Req, ctx: AppContext) => Promise<Reply> | Reply;
+  /** A request that answers 200 with a key holding the scope (query string and/or JSON body); used by the auth-matrix test. */
+  example?: { query?: string; body?: unknown; params?: Record<string, string> };
 }
 
 /** An expected failure, answered as {"error":{"code","message"}} with this status. */

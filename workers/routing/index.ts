@@ -1,7 +1,107 @@
 // Routing module: contraction-hierarchy queries, snapping and geometry over road graphs.
-import type { EngineModule } from '../task.ts';
+// Tasks: `route` (full answer with geometry, issue 3 §7) and `route_cost` (cost only, for benchmarks).
+import { TaskError, type EngineModule } from '../task.ts';
+import { loadGraphs, type LoadedGraph } from './graphs.ts';
+import { snap, type Snap } from './snap.ts';
+import { leg } from './route.ts';
+
+export const MODES = ['driving', 'walk', 'cycle'] as const;
+export type Mode = (typeof MODES)[number];
+export const DEFAULT_RADIUS = 1000;
+export const MAX_RADIUS = 10000;
+
+export interface RouteArgs {
+  from: [number, number];
+  to: [number, number];
+  via?: [number, number][];
+  mode?: Mode;
+  radius?: number;
+}
+
+let graphs: LoadedGraph[] = [];
+
+export function setGraphs(gs: LoadedGraph[]) { graphs = gs; }
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
+const pointName = (i: number, n: number) => (i === 0 ? 'from' : i === n - 1 ? 'to' : `via[${i - 1}]`);
+
+function checkPoint(p: unknown, name: string): [number, number] {
+  if (!Array.isArray(p) || p.length !== 2 || !p.every((x) => typeof x === 'number' && Number.isFinite(x)) || Math.abs(p[0]) > 90 || Math.abs(p[1]) > 180)
+    throw new TaskError(400, 'invalid_parameter', `Parameter '${name}' must be a [lat, lng] pair.`);
+  return p as [number, number];
+}
+
+interface Solved { graph: LoadedGraph; snaps: Snap[]; legs: { cost: number; dist: number }[]; coords: number[][] | null; settled: number }
+
+/** Pick the extract by coverage, snap every point, route every leg. */
+export function solve(args: RouteArgs, geometry: boolean): Solved {
+  const mode = (args.mode ?? 'driving') as Mode;
+  if (!MODES.includes(mode)) throw new TaskError(400, 'invalid_parameter', `Parameter 'mode' must be one of ${MODES.join(', ')}.`);
+  const radius = args.radius ?? DEFAULT_RADIUS;
+  if (!(radius > 0 && radius <= MAX_RADIUS)) throw new TaskError(400, 'invalid_parameter', `Parameter 'radius' must be between 1 and ${MAX_RADIUS} metres.`);
+  const pts = [checkPoint(args.from, 'from'), ...(args.via ?? []).map((p, i) => checkPoint(p, `via[${i}]`)), checkPoint(args.to, 'to')];
+  const cands = graphs.filter((g) => g.profile === mode && pts.every(([la, lo]) => g.covers(la, lo, radius)));
+  if (cands.length === 0) {
+    const any = graphs.some((g) => g.profile === mode && pts.some(([la, lo]) => g.covers(la, lo, radius)));
+    throw new TaskError(400, 'out_of_coverage', any
+      ? 'The points lie in different road extracts; no single extract covers them all.'
+      : `No ${mode} road extract covers these points.`);
+  }
+  let firstMiss: string | null = null;
+  let noRoute: string | null = null;
+  for (const graph of cands) {
+    const snaps: Snap[] = [];
+    for (let i = 0; i < pts.length; i++) {
+      const s = snap(graph.g, graph.index, pts[i][0], pts[i][1], radius);
+      if (!s) { firstMiss ??= `No ${mode} road within ${radius} m of '${pointName(i, pts.length)}'.`; break; }
+      snaps.push(s);
+    }
+    if (snaps.length < pts.length) continue;
+    const coords: number[][] | null = geometry ? [] : null;
+    const legs: { cost: number; dist: number }[] = [];
+    let settled = 0, ok = true;
+    for (let i = 0; i + 1 < snaps.length; i++) {
+      const l = leg(graph.g, graph.query, snaps[i], snaps[i + 1], graph.path, coords ?? undefined);
+      if (!l) { ok = false; noRoute ??= `No ${mode} route from '${pointName(i, pts.length)}' to '${pointName(i + 1, pts.length)}' (the roads are not connected).`; break; }
+      legs.push({ cost: l.cost, dist: l.dist });
+      settled += l.settled;
+    }
+    if (ok) return { graph, snaps, legs, coords, settled };
+  }
+  if (noRoute) throw new TaskError(400, 'no_route', noRoute);
+  throw new TaskError(400, 'no_road_nearby', firstMiss ?? 'No road nearby.');
+}
+
+const snapped = (s: Snap) => ({ lat: Math.round(s.lat * 1e7) / 1e7, lng: Math.round(s.lng * 1e7) / 1e7, distance_m: round1(s.dist) });
+
+export function routeTask(args: RouteArgs) {
+  const r = solve(args, true);
+  let cost = 0, dist = 0;
+  for (const l of r.legs) { cost += l.cost; dist += l.dist; }
+  const body: any = {
+    route: {
+      mode: args.mode ?? 'driving',
+      distance_m: round1(dist),
+      duration_s: round1(cost / 1000),
+      geometry: { type: 'LineString', coordinates: r.coords },
+      legs: r.legs.map((l) => ({ distance_m: round1(l.dist), duration_s: round1(l.cost / 1000) })),
+      snapped: { from: snapped(r.snaps[0]), to: snapped(r.snaps[r.snaps.length - 1]) } as Record<string, unknown>,
+      extract: r.graph.extract,
+    },
+  };
+  if (r.snaps.length > 2) body.route.snapped.via = r.snaps.slice(1, -1).map(snapped);
+  return body;
+}
 
 export const routing: EngineModule = {
-  init() {},
-  tasks: {},
+  init(datasets) { graphs = loadGraphs(datasets); },
+  tasks: {
+    route: (args: RouteArgs) => routeTask(args),
+    route_cost: (args: RouteArgs) => {
+      const r = solve(args, false);
+      let cost = 0, dist = 0;
+      for (const l of r.legs) { cost += l.cost; dist += l.dist; }
+      return { cost_ms: cost, distance_m: round1(dist), settled: r.settled, extract: r.graph.extract };
+    },
+  },
 };

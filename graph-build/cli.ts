@@ -1,0 +1,44 @@
+// npm run graph-build -- --input <file.osm.pbf> --name <extract> [--profiles driving,walk,cycle] [--out data/built]
+// npm run graph-build -- gazetteer …   (dispatched to graph-build/gazetteer/cli.ts)
+import { parseArgs } from 'node:util';
+import { resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PROFILES, type ProfileName } from './profiles/index.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const USAGE = `usage: npm run graph-build -- --input <file.osm.pbf> --name <extract> [--profiles driving,walk,cycle] [--out data/built]
+       npm run graph-build -- gazetteer [options]`;
+
+async function main(argv: string[]) {
+  if (argv[0] === 'gazetteer') {
+    let mod: { main(a: string[]): Promise<void> };
+    try {
+      mod = await import('./gazetteer/cli.ts');
+    } catch (e) {
+      throw new Error(`the gazetteer builder is not available in this build (graph-build/gazetteer/cli.ts): ${(e as Error).message}`);
+    }
+    return mod.main(argv.slice(1));
+  }
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      input: { type: 'string' }, name: { type: 'string' }, profiles: { type: 'string' },
+      out: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) { console.log(USAGE); return; }
+  if (!values.input || !values.name) throw new Error(`--input and --name are required\n${USAGE}`);
+  if (!/^[a-z0-9][a-z0-9_-]*$/i.test(values.name)) throw new Error(`--name must be letters, digits, '-' or '_' (got '${values.name}')`);
+  const profiles = (values.profiles ? values.profiles.split(',').map((s) => s.trim()) : PROFILES) as ProfileName[];
+  for (const p of profiles) if (!PROFILES.includes(p)) throw new Error(`unknown profile '${p}' (known: ${PROFILES.join(', ')})`);
+  const out = resolve(values.out ?? resolve(ROOT, 'data/built'));
+  const { buildRoadExtract } = await import('./roads.ts');
+  const m = await buildRoadExtract({ input: values.input, name: values.name, profiles, out, progress: true });
+  const per = Object.entries(m.profiles as Record<string, any>).map(([p, c]) => `${p} ${c.nodes} nodes/${c.edges} edges/${c.shortcuts} shortcuts`).join('; ');
+  console.log(`built ${m.name} in ${m.build_seconds}s → ${resolve(out, m.name)}: ${per}; bbox ${JSON.stringify(m.bbox)}; OSM data date ${m.osm_data_date ?? 'unknown'}`);
+}
+
+main(process.argv.slice(2)).catch((e) => {
+  console.error(`graph-build: ${(e as Error).message}`);
+  process.exit(1);
+});

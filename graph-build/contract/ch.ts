@@ -1,0 +1,208 @@
+// Contraction hierarchies. Nodes are contracted cheapest first (edge difference +
+// contracted neighbours + level, with lazy re-evaluation); a bounded witness search
+// decides which shortcuts are needed; each shortcut records its middle node.
+//
+// The working graph keeps, per node, one entry per neighbour holding both directions
+// (weight x→y and y→x) in a pool of typed arrays. When a node is contracted its
+// block is frozen: at that moment every neighbour left is higher in the order, so
+// the frozen block is exactly the node's upward/downward CH adjacency.
+import { MinHeap } from '../../workers/routing/heap.ts';
+import type { BaseGraph } from './compress.ts';
+
+export interface CH {
+  chFirst: Uint32Array;
+  chNbr: Int32Array;
+  chFw: Int32Array;
+  chBw: Int32Array;
+  chFwMid: Int32Array;
+  chBwMid: Int32Array;
+  rank: Uint32Array;
+  shortcuts: number;
+  arcs: number;
+}
+
+export interface ContractOptions {
+  /** Settled-node limit of witness searches while estimating priorities / while contracting. */
+  simLimit?: number;
+  contractLimit?: number;
+  onProgress?: (fraction: number) => void;
+}
+
+export function contract(g: BaseGraph, opts: ContractOptions = {}): CH {
+  const n = g.nodes;
+  const SIM = opts.simLimit ?? 60, CON = opts.contractLimit ?? 400;
+  // --- working adjacency pool
+  const start = new Int32Array(n), len = new Int32Array(n), cap = new Int32Array(n);
+  const deg = new Int32Array(n);
+  for (let e = 0; e < g.edges; e++) if (g.edgeU[e] !== g.edgeV[e]) { deg[g.edgeU[e]]++; deg[g.edgeV[e]]++; }
+  let poolEnd = 0;
+  for (let v = 0; v < n; v++) { start[v] = poolEnd; cap[v] = deg[v] + 2; poolEnd += cap[v]; }
+  let poolCap = Math.ceil(poolEnd * 1.5) + 16;
+  let nbr = new Int32Array(poolCap), fw = new Int32Array(poolCap), bw = new Int32Array(poolCap);
+  let fwMid = new Int32Array(poolCap), bwMid = new Int32Array(poolCap);
+  const growPool = (need: number) => {
+    if (need <= poolCap) return;
+    poolCap = Math.max(need, Math.ceil(poolCap * 1.5));
+    const re = (a: Int32Array) => { const b = new Int32Array(poolCap); b.set(a.subarray(0, poolEnd)); return b; };
+    nbr = re(nbr); fw = re(fw); bw = re(bw); fwMid = re(fwMid); bwMid = re(bwMid);
+  };
+  const find = (x: number, y: number): number => {
+    const s = start[x], e = s + len[x];
+    for (let k = s; k < e; k++) if (nbr[k] === y) return k;
+    return -1;
+  };
+  const append = (x: number, y: number): number => {
+    if (len[x] === cap[x]) {
+      // relocate the block to the end of the pool with double capacity
+      const nc = cap[x] * 2;
+      growPool(poolEnd + nc);
+      const s = start[x], l = len[x];
+      nbr.copyWithin(poolEnd, s, s + l); fw.copyWithin(poolEnd, s, s + l); bw.copyWithin(poolEnd, s, s + l);
+      fwMid.copyWithin(poolEnd, s, s + l); bwMid.copyWithin(poolEnd, s, s + l);
+      start[x] = poolEnd; cap[x] = nc; poolEnd += nc;
+    }
+    const k = start[x] + len[x]++;
+    nbr[k] = y; fw[k] = -1; bw[k] = -1; fwMid[k] = 0; bwMid[k] = 0;
+    return k;
+  };
+  /** Arc x→y with weight w: kept only if better than an existing x→y. Returns true when it changed. */
+  const addArc = (x: number, y: number, w: number, mid: number): boolean => {
+    let kx = find(x, y);
+    if (kx >= 0 && fw[kx] >= 0 && fw[kx] <= w) return false;
+    if (kx < 0) kx = append(x, y);
+    fw[kx] = w; fwMid[kx] = mid;
+    let ky = find(y, x);
+    if (ky < 0) ky = append(y, x);
+    bw[ky] = w; bwMid[ky] = mid;
+    return true;
+  };
+  const removeNbr = (x: number, y: number) => {
+    const k = find(x, y);
+    if (k < 0) return;
+    const last = start[x] + --len[x];
+    nbr[k] = nbr[last]; fw[k] = fw[last]; bw[k] = bw[last]; fwMid[k] = fwMid[last]; bwMid[k] = bwMid[last];
+  };
+  for (let e = 0; e < g.edges; e++) {
+    const u = g.edgeU[e], v = g.edgeV[e];
+    if (u === v) continue;
+    const f = g.edgeFlags[e], w = g.edgeW[e], mid = -(e + 1);
+    if (f & 1) addArc(u, v, w, mid);
+    if (f & 2) addArc(v, u, w, mid);
+  }
+
+  // --- witness search: Dijkstra from `src` over uncontracted nodes, skipping `skip`
+  const dist = new Float64Array(n);
+  const stamp = new Uint32Array(n);
+  let cur = 0;
+  const heap = new MinHeap(1024);
+  const witness = (src: number, skip: number, limit: number, maxSettle: number) => {
+    cur++;
+    if (cur === 0xffffffff) { stamp.fill(0); cur = 1; }
+    heap.clear();
+    dist[src] = 0; stamp[src] = cur; heap.push(0, src);
+    let settled = 0;
+    while (heap.length) {
+      const d = heap.peekKey(), x = heap.peekId();
+      heap.pop();
+      if (d > dist[x]) continue;
+      if (d > limit || ++settled > maxSettle) break;
+      const s = start[x], e = s + len[x];
+      for (let k = s; k < e; k++) {
+        const w = fw[k];
+        if (w < 0) continue;
+        const y = nbr[k];
+        if (y === skip) continue;
+        const nd = d + w;
+        if (stamp[y] !== cur || nd < dist[y]) { stamp[y] = cur; dist[y] = nd; heap.push(nd, y); }
+      }
+    }
+  };
+  const reached = (y: number, w: number) => stamp[y] === cur && dist[y] <= w;
+
+  // Shortcuts that contracting v would need. With `apply`, they are added and counted.
+  const ins: number[] = [], outs: number[] = [];
+  const shortcutsFor = (v: number, apply: boolean): number => {
+    ins.length = 0; outs.length = 0;
+    const s = start[v], e = s + len[v];
+    let maxOut = 0;
+    for (let k = s; k < e; k++) {
+      if (bw[k] >= 0) ins.push(k);
+      if (fw[k] >= 0) { outs.push(k); if (fw[k] > maxOut) maxOut = fw[k]; }
+    }
+    // snapshot values: applying shortcuts may move v's block? No: only u/w blocks are touched, never v's
+    // own entries' order, but relocation of other blocks can reallocate the pool arrays, so read by index each time.
+    let added = 0;
+    for (const ki of ins) {
+      const u = nbr[ki], a = bw[ki];
+      witness(u, v, a + maxOut, apply ? CON : SIM);
+      for (const ko of outs) {
+        const w = nbr[ko];
+        if (w === u) continue;
+        const need = a + fw[ko];
+        if (reached(w, need)) continue;
+        if (apply) { if (addArc(u, w, need, v)) added++; } else added++;
+      }
+    }
+    return added;
+  };
+
+  const contracted = new Uint8Array(n);
+  const deleted = new Int32Array(n);
+  const level = new Int32Array(n);
+  const prio = new Float64Array(n);
+  const priority = (v: number): number => {
+    const sc = shortcutsFor(v, false);
+    const removed = len[v];
+    return 2 * (sc - removed) + deleted[v] + level[v];
+  };
+  const pq = new MinHeap(n + 16);
+  for (let v = 0; v < n; v++) { prio[v] = priority(v); pq.push(prio[v], v); }
+
+  const rank = new Uint32Array(n);
+  let order = 0, shortcuts = 0;
+  const step = Math.max(1, Math.floor(n / 100));
+  while (pq.length) {
+    const v = pq.peekId(), p = pq.peekKey();
+    pq.pop();
+    if (contracted[v] || p !== prio[v]) continue;
+    // lazy update: re-evaluate; if no longer the cheapest, put it back
+    const np = priority(v);
+    if (pq.length && np > pq.peekKey()) { prio[v] = np; pq.push(np, v); continue; }
+    shortcuts += shortcutsFor(v, true);
+    contracted[v] = 1;
+    rank[v] = order++;
+    const s = start[v], e = s + len[v];
+    for (let k = s; k < e; k++) {
+      const u = nbr[k];
+      removeNbr(u, v);
+      deleted[u]++;
+      if (level[u] < level[v] + 1) level[u] = level[v] + 1;
+    }
+    // neighbours' costs changed: re-evaluate them now (their old heap entries become stale)
+    for (let k = start[v], e2 = start[v] + len[v]; k < e2; k++) {
+      const u = nbr[k];
+      prio[u] = priority(u);
+      pq.push(prio[u], u);
+    }
+    if (opts.onProgress && order % step === 0) opts.onProgress(order / n);
+  }
+
+  // --- freeze: each node's block, as it was at contraction, is its CH adjacency
+  const chFirst = new Uint32Array(n + 1);
+  for (let v = 0; v < n; v++) chFirst[v + 1] = chFirst[v] + len[v];
+  const total = chFirst[n];
+  const chNbr = new Int32Array(total), chFw = new Int32Array(total), chBw = new Int32Array(total);
+  const chFwMid = new Int32Array(total), chBwMid = new Int32Array(total);
+  let realShortcuts = 0;
+  for (let v = 0; v < n; v++) {
+    const s = start[v], l = len[v], o = chFirst[v];
+    chNbr.set(nbr.subarray(s, s + l), o); chFw.set(fw.subarray(s, s + l), o); chBw.set(bw.subarray(s, s + l), o);
+    chFwMid.set(fwMid.subarray(s, s + l), o); chBwMid.set(bwMid.subarray(s, s + l), o);
+    for (let k = s; k < s + l; k++) {
+      if (fw[k] >= 0 && fwMid[k] >= 0) realShortcuts++;
+      if (bw[k] >= 0 && bwMid[k] >= 0) realShortcuts++;
+    }
+  }
+  void shortcuts;
+  return { chFirst, chNbr, chFw, chBw, chFwMid, chBwMid, rank, shortcuts: realShortcuts, arcs: total };
+}

@@ -1,0 +1,128 @@
+// Graph compression: interior nodes of degree 2 (where direction rules agree) become
+// shape points of one edge between junctions. Every OSM shape point is kept so
+// geometry unpacks exactly and snapping can land anywhere on the road.
+import type { Segments } from './segments.ts';
+import { haversine } from '../../workers/routing/geo.ts';
+import { E7 } from '../../workers/routing/format.ts';
+
+export interface BaseGraph {
+  nodes: number;
+  nodeLat: Int32Array;
+  nodeLon: Int32Array;
+  edges: number;
+  edgeU: Int32Array;
+  edgeV: Int32Array;
+  /** travel time, integer ms (≥ 1) */
+  edgeW: Int32Array;
+  edgeDist: Float32Array;
+  edgeFlags: Uint8Array;
+  edgeShape: Uint32Array;
+  shapeLat: Int32Array;
+  shapeLon: Int32Array;
+  shapeCum: Float32Array;
+}
+
+/** Direction bits of segment s as walked from node `from`. */
+const dirFrom = (s: Segments, seg: number, from: number) => (s.a[seg] === from ? s.flags[seg] : ((s.flags[seg] & 1) << 1) | ((s.flags[seg] & 2) >> 1));
+
+export function compress(s: Segments): BaseGraph {
+  const N = s.lat.length;
+  const deg = new Int32Array(N + 1);
+  for (let i = 0; i < s.count; i++) { deg[s.a[i]]++; deg[s.b[i]]++; }
+  // CSR of incident segments per node
+  const first = new Int32Array(N + 1);
+  for (let v = 0; v < N; v++) first[v + 1] = first[v] + deg[v];
+  const inc = new Int32Array(first[N]);
+  const fill = first.slice(0, N);
+  for (let i = 0; i < s.count; i++) { inc[fill[s.a[i]]++] = i; inc[fill[s.b[i]]++] = i; }
+
+  // Junctions: degree ≠ 2, or degree 2 where walking through would change the direction rule.
+  const junction = new Int32Array(N).fill(-1);
+  let nodes = 0;
+  const isJ = new Uint8Array(N);
+  for (let v = 0; v < N; v++) {
+    const d = deg[v];
+    if (d === 0) continue;
+    if (d !== 2) { isJ[v] = 1; continue; }
+    const s1 = inc[first[v]], s2 = inc[first[v] + 1];
+    // Walking x→v on s1 then v→y on s2: "into v" along s1 must equal "out of v" along s2.
+    const into = dirFrom(s, s1, v);
+    const back = ((into & 1) << 1) | ((into & 2) >> 1); // direction of s1 as walked towards v
+    if (back !== dirFrom(s, s2, v)) isJ[v] = 1;
+  }
+
+  const used = new Uint8Array(s.count);
+  // Output buffers, grown as needed.
+  let eCap = Math.max(16, s.count), pCap = Math.max(32, s.count * 2);
+  let edgeU = new Int32Array(eCap), edgeV = new Int32Array(eCap), edgeW = new Int32Array(eCap);
+  let edgeDist = new Float32Array(eCap), edgeFlags = new Uint8Array(eCap), edgeShape = new Uint32Array(eCap + 1);
+  let shapeLat = new Int32Array(pCap), shapeLon = new Int32Array(pCap), shapeCum = new Float32Array(pCap);
+  let m = 0, p = 0;
+  const grow = () => {
+    if (m + 1 >= eCap) {
+      eCap *= 2;
+      const g = <T extends Int32Array | Float32Array | Uint8Array | Uint32Array>(x: T, n: number): T => { const y = new (x.constructor as any)(n); y.set(x); return y; };
+      edgeU = g(edgeU, eCap); edgeV = g(edgeV, eCap); edgeW = g(edgeW, eCap); edgeDist = g(edgeDist, eCap);
+      edgeFlags = g(edgeFlags, eCap); edgeShape = g(edgeShape, eCap + 1);
+    }
+  };
+  const pushPt = (v: number, cum: number) => {
+    if (p === pCap) {
+      pCap *= 2;
+      const a = new Int32Array(pCap); a.set(shapeLat); shapeLat = a;
+      const b = new Int32Array(pCap); b.set(shapeLon); shapeLon = b;
+      const c = new Float32Array(pCap); c.set(shapeCum); shapeCum = c;
+    }
+    shapeLat[p] = Math.round(s.lat[v] * E7); shapeLon[p] = Math.round(s.lon[v] * E7); shapeCum[p] = cum; p++;
+  };
+  const id = (v: number) => (junction[v] >= 0 ? junction[v] : (junction[v] = nodes++));
+
+  const walk = (start: number, seg0: number) => {
+    grow();
+    edgeShape[m] = p;
+    let cur = start, seg = seg0, dist = 0, ms = 0;
+    const flags = dirFrom(s, seg0, start);
+    pushPt(start, 0);
+    for (;;) {
+      used[seg] = 1;
+      const next = s.a[seg] === cur ? s.b[seg] : s.a[seg];
+      const d = haversine(shapeLat[p - 1] / E7, shapeLon[p - 1] / E7, Math.round(s.lat[next] * E7) / E7, Math.round(s.lon[next] * E7) / E7);
+      dist += d;
+      ms += (d / (s.speed[seg] / 3.6)) * 1000;
+      pushPt(next, dist);
+      if (isJ[next]) { cur = next; break; }
+      const o = first[next];
+      const ns = inc[o] === seg ? inc[o + 1] : inc[o];
+      cur = next; seg = ns;
+      if (used[seg]) break; // closed ring of degree-2 nodes, already walked
+    }
+    edgeU[m] = id(start); edgeV[m] = id(cur);
+    edgeW[m] = Math.max(1, Math.round(ms));
+    edgeDist[m] = dist; edgeFlags[m] = flags;
+    m++;
+  };
+
+  for (let v = 0; v < N; v++) {
+    if (!isJ[v]) continue;
+    for (let k = first[v]; k < first[v + 1]; k++) if (!used[inc[k]]) walk(v, inc[k]);
+  }
+  // Rings made only of degree-2 nodes: promote one node per ring to a junction.
+  for (let i = 0; i < s.count; i++) {
+    if (used[i]) continue;
+    const v = s.a[i];
+    isJ[v] = 1;
+    walk(v, i);
+  }
+  edgeShape[m] = p;
+  const nodeLat = new Int32Array(nodes), nodeLon = new Int32Array(nodes);
+  for (let v = 0; v < N; v++) {
+    const j = junction[v];
+    if (j >= 0) { nodeLat[j] = Math.round(s.lat[v] * E7); nodeLon[j] = Math.round(s.lon[v] * E7); }
+  }
+  return {
+    nodes, nodeLat, nodeLon, edges: m,
+    edgeU: edgeU.slice(0, m), edgeV: edgeV.slice(0, m), edgeW: edgeW.slice(0, m), edgeDist: edgeDist.slice(0, m),
+    edgeFlags: edgeFlags.slice(0, m), edgeShape: edgeShape.slice(0, m + 1),
+    shapeLat: shapeLat.slice(0, p), shapeLon: shapeLon.slice(0, p), shapeCum: shapeCum.slice(0, p),
+  };
+}

@@ -1,0 +1,78 @@
+// Resolves a bearer key to its KeyInfo without a database round trip on the hot path:
+// all keys are cached in memory by hash and refreshed from `updated_at` every second,
+// so a revocation made by the CLI in another process takes effect within ~1 s.
+import type { Store } from '../store/index.ts';
+import type { KeyInfo } from '../http/types.ts';
+import { hashKey, KEY_RE } from './keys.ts';
+import { log } from '../log.ts';
+
+type Entry = KeyInfo & { revoked: boolean };
+export type Lookup = { ok: true; key: KeyInfo } | { ok: false; reason: 'malformed' | 'unknown' | 'revoked' };
+
+export class Authenticator {
+  private byHash = new Map<string, Entry>();
+  private since = new Date(0);
+  private timer: NodeJS.Timeout | null = null;
+  /** Unknown hashes recently looked up, so a flood of bad keys cannot flood the database. */
+  private misses = new Map<string, number>();
+
+  constructor(private store: Store, private refreshMs = 1000) {}
+
+  async start(): Promise<void> {
+    await this.refresh();
+    this.timer = setInterval(() => this.refresh().catch((e) => log.error('key_refresh', { error: String(e) })), this.refreshMs);
+    this.timer.unref();
+  }
+
+  stop() {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  async refresh(): Promise<void> {
+    const r = await this.store.query(
+      `SELECT id, project_id, hash, plan, scopes, test, revoked_at, updated_at FROM api_keys WHERE updated_at >= $1`,
+      [this.since],
+    );
+    for (const row of r.rows) {
+      this.byHash.set(row.hash, toEntry(row));
+      if (row.updated_at > this.since) this.since = row.updated_at;
+    }
+    if (r.rows.length) this.misses.clear();
+  }
+
+  async lookup(header: string | undefined): Promise<Lookup> {
+    if (!header) return { ok: false, reason: 'malformed' };
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!m || !KEY_RE.test(m[1])) return { ok: false, reason: 'malformed' };
+    const h = hashKey(m[1]);
+    let e = this.byHash.get(h);
+    if (!e) {
+      const now = Date.now();
+      const until = this.misses.get(h);
+      if (until && until > now) return { ok: false, reason: 'unknown' };
+      // A key created in the last second: look it up directly instead of waiting for the refresh.
+      const r = await this.store.query(
+        `SELECT id, project_id, hash, plan, scopes, test, revoked_at, updated_at FROM api_keys WHERE hash = $1`, [h]);
+      if (!r.rows[0]) {
+        if (this.misses.size > 10000) this.misses.clear();
+        this.misses.set(h, now + 1000);
+        return { ok: false, reason: 'unknown' };
+      }
+      e = toEntry(r.rows[0]);
+      this.byHash.set(h, e);
+    }
+    if (e.revoked) return { ok: false, reason: 'revoked' };
+    return { ok: true, key: e };
+  }
+}
+
+function toEntry(row: any): Entry {
+  return {
+    id: row.id,
+    project: row.project_id,
+    plan: row.plan,
+    scopes: row.scopes,
+    test: row.test,
+    revoked: row.revoked_at !== null,
+  };
+}

@@ -1,0 +1,66 @@
+// The capability document (SPEC §1, §2). A capability is true only when a registered
+// route serves it and that route reports itself ready (its op is registered in the
+// workers and its data is loaded) — derived, never a hand-kept list of trues.
+import type { AppContext, RouteDef } from './http/types.ts';
+
+export const CAPABILITIES = [
+  'geocode', 'reverse', 'suggest', 'parse_freeform', 'hints', 'dispatchable', 'staticmap',
+  'route_driving', 'route_truck', 'google_compat', 'map_embed', 'browser_map_sdk', 'place_by_id',
+  'places_search', 'places_nearby', 'businesses_search', 'markets', 'address_autocomplete',
+  'address_verify', 'delivery_code', 'trip_outcome_webhook', 'pin_confirm', 'track_ping',
+  'track_trail', 'pod', 'disputes', 'traffic', 'traffic_contribute', 'weather', 'transit_nearby',
+  'health_nearby', 'earthquakes_nearby', 'waterways', 'protected_areas', 'boundaries_at',
+  'geofence_check', 'fleet_vehicles', 'verify_products',
+] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+
+export const RECIPES: Record<string, string[]> = {
+  logistics: ['geocode', 'stops/confirm', 'track/ping', 'pod', 'disputes'],
+  marketplace: ['geocode', 'places/search', 'staticmap', 'stops/confirm'],
+  wallet: ['address/verify', 'geocode', 'delivery/{code}'],
+  fleet_ops: ['traffic', 'fleet/vehicles', 'geofence/check', 'track/ping'],
+  website_map: ['embed', 'sdk/v1/svc.js', 'staticmap'],
+  migrate_alt: ['compat/alt/geocode', 'compat/alt/directions', 'compat/alt/nearbysearch', 'compat/alt/autocomplete', 'compat/alt/staticmap'],
+};
+
+/** Why a capability is off when no route serves it. */
+const OFF_NOTES: Partial<Record<Capability, string>> = {
+  route_truck: 'Truck routing is not offered: /route with mode=truck (or hgv) answers 501.',
+  traffic: 'No live probe data in this build; traffic would be empty, so the capability is off.',
+  weather: 'No weather upstream is configured in this build.',
+  protected_areas: 'No protected-area polygons for Africa are available to this build.',
+};
+
+export function capabilityDocument(routes: RouteDef[], ctx: AppContext) {
+  const capabilities = {} as Record<Capability, boolean>;
+  const notes: Record<string, string> = {};
+  for (const c of CAPABILITIES) {
+    const serving = routes.filter((r) => r.capabilities?.includes(c));
+    const live = serving.filter((r) => (r.ready ? safe(() => r.ready!(ctx)) : true));
+    // route_truck is never on: its route exists only to answer 501.
+    capabilities[c] = c !== 'route_truck' && live.length > 0;
+    if (capabilities[c]) {
+      const n = live.map((r) => r.note).filter(Boolean);
+      notes[c] = n.length ? [...new Set(n)].join(' ') : `Served by ${live.map((r) => `${r.method} ${displayPath(r.path)}`).join(', ')}.`;
+    } else if (serving.length) {
+      notes[c] = OFF_NOTES[c] ?? `${serving.map((r) => displayPath(r.path)).join(', ')} is registered but its data is not loaded in this build.`;
+    } else {
+      notes[c] = OFF_NOTES[c] ?? 'Not available in this build.';
+    }
+  }
+  return {
+    version: 'v1',
+    product: 'svc maps, address and logistics API for the 54 African countries',
+    docs: `${ctx.config.baseUrl}/docs`,
+    reference: `${ctx.config.baseUrl}/reference`,
+    capabilities,
+    notes,
+    recipes: RECIPES,
+  };
+}
+
+const displayPath = (p: string) => (p.startsWith('//') ? p.slice(1) : `/api/v1${p}`);
+
+function safe(f: () => boolean): boolean {
+  try { return !!f(); } catch { return false; }
+}

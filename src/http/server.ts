@@ -1,0 +1,214 @@
+// The uWebSockets.js front end: parse, route, authenticate, limit, call the handler,
+// write bytes. Handlers that need compute call the worker pool; nothing heavy runs here.
+import uWS from 'uWebSockets.js';
+import { randomBytes } from 'node:crypto';
+import { ATTRIBUTION, ATTRIBUTION_HEADER } from '../attribution.ts';
+import { Router, normalisePath } from './router.ts';
+import { Metrics } from './metrics.ts';
+import { HttpError, type AppContext, type KeyInfo, type Method, type Reply, type Req, type RouteDef } from './types.ts';
+import type { Authenticator } from '../auth/authenticator.ts';
+import type { Limits } from '../auth/limits.ts';
+import { RequestLog } from './request-log.ts';
+import { log } from '../log.ts';
+
+const STATUS: Record<number, string> = {
+  200: '200 OK', 201: '201 Created', 202: '202 Accepted', 204: '204 No Content',
+  400: '400 Bad Request', 401: '401 Unauthorized', 403: '403 Forbidden', 404: '404 Not Found',
+  405: '405 Method Not Allowed', 409: '409 Conflict', 413: '413 Payload Too Large', 415: '415 Unsupported Media Type',
+  422: '422 Unprocessable Entity', 429: '429 Too Many Requests', 500: '500 Internal Server Error',
+  501: '501 Not Implemented', 502: '502 Bad Gateway', 503: '503 Service Unavailable',
+};
+const statusLine = (s: number) => STATUS[s] ?? `${s} Status`;
+
+const ATTR_JSON = JSON.stringify(ATTRIBUTION);
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+export interface HttpDeps {
+  ctx: AppContext;
+  router: Router;
+  auth: Authenticator;
+  limits: Limits;
+  metrics: Metrics;
+}
+
+/** Serialise {...json, attribution} in one pass. */
+export function jsonBody(json: Record<string, unknown>): string {
+  const inner = JSON.stringify(json);
+  return inner === '{}' ? `{"attribution":${ATTR_JSON}}` : `${inner.slice(0, -1)},"attribution":${ATTR_JSON}}`;
+}
+
+export function errorReply(status: number, code: string, message: string, headers?: Record<string, string>): Reply {
+  return { status, json: { error: { code, message } }, headers };
+}
+
+const UNAUTHORIZED: Record<string, string> = {
+  malformed: "Missing or malformed API key: send 'Authorization: Bearer svc_live_…' or 'svc_test_…'.",
+  unknown: 'Unknown API key.',
+  revoked: 'This API key has been revoked.',
+};
+
+export class HttpServer {
+  private app: uWS.TemplatedApp;
+  private listen: uWS.us_listen_socket | null = null;
+  private draining = false;
+  private drainWaiters: (() => void)[] = [];
+  private reqLog: RequestLog;
+  port = 0;
+
+  constructor(private d: HttpDeps) {
+    this.reqLog = new RequestLog(d.ctx.config.logRequests);
+    this.app = uWS.App();
+    this.app.any('/*', (res, req) => this.onRequest(res, req));
+  }
+
+  start(host: string, port: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.app.listen(host, port, (sock) => {
+        if (!sock) return reject(new Error(`cannot listen on ${host}:${port}`));
+        this.listen = sock;
+        this.port = uWS.us_socket_local_port(sock);
+        resolve(this.port);
+      });
+    });
+  }
+
+  /** Stop accepting, then resolve once every in-flight request has been answered. */
+  async drain(): Promise<void> {
+    this.draining = true;
+    if (this.listen) {
+      uWS.us_listen_socket_close(this.listen);
+      this.listen = null;
+    }
+    if (this.d.metrics.inFlight > 0) await new Promise<void>((r) => this.drainWaiters.push(r));
+    this.reqLog.flush();
+  }
+
+  close() {
+    this.app.close();
+  }
+
+  private onRequest(res: uWS.HttpResponse, ureq: uWS.HttpRequest) {
+    const t0 = performance.now();
+    // uWS's request object lives only until this function returns: copy what we need now.
+    const method = ureq.getCaseSensitiveMethod().toUpperCase();
+    const url = ureq.getUrl();
+    const rawQuery = ureq.getQuery() ?? '';
+    const headers: Record<string, string> = {};
+    ureq.forEach((k, v) => { headers[k] = v; });
+    const state = { aborted: false, done: false };
+    let onAbort: (() => void) | null = null;
+    res.onAborted(() => { state.aborted = true; onAbort?.(); });
+    this.d.metrics.inFlight++;
+
+    const finish = (reply: Reply, route: string, key: KeyInfo | null) => {
+      const status = this.write(res, state, reply, method === 'HEAD');
+      this.d.metrics.inFlight--;
+      const ms = performance.now() - t0;
+      this.d.metrics.observe(route, status, ms / 1000);
+      this.reqLog.add(method, url, route, status, ms, key);
+      if (this.d.metrics.inFlight === 0 && this.drainWaiters.length) this.drainWaiters.splice(0).forEach((f) => f());
+    };
+
+    if (!METHODS.has(method)) return finish(errorReply(405, 'method_not_allowed', `Method ${method} is not supported.`), 'unmatched', null);
+    const path = normalisePath(url);
+    const m = this.d.router.match(method as Method, path);
+    if (m.kind === 'none') return finish(errorReply(404, 'not_found', `No endpoint at ${url}. See GET /api/v1/capabilities.`), 'unmatched', null);
+    if (m.kind === 'method') {
+      const allow = [...new Set(m.allow)].join(', ');
+      return finish(errorReply(405, 'method_not_allowed', `${method} is not allowed on ${url}; allowed: ${allow}.`, { Allow: allow }), 'unmatched', null);
+    }
+    const routeName = `${m.route.method} ${m.pattern}`;
+    const base: Omit<Req, 'body' | 'key'> = {
+      method: m.route.method, path, params: m.params, query: new URLSearchParams(rawQuery), headers,
+    };
+
+    if (!BODY_METHODS.has(method)) {
+      this.handle(base, undefined, m.route).then((r) => finish(r.reply, routeName, r.key));
+      return;
+    }
+    const limit = this.d.ctx.config.maxBodyBytes;
+    const declared = Number(headers['content-length'] ?? 0);
+    if (declared > limit) {
+      return finish(errorReply(413, 'payload_too_large', `Request body over ${limit} bytes.`), routeName, null);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    // A client that disconnects mid-body never sends the last chunk: account for it here.
+    onAbort = () => { if (!state.done) finish(errorReply(400, 'client_aborted', 'Client closed the connection.'), routeName, null); };
+    res.onData((ab, isLast) => {
+      if (state.done || state.aborted) return;
+      size += ab.byteLength;
+      if (size > limit) {
+        finish(errorReply(413, 'payload_too_large', `Request body over ${limit} bytes.`), routeName, null);
+        return;
+      }
+      chunks.push(Buffer.from(ab.slice(0))); // uWS reuses the chunk's memory after this callback
+      if (!isLast) return;
+      onAbort = null;
+      let body: unknown;
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (text.trim() === '') body = undefined;
+      else {
+        try { body = JSON.parse(text); } catch (e) {
+          return finish(errorReply(400, 'invalid_json', `Request body is not valid JSON: ${(e as Error).message}`), routeName, null);
+        }
+      }
+      this.handle(base, body, m.route).then((r) => finish(r.reply, routeName, r.key));
+    });
+  }
+
+  private async handle(base: Omit<Req, 'body' | 'key'>, body: unknown, route: RouteDef): Promise<{ reply: Reply; key: KeyInfo | null }> {
+    let key: KeyInfo | null = null;
+    try {
+      if (this.draining) return { reply: errorReply(503, 'shutting_down', 'The server is shutting down; retry shortly.'), key };
+      if (route.scope !== null) {
+        const a = await this.d.auth.lookup(base.headers.authorization);
+        if (!a.ok) return { reply: errorReply(401, 'unauthorized', UNAUTHORIZED[a.reason], { 'WWW-Authenticate': 'Bearer' }), key };
+        key = a.key;
+        if (route.scope !== 'any' && !key.scopes.includes(route.scope)) {
+          return { reply: errorReply(403, 'forbidden', `This key lacks the '${route.scope}' scope needed for ${route.method} ${route.path}.`), key };
+        }
+        const v = await this.d.limits.admit(key);
+        if (!v.ok) return { reply: errorReply(429, v.code, v.message, { 'Retry-After': String(v.retryAfter) }), key };
+      }
+      const reply = await route.handler({ ...base, body, key }, this.d.ctx);
+      return { reply, key };
+    } catch (e) {
+      if (e instanceof HttpError) return { reply: errorReply(e.status, e.code, e.message, e.headers), key };
+      const id = randomBytes(6).toString('hex');
+      log.error('unhandled', { error_id: id, route: `${route.method} ${route.path}`, error: String((e as Error)?.stack ?? e) });
+      return { reply: errorReply(500, 'internal', `Internal error (reference ${id}). Retry with exponential back-off.`), key };
+    }
+  }
+
+  /** Write a reply unless the client went away; returns the status written. */
+  private write(res: uWS.HttpResponse, state: { aborted: boolean; done: boolean }, reply: Reply, head: boolean): number {
+    if (state.done) return 0;
+    state.done = true;
+    let status: number;
+    let body: string | Uint8Array;
+    let type = 'application/json; charset=utf-8';
+    if ('task' in reply) {
+      status = reply.task.status;
+      body = reply.task.body;
+    } else if ('bytes' in reply) {
+      status = reply.status ?? 200;
+      body = reply.bytes;
+      type = reply.contentType;
+    } else {
+      status = reply.status ?? 200;
+      body = jsonBody(reply.json);
+    }
+    if (state.aborted) return status;
+    res.cork(() => {
+      res.writeStatus(statusLine(status));
+      res.writeHeader('Content-Type', type);
+      res.writeHeader('X-Attribution', ATTRIBUTION_HEADER);
+      if (reply.headers) for (const [k, v] of Object.entries(reply.headers)) res.writeHeader(k, v);
+      if (head) res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+      else res.end(body);
+    });
+    return status;
+  }
+}

@@ -1,0 +1,65 @@
+// Assembles the service: store, keys, limits, worker engine and the HTTP front end.
+// Used by src/main.ts, the tests and the benchmarks alike.
+import { join } from 'node:path';
+import { Store } from './store/index.ts';
+import { Engine } from './pool.ts';
+import { Authenticator } from './auth/authenticator.ts';
+import { Limits } from './auth/limits.ts';
+import { bootstrapKeys } from './auth/keys.ts';
+import { Router } from './http/router.ts';
+import { Metrics } from './http/metrics.ts';
+import { HttpServer } from './http/server.ts';
+import { allRoutes } from './api/index.ts';
+import type { AppContext, RouteDef } from './http/types.ts';
+import type { Config } from './config.ts';
+import { log } from './log.ts';
+
+export interface Running {
+  port: number;
+  ctx: AppContext;
+  /** Keys created on the first start of an empty database (printed once). */
+  bootstrapped: { test: string; live: string } | null;
+  /** Graceful stop: no new requests, finish in-flight ones, flush usage, close pool and database. */
+  close(): Promise<void>;
+}
+
+export async function startServer(config: Config, extraRoutes: RouteDef[] = []): Promise<Running> {
+  const store = await Store.open({ databaseUrl: config.databaseUrl, dbDir: join(config.dataDir, 'db') });
+  const engine = new Engine({ builtDir: config.builtDir, workers: config.workers });
+  const auth = new Authenticator(store);
+  const limits = new Limits(store, config.burstRps);
+  const metrics = new Metrics();
+  try {
+    await engine.start();
+    await auth.start();
+    limits.start();
+  } catch (e) {
+    await engine.close().catch(() => {});
+    await store.close();
+    throw e;
+  }
+  const router = new Router();
+  for (const r of [...allRoutes, ...extraRoutes]) router.add(r);
+  const ctx: AppContext = { engine, store, config, limits, metrics, routes: router.routes };
+  const http = new HttpServer({ ctx, router, auth, limits, metrics });
+  const port = await http.start(config.host, config.port);
+  // Last, so a start that fails earlier never swallows the one chance to show the keys.
+  const bootstrapped = await bootstrapKeys(store);
+  log.info('listening', { port, base_url: config.baseUrl, database: store.kind });
+
+  let closing: Promise<void> | null = null;
+  return {
+    port, ctx, bootstrapped,
+    close() {
+      closing ??= (async () => {
+        await http.drain();
+        await limits.stop();
+        auth.stop();
+        await engine.close();
+        await store.close();
+        http.close();
+      })();
+      return closing;
+    },
+  };
+}

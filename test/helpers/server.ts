@@ -1,0 +1,45 @@
+// Start a real server (uWS + worker pool + store) on a free port for a suite.
+import { join, resolve } from 'node:path';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { startServer, type Running } from '../../src/server.ts';
+import { createKey } from '../../src/auth/keys.ts';
+import type { RouteDef } from '../../src/http/types.ts';
+import type { Plan } from '../../src/auth/scopes.ts';
+import type { TestDb } from './db.ts';
+
+export const REPO = resolve(import.meta.dirname, '..', '..');
+export const SHARED_DATA = resolve(REPO, '..', 'shared', 'data');
+
+export interface TestServer {
+  app: Running;
+  url: string;
+  config: Config;
+  key(o?: { plan?: Plan; test?: boolean; scopes?: string[]; project?: string }): Promise<string>;
+  get(path: string, key?: string | null, headers?: Record<string, string>): Promise<Response>;
+  post(path: string, body: unknown, key?: string | null, headers?: Record<string, string>): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(db: TestDb, env: Record<string, string> = {}, extra: RouteDef[] = []): Promise<TestServer> {
+  process.env.LOG_LEVEL = 'silent';
+  const config = loadConfig({
+    PORT: '0', HOST: '127.0.0.1', WORKERS: '1', DATA_DIR: db.dataDir, LOG_REQUESTS: '0',
+    BUILT_DIR: join(db.dataDir, 'built'), ...(db.url ? { DATABASE_URL: db.url } : {}), ...env,
+  });
+  const app = await startServer(config, extra);
+  const url = `http://127.0.0.1:${app.port}`;
+  const auth = (k?: string | null): Record<string, string> => (k ? { authorization: `Bearer ${k}` } : {});
+  return {
+    app, url, config,
+    async key(o = {}) {
+      const { key } = await createKey(app.ctx.store, { project: o.project ?? 'acme', plan: o.plan ?? 'enterprise', test: !!o.test, scopes: o.scopes });
+      return key;
+    },
+    get: (p, k, h) => fetch(url + p, { headers: { ...auth(k), ...h } }),
+    post: (p, b, k, h) => fetch(url + p, {
+      method: 'POST', body: typeof b === 'string' ? b : JSON.stringify(b),
+      headers: { 'content-type': 'application/json', ...auth(k), ...h },
+    }),
+    close: () => app.close(),
+  };
+}

@@ -1,0 +1,89 @@
+// The routed-graph container: one file per extract and profile ("<profile>.route.bin"),
+// written by graph-build/contract and opened zero-copy by workers. One definition for both sides.
+import { open, type Opened } from '../../src/format/index.ts';
+
+export const ROUTE_KIND = 'road-graph';
+/** Bump when a section is added, removed or changes meaning; old files are then refused with "rebuild". */
+export const ROUTE_FORMAT_VERSION = 1;
+
+/** Weight unit of every cost in the file: integer milliseconds of travel time. */
+export const WEIGHT_UNIT = 'ms';
+
+/** Fixed-point scale of stored coordinates (Int32 degrees × 1e7, ~1 cm). */
+export const E7 = 1e7;
+
+export interface GraphMeta {
+  profile: string;
+  nodes: number;
+  edges: number;
+  arcs: number;
+  shortcuts: number;
+  shape_points: number;
+  /** [minLng, minLat, maxLng, maxLat] of every shape point. */
+  bbox: [number, number, number, number];
+  /** cos(latitude) used to scale longitude in the spatial index. */
+  index_cos_lat: number;
+  weight_unit: string;
+}
+
+/** Views over one routed graph. Node ids are CH-rank order is NOT assumed; ids are dense 0..nodes-1. */
+export interface GraphViews {
+  meta: GraphMeta;
+  // contraction hierarchy, CSR: entries of node x are first[x] .. first[x+1]-1, all to higher-ranked nodes
+  chFirst: Uint32Array;
+  chNbr: Int32Array;
+  /** weight x→nbr or -1 */
+  chFw: Int32Array;
+  /** weight nbr→x or -1 */
+  chBw: Int32Array;
+  /** ≥ 0: middle node of a shortcut; < 0: -(baseEdge+1) */
+  chFwMid: Int32Array;
+  chBwMid: Int32Array;
+  // base (uncontracted, compressed) edges
+  edgeU: Int32Array;
+  edgeV: Int32Array;
+  edgeW: Int32Array;
+  edgeDist: Float32Array;
+  /** bit 1: u→v allowed, bit 2: v→u allowed */
+  edgeFlags: Uint8Array;
+  /** shape points of edge e are edgeShape[e] .. edgeShape[e+1]-1, first = u, last = v */
+  edgeShape: Uint32Array;
+  shapeLat: Int32Array;
+  shapeLon: Int32Array;
+  /** metres from the edge's first shape point */
+  shapeCum: Float32Array;
+  nodeLat: Int32Array;
+  nodeLon: Int32Array;
+  /** spatial index item i = segment from shape point segPt[i] to segPt[i]+1 of edge segEdge[i] */
+  segEdge: Int32Array;
+  segPt: Uint32Array;
+  /** serialised flatbush (Flatbush.from(spatial.buffer, spatial.byteOffset)) */
+  spatial: Uint8Array;
+}
+
+export function openGraph(buf: ArrayBufferLike, file: string, verify = false): GraphViews {
+  const o: Opened = open(buf, { file, kind: ROUTE_KIND, version: ROUTE_FORMAT_VERSION, verify });
+  return {
+    meta: o.meta as GraphMeta,
+    chFirst: o.get('chFirst', Uint32Array),
+    chNbr: o.get('chNbr', Int32Array),
+    chFw: o.get('chFw', Int32Array),
+    chBw: o.get('chBw', Int32Array),
+    chFwMid: o.get('chFwMid', Int32Array),
+    chBwMid: o.get('chBwMid', Int32Array),
+    edgeU: o.get('edgeU', Int32Array),
+    edgeV: o.get('edgeV', Int32Array),
+    edgeW: o.get('edgeW', Int32Array),
+    edgeDist: o.get('edgeDist', Float32Array),
+    edgeFlags: o.get('edgeFlags', Uint8Array),
+    edgeShape: o.get('edgeShape', Uint32Array),
+    shapeLat: o.get('shapeLat', Int32Array),
+    shapeLon: o.get('shapeLon', Int32Array),
+    shapeCum: o.get('shapeCum', Float32Array),
+    nodeLat: o.get('nodeLat', Int32Array),
+    nodeLon: o.get('nodeLon', Int32Array),
+    segEdge: o.get('segEdge', Int32Array),
+    segPt: o.get('segPt', Uint32Array),
+    spatial: o.get('spatial', Uint8Array),
+  };
+}

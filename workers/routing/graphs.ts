@@ -1,0 +1,42 @@
+// The routed graphs a worker holds: views over shared buffers plus per-worker query state,
+// created on first use so idle extracts cost no memory beyond the shared file bytes.
+import type Flatbush from 'flatbush';
+import type { Dataset } from '../task.ts';
+import { openGraph, ROUTE_KIND, type GraphViews } from './format.ts';
+import { ChQuery } from './ch-query.ts';
+import { loadIndex } from './snap.ts';
+
+export class LoadedGraph {
+  readonly index: Flatbush;
+  private _q: ChQuery | null = null;
+  private _path: Int32Array | null = null;
+  constructor(readonly extract: string, readonly profile: string, readonly g: GraphViews) {
+    this.index = loadIndex(g);
+  }
+  get query(): ChQuery { return (this._q ??= new ChQuery(this.g)); }
+  /** Scratch for unpacked edge ids; a shortest path never repeats an edge. */
+  get path(): Int32Array { return (this._path ??= new Int32Array(this.g.edgeU.length + 1)); }
+  /** Whether the point lies inside the graph's bbox grown by `radius` metres. */
+  covers(lat: number, lng: number, radius: number): boolean {
+    const [w, s, e, n] = this.g.meta.bbox;
+    const dLat = radius / 111195, dLng = dLat / Math.max(0.05, Math.cos((lat * Math.PI) / 180));
+    return lat >= s - dLat && lat <= n + dLat && lng >= w - dLng && lng <= e + dLng;
+  }
+  get area(): number { const [w, s, e, n] = this.g.meta.bbox; return (e - w) * (n - s); }
+}
+
+export function loadGraphs(datasets: Dataset[]): LoadedGraph[] {
+  const out: LoadedGraph[] = [];
+  for (const ds of datasets) {
+    if (ds.dataset !== 'road') continue;
+    for (const f of ds.manifest.files as { file: string; kind: string }[]) {
+      if (f.kind !== ROUTE_KIND) continue;
+      const buf = ds.files[f.file];
+      if (!buf) continue;
+      const g = openGraph(buf, `${ds.dir}/${f.file}`);
+      if (g.meta.nodes > 0) out.push(new LoadedGraph(ds.name, g.meta.profile, g));
+    }
+  }
+  // Smallest coverage first: the most specific extract answers when several cover a point.
+  return out.sort((a, b) => a.area - b.area);
+}

@@ -1,0 +1,83 @@
+// One route through snapped points: per leg, phantom start/end costs on the snapped
+// edges, a shortest-path search, then distance and (optionally) geometry by unpacking.
+import type { GraphViews } from './format.ts';
+import { E7 } from './format.ts';
+import type { PathSearch } from './search.ts';
+import type { Snap } from './snap.ts';
+
+export interface Leg {
+  /** ms */
+  cost: number;
+  /** metres, from edge lengths and snapped positions */
+  dist: number;
+  settled: number;
+}
+
+const r = Math.round;
+
+/**
+ * Best path between two snapped points. Returns null when there is none.
+ * With `coords`, appends the leg's [lng, lat] pairs (without repeating a point already last in it).
+ */
+export function leg(g: GraphViews, q: PathSearch, s: Snap, t: Snap, path: Int32Array, coords?: number[][]): Leg | null {
+  const es = s.edge, et = t.edge;
+  const fs = g.edgeFlags[es], ft = g.edgeFlags[et];
+  const ws = g.edgeW[es], wt = g.edgeW[et];
+  q.reset();
+  if (fs & 1) q.addSource(g.edgeV[es], r((1 - s.frac) * ws));
+  if (fs & 2) q.addSource(g.edgeU[es], r(s.frac * ws));
+  if (ft & 1) q.addTarget(g.edgeU[et], r(t.frac * wt));
+  if (ft & 2) q.addTarget(g.edgeV[et], r((1 - t.frac) * wt));
+  let cost = q.run();
+  const settled = q.settled;
+  // Both points on one edge: going straight along it may beat leaving it.
+  let direct = 0; // 1 along u→v, -1 against
+  if (es === et) {
+    if (fs & 1 && s.pos <= t.pos) { const c = r((t.frac - s.frac) * ws); if (c <= cost) { cost = c; direct = 1; } }
+    if (fs & 2 && s.pos >= t.pos) { const c = r((s.frac - t.frac) * ws); if (c <= cost) { cost = c; direct = -1; } }
+  }
+  if (cost === Infinity) return null;
+  if (direct) {
+    if (coords) {
+      push(coords, s.lng, s.lat);
+      if (direct > 0) for (let p = s.pt + 1; p <= t.pt; p++) pushPt(g, coords, p);
+      else for (let p = s.pt; p > t.pt; p--) pushPt(g, coords, p);
+      push(coords, t.lng, t.lat);
+    }
+    return { cost, dist: Math.abs(t.pos - s.pos), settled };
+  }
+  const a = q.startNode(), b = q.endNode();
+  // Which way the source edge was left and the target edge entered (a loop edge has u == v: use costs).
+  const leaveForward = fs & 1 && g.edgeV[es] === a && (!(fs & 2) || g.edgeU[es] !== a || (1 - s.frac) <= s.frac);
+  const enterForward = ft & 1 && g.edgeU[et] === b && (!(ft & 2) || g.edgeV[et] !== b || t.frac <= 1 - t.frac);
+  let dist = (leaveForward ? g.edgeDist[es] - s.pos : s.pos) + (enterForward ? t.pos : g.edgeDist[et] - t.pos);
+  const n = q.path(path);
+  for (let i = 0; i < n; i++) { const e = path[i]; dist += g.edgeDist[e > 0 ? e - 1 : -e - 1]; }
+  if (coords) {
+    push(coords, s.lng, s.lat);
+    const s0 = g.edgeShape[es], s1 = g.edgeShape[es + 1];
+    if (leaveForward) for (let p = s.pt + 1; p < s1; p++) pushPt(g, coords, p);
+    else for (let p = s.pt; p >= s0; p--) pushPt(g, coords, p);
+    for (let i = 0; i < n; i++) {
+      const e = path[i];
+      if (e > 0) for (let p = g.edgeShape[e - 1]; p < g.edgeShape[e]; p++) pushPt(g, coords, p);
+      else for (let p = g.edgeShape[-e] - 1; p >= g.edgeShape[-e - 1]; p--) pushPt(g, coords, p);
+    }
+    const t0 = g.edgeShape[et], t1 = g.edgeShape[et + 1];
+    if (enterForward) for (let p = t0; p <= t.pt; p++) pushPt(g, coords, p);
+    else for (let p = t1 - 1; p > t.pt; p--) pushPt(g, coords, p);
+    push(coords, t.lng, t.lat);
+  }
+  return { cost, dist, settled };
+}
+
+function pushPt(g: GraphViews, coords: number[][], p: number) {
+  push(coords, g.shapeLon[p] / E7, g.shapeLat[p] / E7);
+}
+
+function push(coords: number[][], lng: number, lat: number) {
+  const last = coords[coords.length - 1];
+  const x = Math.round(lng * 1e7) / 1e7, y = Math.round(lat * 1e7) / 1e7;
+  if (last && last[0] === x && last[1] === y) return;
+  coords.push([x, y]);
+}

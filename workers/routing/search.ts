@@ -1,0 +1,19 @@
+// The shape every shortest-path search here shares, so CH and the plain-Dijkstra
+// reference run the very same snapping, phantom-node and geometry code.
+export interface PathSearch {
+  /** Forget the previous query (O(1): version stamps, no clearing). */
+  reset(): void;
+  /** A start node reached at cost d from the source point. */
+  addSource(node: number, d: number): void;
+  /** A node from which the target point is reached at cost d. */
+  addTarget(node: number, d: number): void;
+  /** Best cost source→target (Infinity when none). */
+  run(): number;
+  /** After run(): base edges of the best path, in order; +(e+1) along u→v, -(e+1) against. Returns count written to out. */
+  path(out: Int32Array): number;
+  /** Source node where the best path starts and target node where it ends (after run()). */
+  startNode(): number;
+  endNode(): number;
+  /** Nodes settled by the last run (both directions). */
+  settled: number;
+}

@@ -1,0 +1,70 @@
+// Snapping: the nearest road segment to a point, with the point projected onto it.
+import Flatbush from 'flatbush';
+import type { GraphViews } from './format.ts';
+import { E7 } from './format.ts';
+import { haversine, M_PER_DEG } from './geo.ts';
+
+export interface Snap {
+  edge: number;
+  /** shape point index where the snapped segment starts */
+  pt: number;
+  /** metres from the edge's first shape point to the projection */
+  pos: number;
+  /** pos / edge length (0 for a zero-length edge) */
+  frac: number;
+  lat: number;
+  lng: number;
+  /** metres from the query point to the projection */
+  dist: number;
+}
+
+export function loadIndex(g: GraphViews): Flatbush {
+  return Flatbush.from(g.spatial.buffer as ArrayBuffer, g.spatial.byteOffset);
+}
+
+/** Nearest segment within `radius` metres, or null. */
+export function snap(g: GraphViews, index: Flatbush, lat: number, lng: number, radius: number): Snap | null {
+  if (g.segEdge.length === 0) return null;
+  const c = g.meta.index_cos_lat;
+  const x = lng * c, y = lat;
+  // Box distance is a lower bound on segment distance (up to the cos(lat) scaling, hence the slack),
+  // so the nearest few boxes, then every box within the best exact distance, must contain the answer.
+  const slack = 1.25;
+  let cands = index.neighbors(x, y, 8, (radius / M_PER_DEG) * slack);
+  if (cands.length === 0) return null;
+  let best = bestOf(g, cands, lat, lng);
+  if (cands.length === 8) {
+    cands = index.neighbors(x, y, Infinity, (best.d / M_PER_DEG) * slack + 1e-9);
+    best = bestOf(g, cands, lat, lng);
+  }
+  const i = best.i;
+  const p = g.segPt[i], e = g.segEdge[i];
+  const la1 = g.shapeLat[p] / E7, lo1 = g.shapeLon[p] / E7, la2 = g.shapeLat[p + 1] / E7, lo2 = g.shapeLon[p + 1] / E7;
+  const plat = la1 + best.t * (la2 - la1), plng = lo1 + best.t * (lo2 - lo1);
+  const dist = haversine(lat, lng, plat, plng);
+  if (dist > radius) return null;
+  const segLen = g.shapeCum[p + 1] - g.shapeCum[p];
+  const pos = g.shapeCum[p] + best.t * segLen;
+  const len = g.edgeDist[e];
+  return { edge: e, pt: p, pos, frac: len > 0 ? Math.min(1, Math.max(0, pos / len)) : 0, lat: plat, lng: plng, dist };
+}
+
+/** Exact nearest among candidate segments, in a local metric plane around the query point. */
+function bestOf(g: GraphViews, cands: number[], lat: number, lng: number): { i: number; t: number; d: number } {
+  const kx = Math.cos(lat * (Math.PI / 180)) * M_PER_DEG, ky = M_PER_DEG;
+  let bi = -1, bt = 0, bd = Infinity;
+  for (const i of cands) {
+    const p = g.segPt[i];
+    if (i >= g.segEdge.length) continue;
+    const ax = (g.shapeLon[p] / E7 - lng) * kx, ay = (g.shapeLat[p] / E7 - lat) * ky;
+    const bx = (g.shapeLon[p + 1] / E7 - lng) * kx, by = (g.shapeLat[p + 1] / E7 - lat) * ky;
+    const dx = bx - ax, dy = by - ay;
+    const l2 = dx * dx + dy * dy;
+    let t = l2 > 0 ? -(ax * dx + ay * dy) / l2 : 0;
+    if (t < 0) t = 0; else if (t > 1) t = 1;
+    const px = ax + t * dx, py = ay + t * dy;
+    const d = Math.sqrt(px * px + py * py);
+    if (d < bd) { bd = d; bi = i; bt = t; }
+  }
+  return { i: bi, t: bt, d: bd };
+}
