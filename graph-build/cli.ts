@@ -13,7 +13,8 @@ async function main(argv: string[]) {
   if (argv[0] === 'gazetteer') {
     let mod: { main(a: string[]): Promise<void> };
     try {
-      mod = await import('./gazetteer/cli.ts');
+      // A URL, not a literal specifier: the gazetteer builder is another module and may be absent.
+      mod = await import(new URL('./gazetteer/cli.ts', import.meta.url).href);
     } catch (e) {
       throw new Error(`the gazetteer builder is not available in this build (graph-build/gazetteer/cli.ts): ${(e as Error).message}`);
     }

@@ -11,6 +11,12 @@ const ENGINE = new URL('../workers/engine.ts', import.meta.url).href;
 // other hosts may not, so make sure every worker gets the loader.
 const WORKER_ARGV = process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : [...process.execArgv, '--import', 'tsx'];
 
+interface Pending {
+  req: TaskRequest;
+  resolve: (r: TaskReply) => void;
+  reject: (e: unknown) => void;
+}
+
 export interface EngineOptions {
   builtDir: string;
   workers: number;
@@ -83,9 +89,44 @@ export class Engine {
     });
   }
 
+  /**
+   * Queue a task. Tasks that arrive in the same event-loop turn (all the requests uWS read in
+   * one poll) go to the workers as one batch per thread, so the message round trip is paid per
+   * batch, not per request.
+   */
   run(op: string, args: unknown, sandbox = false): Promise<TaskReply> {
-    return this.pool.run({ op, args, sandbox } satisfies TaskRequest);
+    return new Promise((resolve, reject) => {
+      this.pending.push({ req: { op, args, sandbox }, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(this.dispatch);
+      }
+    });
   }
+
+  private pending: Pending[] = [];
+  private scheduled = false;
+
+  private dispatch = () => {
+    this.scheduled = false;
+    const items = this.pending;
+    this.pending = [];
+    const pool = this.pool;
+    if (items.length === 1) {
+      const it = items[0];
+      pool.run(it.req).then(it.resolve, it.reject);
+      return;
+    }
+    const chunks = Math.min(items.length, Math.max(1, pool.threads.length));
+    const per = Math.ceil(items.length / chunks);
+    for (let i = 0; i < items.length; i += per) {
+      const part = items.slice(i, i + per);
+      pool.run({ batch: part.map((p) => p.req) }).then(
+        (replies: TaskReply[]) => { for (let j = 0; j < part.length; j++) part[j].resolve(replies[j]); },
+        (e: unknown) => { for (const p of part) p.reject(e); },
+      );
+    }
+  };
 
   has(op: string): boolean {
     return this.opsSet.has(op);

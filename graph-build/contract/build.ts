@@ -3,6 +3,8 @@ import type { Segments } from './segments.ts';
 import { compress, type BaseGraph } from './compress.ts';
 import { contract, type ContractOptions } from './ch.ts';
 import { buildSpatial } from './spatial.ts';
+import { components } from './components.ts';
+import { renumberByRank } from './renumber.ts';
 import { writeContainer, type Section } from '../../src/format/index.ts';
 import { ROUTE_KIND, ROUTE_FORMAT_VERSION, WEIGHT_UNIT, type GraphMeta } from '../../workers/routing/format.ts';
 
@@ -15,21 +17,23 @@ export interface BuiltGraph {
 
 export function buildGraph(segs: Segments, profile: string, opts: ContractOptions = {}): BuiltGraph {
   const t0 = performance.now();
-  const base = compress(segs);
+  const compressed = compress(segs);
   const t1 = performance.now();
-  const ch = contract(base, opts);
+  const { base, ch } = renumberByRank(compressed, contract(compressed, opts));
   const t2 = performance.now();
   const sp = buildSpatial(base);
+  const cc = components(base);
   const t3 = performance.now();
   const meta: GraphMeta = {
     profile, nodes: base.nodes, edges: base.edges, arcs: ch.arcs, shortcuts: ch.shortcuts,
     shape_points: base.shapeLat.length, bbox: sp.bbox, index_cos_lat: sp.cosLat, weight_unit: WEIGHT_UNIT,
+    main_component: cc.main, main_component_nodes: cc.mainNodes, components: cc.count,
   };
   const sections: Record<string, Section> = {
     chFirst: ch.chFirst, chNbr: ch.chNbr, chFw: ch.chFw, chBw: ch.chBw, chFwMid: ch.chFwMid, chBwMid: ch.chBwMid,
     edgeU: base.edgeU, edgeV: base.edgeV, edgeW: base.edgeW, edgeDist: base.edgeDist, edgeFlags: base.edgeFlags,
     edgeShape: base.edgeShape, shapeLat: base.shapeLat, shapeLon: base.shapeLon, shapeCum: base.shapeCum,
-    nodeLat: base.nodeLat, nodeLon: base.nodeLon, segEdge: sp.segEdge, segPt: sp.segPt, spatial: sp.spatial,
+    nodeLat: base.nodeLat, nodeLon: base.nodeLon, edgeComp: cc.edgeComp, segEdge: sp.segEdge, segPt: sp.segPt, spatial: sp.spatial,
   };
   return { meta, sections, base, seconds: { compress: (t1 - t0) / 1000, contract: (t2 - t1) / 1000, index: (t3 - t2) / 1000 } };
 }

@@ -40,12 +40,29 @@ export class Authenticator {
     if (r.rows.length) this.misses.clear();
   }
 
+  /** Header → hash of a key seen before, so the hot path skips regex and SHA-256. */
+  private seen = new Map<string, string>();
+
+  /** Answer from memory when possible; undefined means "ask lookup()". */
+  lookupCached(header: string | undefined): Lookup | undefined {
+    if (!header) return undefined;
+    const h = this.seen.get(header);
+    if (!h) return undefined;
+    const e = this.byHash.get(h);
+    if (!e) return undefined;
+    return e.revoked ? { ok: false, reason: 'revoked' } : { ok: true, key: e };
+  }
+
   async lookup(header: string | undefined): Promise<Lookup> {
     if (!header) return { ok: false, reason: 'malformed' };
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!m || !KEY_RE.test(m[1])) return { ok: false, reason: 'malformed' };
     const h = hashKey(m[1]);
     let e = this.byHash.get(h);
+    if (e) {
+      if (this.seen.size > 50000) this.seen.clear();
+      this.seen.set(header, h);
+    }
     if (!e) {
       const now = Date.now();
       const until = this.misses.get(h);

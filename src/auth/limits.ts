@@ -17,8 +17,15 @@ interface Counter {
   pending: number;
 }
 
+let cached = { from: 0, to: 0, month: '' };
+/** 'YYYY-MM' (UTC) of a time; cached per month because the hot path asks on every request. */
 export function monthOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 7);
+  if (ms >= cached.from && ms < cached.to) return cached.month;
+  const d = new Date(ms);
+  const from = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+  const to = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+  cached = { from, to, month: d.toISOString().slice(0, 7) };
+  return cached.month;
 }
 
 /** Seconds until 00:00 UTC on the first of next month. */
@@ -69,7 +76,18 @@ export class Limits {
   }
 
   /** Decide and, when allowed, count one request. */
-  async admit(key: KeyInfo): Promise<Verdict> {
+  admit(key: KeyInfo): Verdict | Promise<Verdict> {
+    const c = this.counters.get(key.id);
+    // Hot path: counter in memory for this month: decide synchronously.
+    if (c && !this.loading.size && c.month === monthOf(this.now())) return this.decide(key, c);
+    return this.admitSlow(key);
+  }
+
+  private async admitSlow(key: KeyInfo): Promise<Verdict> {
+    return this.decide(key, await this.counter(key));
+  }
+
+  private decide(key: KeyInfo, cur: Counter): Verdict {
     const now = this.now();
     if (this.burstRps > 0) {
       const b = this.buckets.get(key.id) ?? { tokens: this.burstRps, at: now };
@@ -88,8 +106,6 @@ export class Limits {
       b.tokens -= 1;
     }
     const limit = PLANS[key.plan];
-    const c = this.counters.get(key.id) ?? (await this.counter(key));
-    const cur = c.month === monthOf(now) ? c : await this.counter(key);
     if (cur.base + cur.pending >= limit) {
       this.rejections.quota_exceeded++;
       return {

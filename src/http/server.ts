@@ -85,7 +85,7 @@ export class HttpServer {
   }
 
   close() {
-    this.app.close();
+    (this.app as unknown as { close?: () => void }).close?.();
   }
 
   private onRequest(res: uWS.HttpResponse, ureq: uWS.HttpRequest) {
@@ -163,13 +163,14 @@ export class HttpServer {
     try {
       if (this.draining) return { reply: errorReply(503, 'shutting_down', 'The server is shutting down; retry shortly.'), key };
       if (route.scope !== null) {
-        const a = await this.d.auth.lookup(base.headers.authorization);
+        const a = this.d.auth.lookupCached(base.headers.authorization) ?? (await this.d.auth.lookup(base.headers.authorization));
         if (!a.ok) return { reply: errorReply(401, 'unauthorized', UNAUTHORIZED[a.reason], { 'WWW-Authenticate': 'Bearer' }), key };
         key = a.key;
         if (route.scope !== 'any' && !key.scopes.includes(route.scope)) {
           return { reply: errorReply(403, 'forbidden', `This key lacks the '${route.scope}' scope needed for ${route.method} ${route.path}.`), key };
         }
-        const v = await this.d.limits.admit(key);
+        const admitted = this.d.limits.admit(key);
+        const v = admitted instanceof Promise ? await admitted : admitted;
         if (!v.ok) return { reply: errorReply(429, v.code, v.message, { 'Retry-After': String(v.retryAfter) }), key };
       }
       const reply = await route.handler({ ...base, body, key }, this.d.ctx);

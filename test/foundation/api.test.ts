@@ -32,7 +32,7 @@ describe.each(BACKENDS)('foundation over HTTP (%s)', (backend) => {
   it('serves the capability document without a key, derived from what is loaded', async () => {
     const r = await s.get('/api/v1/capabilities');
     expect(r.status).toBe(200);
-    const d = await r.json();
+    const d: any = await r.json();
     expect(d.version).toBe('v1');
     expect(typeof d.product).toBe('string');
     expect(d.docs).toMatch(/^http/);
@@ -49,12 +49,12 @@ describe.each(BACKENDS)('foundation over HTTP (%s)', (backend) => {
     expect(d.recipes.logistics).toEqual(['geocode', 'stops/confirm', 'track/ping', 'pod', 'disputes']);
     expect(d.attribution).toBe(ATTRIBUTION);
     // The /v1 prefix is the same API.
-    expect((await (await s.get('/v1/capabilities')).json()).version).toBe('v1');
+    expect(((await (await s.get('/v1/capabilities')).json()) as any).version).toBe('v1');
   });
 
   it('answers /healthz without a key', async () => {
     const r = await s.get('/healthz');
-    const b = await r.json();
+    const b: any = await r.json();
     expect(r.status).toBe(200);
     expect(b.status).toBe('ok');
     expect(b.workers).toBe(1);
@@ -99,20 +99,20 @@ describe.each(BACKENDS)('foundation over HTTP (%s)', (backend) => {
     await new Promise((r) => setTimeout(r, 1500));
     const r = await s.get('/api/v1/ping', k);
     expect(r.status).toBe(401);
-    expect((await r.json()).error.message).toMatch(/revoked/);
+    expect(((await r.json()) as any).error.message).toMatch(/revoked/);
   });
 
   it('a test key can reach the pool round trip', async () => {
     const k = await s.key({ test: true });
     const r = await s.get('/api/v1/ping?pool=1', k);
     expect(r.status).toBe(200);
-    expect((await r.json()).ok).toBe(true);
+    expect(((await r.json()) as any).ok).toBe(true);
   });
 
   it('monthly quota: 429 with Retry-After until the month ends', async () => {
     const k = await s.key({ plan: 'free' });
     expect((await s.get('/api/v1/ping', k)).status).toBe(200);
-    const usage = await (await s.get('/api/v1/usage', k)).json();
+    const usage: any = await (await s.get('/api/v1/usage', k)).json();
     // Jump the persisted count to just under the Free limit (1000), then let the server reload it.
     await s.app.ctx.limits.flush();
     await s.app.ctx.store.query('UPDATE key_usage SET count = 998 WHERE key_id = $1', [usage.usage.key_id]);
@@ -125,7 +125,7 @@ describe.each(BACKENDS)('foundation over HTTP (%s)', (backend) => {
     const toMonthEnd = (Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) - now.getTime()) / 1000;
     const ra = Number(r.headers.get('retry-after'));
     expect(Math.abs(ra - toMonthEnd)).toBeLessThan(60);
-    const b = await r.json();
+    const b: any = await r.json();
     expect(b.error.code).toBe('quota_exceeded');
     expect(b.attribution).toBe(ATTRIBUTION);
   });
@@ -143,7 +143,7 @@ describe.each(BACKENDS)('foundation over HTTP (%s)', (backend) => {
       const r = await p;
       expect(r.status).toBe(status);
       expect(r.headers.get('x-attribution')).toBe(ATTRIBUTION_HEADER);
-      const b = await r.json();
+      const b: any = await r.json();
       expect(b.error.code).toBe(code);
       expect(typeof b.error.message).toBe('string');
       expect(b.error.message).not.toMatch(/secret detail/);
@@ -151,7 +151,7 @@ describe.each(BACKENDS)('foundation over HTTP (%s)', (backend) => {
     }
     const ok = await s.post('/api/v1/_test/echo', { a: 1 }, full);
     expect(ok.status).toBe(201);
-    expect((await ok.json()).echo).toEqual({ a: 1 });
+    expect(((await ok.json()) as any).echo).toEqual({ a: 1 });
   });
 
   it('operator endpoints need ADMIN_TOKEN', async () => {

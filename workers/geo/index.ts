@@ -1,7 +1,275 @@
-// Geo module: geocode, reverse, suggest, nearby over the gazetteer and point layers.
-import type { EngineModule } from '../task.ts';
+// Geo module: geocode, reverse, suggest, places and nearby layers over the gazetteer.
+// Arguments arrive validated by src/api/geo.ts; the checks here are a second line
+// (a TaskError 400) for callers that use the engine directly (bench, tests).
+import { TaskError, type Dataset, type EngineModule, type TaskContext } from '../task.ts';
+import { Gazetteer } from './store.ts';
+import { TextSearch, type SearchFilter } from './text.ts';
+import { result, detail } from './results.ts';
+import { nearest, countryAt, countryNear, nearestStreets, nearestWater } from './spatial.ts';
+import { CAT, NEARBY, NEARBY_NAMES, HEALTH_CATEGORIES, resolveCategory, inLagos, type Category } from './categories.ts';
+import { haversine } from './geometry.ts';
+
+let g: Gazetteer | null = null;
+let text: TextSearch | null = null;
+const countryIndex = new Map<string, number>();
+
+/** Open the gazetteer (first one found). Exported for tests and the bench, which run it in-process. */
+export function load(datasets: Dataset[]): Gazetteer | null {
+  const ds = datasets.find((d) => d.dataset === 'gazetteer');
+  g = ds ? new Gazetteer(ds) : null;
+  text = g ? new TextSearch(g) : null;
+  countryIndex.clear();
+  if (g) g.meta.countries.forEach((c: { code: string }, i: number) => countryIndex.set(c.code, i));
+  return g;
+}
+
+function need(): { g: Gazetteer; text: TextSearch } {
+  if (!g || !text) throw new TaskError(503, 'not_loaded', 'The gazetteer is not loaded on this server (run `npm run graph-build -- gazetteer`).');
+  return { g, text };
+}
+
+const STREET_RADIUS_M = 250;
+const LOCALITY_RADIUS_M = 30_000;
+/** 1:50m coastlines are generalised: coastal cities (Lagos Island, Dakar) can fall just outside. */
+const COAST_M = 10_000;
+
+function bad(name: string, why: string): never {
+  throw new TaskError(400, 'invalid_parameter', `Parameter '${name}' ${why}.`);
+}
+function latLng(a: any): [number, number] {
+  const lat = Number(a?.lat), lng = Number(a?.lng);
+  if (!Number.isFinite(lat) || lat < -90 || lat > 90) bad('lat', 'must be a latitude between -90 and 90');
+  if (!Number.isFinite(lng) || lng < -180 || lng > 180) bad('lng', 'must be a longitude between -180 and 180');
+  return [lat, lng];
+}
+function limitOf(a: any, def: number, max: number): number {
+  const l = a?.limit === undefined ? def : Number(a.limit);
+  if (!Number.isInteger(l) || l < 1 || l > max) bad('limit', `must be a whole number from 1 to ${max}`);
+  return l;
+}
+function radiusOf(a: any, def: number, max: number, name = 'radius'): number {
+  const r = a?.[name] === undefined ? def : Number(a[name]);
+  if (!Number.isFinite(r) || r <= 0 || r > max) bad(name, `must be a number above 0 and at most ${max}`);
+  return r;
+}
+function countryFilter(a: any): number {
+  if (!a?.country) return -1;
+  const c = countryIndex.get(String(a.country).toUpperCase());
+  // A valid ISO code of a country outside the data simply matches nothing.
+  return c === undefined ? -2 : c;
+}
+function sandboxed(ctx: TaskContext, body: Record<string, unknown>): Record<string, unknown> {
+  if (ctx.sandbox) body.sandbox = true;
+  return body;
+}
+const inSandbox = (gz: Gazetteer) => (f: number) => inLagos(gz.lat[f], gz.lng[f]);
+const both = (a?: (f: number) => boolean, b?: (f: number) => boolean) => (a && b ? (f: number) => a(f) && b(f) : a ?? b);
+
+function textSearch(a: any, ctx: TaskContext, prefix: boolean, extraFilter?: Partial<SearchFilter>) {
+  const { g, text } = need();
+  const q = typeof a?.q === 'string' ? a.q.trim() : '';
+  if (!q) throw new TaskError(400, 'missing_parameter', "Parameter 'q' is required.");
+  const country = countryFilter(a);
+  const limit = limitOf(a, prefix ? 5 : 5, 20);
+  if (country === -2) return { g, hits: [] };
+  const filter: SearchFilter = {
+    country,
+    cats: extraFilter?.cats ?? null,
+    accept: both(ctx.sandbox ? inSandbox(g) : undefined, extraFilter?.accept),
+  };
+  const focus = a?.focus ? latLng({ lat: a.focus[0], lng: a.focus[1] }) : null;
+  return { g, hits: text.search(q, filter, { limit, focus, prefix }) };
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 export const geo: EngineModule = {
-  init() {},
-  tasks: {},
+  init(datasets: Dataset[]) {
+    load(datasets);
+  },
+  tasks: {
+    geocode(a, ctx) {
+      const { g, hits } = textSearch(a, ctx, false);
+      return sandboxed(ctx, { results: hits.map((h) => result(g, h.f, { score: round3(h.score) })) });
+    },
+
+    suggest(a, ctx) {
+      const { g, hits } = textSearch(a, ctx, true);
+      return sandboxed(ctx, {
+        suggestions: hits.map((h) => {
+          const matched = g.altName(h.name);
+          const r = result(g, h.f, { score: round3(h.score) });
+          if (matched !== r.name) r.matched_name = matched;
+          return r;
+        }),
+      });
+    },
+
+    reverse(a, ctx) {
+      const { g } = need();
+      const [lat, lng] = latLng(a);
+      const radius = radiusOf(a, STREET_RADIUS_M, 5000);
+      const accept = ctx.sandbox ? inSandbox(g) : undefined;
+      if (ctx.sandbox && !inLagos(lat, lng)) return sandboxed(ctx, { results: [] });
+      const out: Record<string, unknown>[] = [];
+      const street = nearestStreets(g, lat, lng, radius, accept)[0];
+      if (street) out.push(result(g, street.f, { distance_m: Math.round(street.d) }));
+      const loc = nearest(g, 'place', lat, lng, LOCALITY_RADIUS_M, 1, accept)[0];
+      if (loc) out.push(result(g, loc.f, { distance_m: Math.round(loc.d) }));
+      const inside = countryAt(g, lat, lng);
+      const c = inside >= 0 ? inside : countryNear(g, lat, lng, COAST_M);
+      const admin1 = loc && (c < 0 || g.country[loc.f] === c) ? g.admin1Name(loc.f) : null;
+      if (admin1 && loc) {
+        const cc = g.countryCode(loc.f);
+        out.push({
+          id: `svc:admin1.${(cc ?? 'xx').toLowerCase()}.${encodeURIComponent(admin1.toLowerCase().replace(/\s+/g, '-'))}`,
+          name: admin1, lat: null, lng: null, address: [admin1, g.countryName(loc.f)].filter(Boolean).join(', '), country_code: cc,
+          type: 'admin1', source: g.sources(loc.f)[0] ?? null,
+          note: 'Admin-1 polygons are not available: this is the admin-1 of the nearest populated place.',
+          derived_from: `svc:${g.code(loc.f)}`,
+        });
+      }
+      if (c >= 0) {
+        const cf = g.layers.country[0] + c;
+        out.push(result(g, cf, inside >= 0 ? { distance_m: 0 } : { distance_m: 0, method: `nearest_country_within_${COAST_M / 1000}km` }));
+      }
+      return sandboxed(ctx, { results: out });
+    },
+
+    places_nearby(a, ctx) {
+      return nearbyTask(a, ctx, null);
+    },
+    health_nearby(a, ctx) {
+      return nearbyTask(a, ctx, 'health');
+    },
+    transit_nearby(a, ctx) {
+      return nearbyTask({ ...a, category: 'bus_stop' }, ctx, 'transit');
+    },
+
+    place_by_id(a, ctx) {
+      const { g } = need();
+      const id = String(a?.id ?? '');
+      const f = id.startsWith('svc:') ? g.find(id.slice(4)) : -1;
+      if (f < 0 || (ctx.sandbox && !inLagos(g.lat[f], g.lng[f]))) throw new TaskError(404, 'not_found', `No place with id '${id.slice(0, 80)}'.`);
+      return sandboxed(ctx, { result: detail(g, f) });
+    },
+
+    places_search(a, ctx) {
+      const { g } = need();
+      const cat = a?.category ? resolveCategory(String(a.category)) : null;
+      if (a?.category && !cat) bad('category', `must be one of ${NEARBY_NAMES.join(', ')}`);
+      const point = a?.lat !== undefined ? latLng(a) : null;
+      const radius = radiusOf(a, 50_000, 500_000);
+      if (!a?.q) {
+        if (!point) throw new TaskError(400, 'missing_parameter', "Parameter 'q' is required (or give lat/lng to browse by distance).");
+        return nearbyTask({ ...a, radius: Math.min(radius, 50_000) }, ctx, null);
+      }
+      const cats = cat ? new Set(NEARBY[cat].cats.map((c) => CAT[c])) : null;
+      const accept = point ? (f: number) => haversine(point[0], point[1], g.lat[f], g.lng[f]) <= radius : undefined;
+      const { hits } = textSearch({ ...a, focus: point ?? a.focus }, ctx, false, { cats, accept });
+      return sandboxed(ctx, {
+        results: hits.map((h) => result(g, h.f, {
+          score: round3(h.score), ...(point ? { distance_m: Math.round(haversine(point[0], point[1], g.lat[h.f], g.lng[h.f])) } : {}),
+        })),
+      });
+    },
+
+    earthquakes_nearby(a, ctx) {
+      const { g } = need();
+      const [lat, lng] = latLng(a);
+      const radiusKm = radiusOf(a, 500, 5000, 'radius_km');
+      const limit = limitOf(a, 10, 100);
+      const minMag = a?.min_magnitude === undefined ? 0 : Number(a.min_magnitude);
+      if (!Number.isFinite(minMag)) bad('min_magnitude', 'must be a number');
+      const since = a?.since === undefined ? -Infinity : Date.parse(String(a.since));
+      if (Number.isNaN(since)) bad('since', 'must be a date such as 1990-01-01');
+      const sb = ctx.sandbox ? inSandbox(g) : undefined;
+      const info = (f: number) => g.extra(f) as { magnitude: number; time: string; depth_km: number; magnitude_type: string | null };
+      const near = nearest(g, 'quake', lat, lng, radiusKm * 1000, limit, (f) => {
+        if (sb && !sb(f)) return false;
+        const e = info(f);
+        return e.magnitude >= minMag && Date.parse(e.time) >= since;
+      });
+      return sandboxed(ctx, {
+        results: near.map(({ f, d }) => {
+          const e = info(f);
+          return {
+            id: `svc:${g.code(f)}`, lat: g.lat[f], lng: g.lng[f], magnitude: e.magnitude, magnitude_type: e.magnitude_type,
+            depth_km: e.depth_km, time: e.time, country_code: g.countryCode(f), distance_km: Math.round(d / 100) / 10, source: 'usgs',
+          };
+        }),
+        coverage: 'USGS significant earthquakes M5.5+ 1965-2016, onshore Africa',
+      });
+    },
+
+    waterways_nearby(a, ctx) {
+      const { g } = need();
+      const [lat, lng] = latLng(a);
+      const radius = radiusOf(a, 10_000, 50_000);
+      const limit = limitOf(a, 5, 50);
+      if (ctx.sandbox && !inLagos(lat, lng)) return sandboxed(ctx, { results: [] });
+      const hits = nearestWater(g, lat, lng, radius).slice(0, limit);
+      return sandboxed(ctx, {
+        results: hits.map((h) => result(g, h.f, {
+          distance_m: Math.round(h.d), inside: h.inside, nearest: { lat: Math.round(h.lat * 1e6) / 1e6, lng: Math.round(h.lng * 1e6) / 1e6 },
+        })),
+        coverage: 'Natural Earth 1:10m rivers and lakes (major waterways only)',
+      });
+    },
+
+    boundaries_at(a, ctx) {
+      const { g } = need();
+      const [lat, lng] = latLng(a);
+      if (ctx.sandbox && !inLagos(lat, lng)) return sandboxed(ctx, { country: null, admin1: null, note: 'Sandbox answers only inside the Lagos State bounding box.' });
+      const inside = countryAt(g, lat, lng);
+      const c = inside >= 0 ? inside : countryNear(g, lat, lng, COAST_M);
+      const country = c >= 0 ? { ...result(g, g.layers.country[0] + c), method: inside >= 0 ? 'point_in_polygon' : `nearest_country_within_${COAST_M / 1000}km` } : null;
+      const loc = c >= 0 ? nearest(g, 'place', lat, lng, LOCALITY_RADIUS_M, 1, (f) => g.country[f] === c)[0] : undefined;
+      const a1 = loc ? g.admin1Name(loc.f) : null;
+      return sandboxed(ctx, {
+        country,
+        admin1: a1 && loc ? {
+          name: a1, method: 'nearest_populated_place', place: { id: `svc:${g.code(loc.f)}`, name: g.name(loc.f), distance_m: Math.round(loc.d) },
+        } : null,
+        note: c < 0
+          ? 'The point is not inside or within 10 km of any African country polygon (Natural Earth 1:50m).'
+          : 'Country by point-in-polygon (Natural Earth 1:50m; within 10 km of the generalised coastline the nearest country). Admin-1 polygons are not available offline: admin-1 is that of the nearest populated place in the same country, or null when none lies within 30 km.',
+      });
+    },
+  },
 };
+
+function nearbyTask(a: any, ctx: TaskContext, group: 'health' | 'transit' | null) {
+  const { g } = need();
+  const [lat, lng] = latLng(a);
+  const radius = radiusOf(a, 1000, 50_000);
+  const limit = limitOf(a, 10, 50);
+  let key: string | null = null;
+  if (a?.category) {
+    key = resolveCategory(String(a.category));
+    const allowed = group === 'health' ? ['health', ...HEALTH_CATEGORIES] : group === 'transit' ? ['bus_stop', 'transit'] : NEARBY_NAMES;
+    if (!key || !allowed.includes(key)) bad(a.categoryParam ?? 'category', `must be one of ${allowed.join(', ')}`);
+  }
+  if (!key && group) key = group === 'health' ? 'health' : 'bus_stop';
+  const sb = ctx.sandbox ? inSandbox(g) : undefined;
+  const specs = key ? [NEARBY[key]] : [NEARBY.place, NEARBY.airport, NEARBY.port, NEARBY.health, NEARBY.bus_stop];
+  const found: { f: number; d: number }[] = [];
+  for (const spec of specs) {
+    const cats = new Set(spec.cats.map((c: Category) => CAT[c]));
+    found.push(...nearest(g, spec.layer, lat, lng, radius, limit, (f) => cats.has(g.cat[f]) && (!sb || sb(f))));
+  }
+  found.sort((x, y) => x.d - y.d || x.f - y.f);
+  return sandboxed(ctx, {
+    results: found.slice(0, limit).map(({ f, d }) => {
+      const r = result(g, f, { distance_m: Math.round(d) });
+      if (g.cat[f] === CAT.bus_stop) {
+        const e = g.extra(f) as { routes?: unknown[]; feed?: string } | null;
+        r.routes = e?.routes ?? [];
+        r.feed = e?.feed ?? null;
+      }
+      return r;
+    }),
+    category: key,
+    radius_m: radius,
+  });
+}

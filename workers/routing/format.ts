@@ -24,9 +24,13 @@ export interface GraphMeta {
   /** cos(latitude) used to scale longitude in the spatial index. */
   index_cos_lat: number;
   weight_unit: string;
+  /** id and node count of the largest weakly connected component (snapping falls back to it) */
+  main_component: number;
+  main_component_nodes: number;
+  components: number;
 }
 
-/** Views over one routed graph. Node ids are CH-rank order is NOT assumed; ids are dense 0..nodes-1. */
+/** Views over one routed graph; node ids are dense 0..nodes-1 (not in CH rank order). */
 export interface GraphViews {
   meta: GraphMeta;
   // contraction hierarchy, CSR: entries of node x are first[x] .. first[x+1]-1, all to higher-ranked nodes
@@ -54,6 +58,8 @@ export interface GraphViews {
   shapeCum: Float32Array;
   nodeLat: Int32Array;
   nodeLon: Int32Array;
+  /** weakly connected component id of each edge */
+  edgeComp: Int32Array;
   /** spatial index item i = segment from shape point segPt[i] to segPt[i]+1 of edge segEdge[i] */
   segEdge: Int32Array;
   segPt: Uint32Array;
@@ -82,6 +88,7 @@ export function openGraph(buf: ArrayBufferLike, file: string, verify = false): G
     shapeCum: o.get('shapeCum', Float32Array),
     nodeLat: o.get('nodeLat', Int32Array),
     nodeLon: o.get('nodeLon', Int32Array),
+    edgeComp: o.get('edgeComp', Int32Array),
     segEdge: o.get('segEdge', Int32Array),
     segPt: o.get('segPt', Uint32Array),
     spatial: o.get('spatial', Uint8Array),

@@ -57,19 +57,40 @@ export function solve(args: RouteArgs, geometry: boolean): Solved {
       snaps.push(s);
     }
     if (snaps.length < pts.length) continue;
-    const coords: number[][] | null = geometry ? [] : null;
-    const legs: { cost: number; dist: number }[] = [];
-    let settled = 0, ok = true;
-    for (let i = 0; i + 1 < snaps.length; i++) {
-      const l = leg(graph.g, graph.query, snaps[i], snaps[i + 1], graph.path, coords ?? undefined);
-      if (!l) { ok = false; noRoute ??= `No ${mode} route from '${pointName(i, pts.length)}' to '${pointName(i + 1, pts.length)}' (the roads are not connected).`; break; }
-      legs.push({ cost: l.cost, dist: l.dist });
-      settled += l.settled;
+    let r = route(graph, snaps, geometry);
+    if (typeof r === 'string') {
+      // The nearest road may be an island (a clipped fragment, a private compound): retry with the
+      // points that snapped off the main network moved to its nearest road within the radius.
+      const main = graph.g.meta.main_component;
+      let moved = false;
+      const alt = snaps.map((s, i) => {
+        if (graph.g.edgeComp[s.edge] === main) return s;
+        const m = snap(graph.g, graph.index, pts[i][0], pts[i][1], radius, main);
+        if (m) moved = true;
+        return m ?? s;
+      });
+      if (moved) { const r2 = route(graph, alt, geometry); if (typeof r2 !== 'string') r = r2; }
     }
-    if (ok) return { graph, snaps, legs, coords, settled };
+    if (typeof r !== 'string') return r;
+    noRoute ??= r;
   }
   if (noRoute) throw new TaskError(400, 'no_route', noRoute);
   throw new TaskError(400, 'no_road_nearby', firstMiss ?? 'No road nearby.');
+}
+
+/** Route every leg through the snapped points; a string is the no_route message. */
+function route(graph: LoadedGraph, snaps: Snap[], geometry: boolean): Solved | string {
+  const mode = graph.profile;
+  const coords: number[][] | null = geometry ? [] : null;
+  const legs: { cost: number; dist: number }[] = [];
+  let settled = 0;
+  for (let i = 0; i + 1 < snaps.length; i++) {
+    const l = leg(graph.g, graph.query, snaps[i], snaps[i + 1], graph.path, coords ?? undefined);
+    if (!l) return `No ${mode} route from '${pointName(i, snaps.length)}' to '${pointName(i + 1, snaps.length)}' (the roads are not connected).`;
+    legs.push({ cost: l.cost, dist: l.dist });
+    settled += l.settled;
+  }
+  return { graph, snaps, legs, coords, settled };
 }
 
 const snapped = (s: Snap) => ({ lat: Math.round(s.lat * 1e7) / 1e7, lng: Math.round(s.lng * 1e7) / 1e7, distance_m: round1(s.dist) });

@@ -22,19 +22,20 @@ export function loadIndex(g: GraphViews): Flatbush {
   return Flatbush.from(g.spatial.buffer as ArrayBuffer, g.spatial.byteOffset);
 }
 
-/** Nearest segment within `radius` metres, or null. */
-export function snap(g: GraphViews, index: Flatbush, lat: number, lng: number, radius: number): Snap | null {
+/** Nearest segment within `radius` metres (optionally only on edges of component `comp`), or null. */
+export function snap(g: GraphViews, index: Flatbush, lat: number, lng: number, radius: number, comp = -1): Snap | null {
   if (g.segEdge.length === 0) return null;
+  const filter = comp >= 0 ? (i: number) => i < g.segEdge.length && g.edgeComp[g.segEdge[i]] === comp : undefined;
   const c = g.meta.index_cos_lat;
   const x = lng * c, y = lat;
   // Box distance is a lower bound on segment distance (up to the cos(lat) scaling, hence the slack),
   // so the nearest few boxes, then every box within the best exact distance, must contain the answer.
   const slack = 1.25;
-  let cands = index.neighbors(x, y, 8, (radius / M_PER_DEG) * slack);
+  let cands = index.neighbors(x, y, 8, (radius / M_PER_DEG) * slack, filter);
   if (cands.length === 0) return null;
   let best = bestOf(g, cands, lat, lng);
   if (cands.length === 8) {
-    cands = index.neighbors(x, y, Infinity, (best.d / M_PER_DEG) * slack + 1e-9);
+    cands = index.neighbors(x, y, Infinity, (best.d / M_PER_DEG) * slack + 1e-9, filter);
     best = bestOf(g, cands, lat, lng);
   }
   const i = best.i;

@@ -80,7 +80,7 @@ export function readPlaces(dir: string, src: { geonames: string; citiesjson: str
     const p = ft.properties;
     const [lng, lat] = ft.geometry.coordinates as [number, number];
     const pop = Math.max(Number(p.POP_MAX) || 0, Number(p.GN_POP) || 0);
-    const capital = /Admin-0 capital/.test(p.FEATURECLA || '');
+    const capital = p.FEATURECLA === 'Admin-0 capital';
     const cc = p.ISO_A2 && p.ISO_A2 !== '-99' ? p.ISO_A2 : null;
     const alts = [p.NAMEASCII, p.NAMEALT, p.NAMEPAR, p.GN_ASCII].filter((s: unknown): s is string => typeof s === 'string' && s.length > 0);
     let f: Feat | null = (p.GEONAMEID > 0 && byGeonameId.get(p.GEONAMEID)) || findNear(cc, p.NAME, lat, lng, 10);

@@ -1,0 +1,97 @@
+// Disputes: opened on a POD or a stop with a reason; answered with an evidence pack
+// assembled from what the service holds — the stop and its pin history, the POD
+// metadata and the delivering device's trail around the delivery time. The pack is
+// stored with the dispute, so it shows what was known when the dispute was opened.
+import { HttpError, type RouteDef } from '../../http/types.ts';
+import { owner, notFound } from './owner.ts';
+import { bodyObject, string, oneOf, invalid, DEVICE_RE, DEVICE_HINT, SLUG_RE, SLUG_HINT } from './validate.ts';
+import { loadStop, loadHistory, stopJson } from './stops.ts';
+import { loadPod, podJson } from './pod.ts';
+import { trailWindow } from './pings.ts';
+import { newId, isId } from './ids.ts';
+
+/** Trail taken into the pack: this long either side of the delivery time. */
+const WINDOW_MS = 30 * 60_000;
+const MAX_TRAIL_POINTS = 5000;
+export const CATEGORIES = ['not_delivered', 'wrong_location', 'wrong_recipient', 'damaged', 'late', 'other'] as const;
+
+function disputeJson(r: any) {
+  return {
+    id: r.id, object: 'dispute', status: r.status, stop_id: r.stop_id, pod_id: r.pod_id, reason: r.reason,
+    category: r.category, partner: r.partner, evidence: r.evidence,
+    created_at: r.created_at instanceof Date ? r.created_at.toISOString() : r.created_at,
+  };
+}
+
+export const routes: RouteDef[] = [
+  {
+    method: 'POST', path: '/disputes', scope: 'logistics', capabilities: ['disputes'],
+    note: 'POST /api/v1/disputes opens a dispute on a POD or stop and answers an evidence pack: stop, pin history, POD metadata and the device trail ±30 min around delivery.',
+    handler: async (req, ctx) => {
+      const o = owner(req);
+      const b = bodyObject(req.body);
+      const podId = string(b, 'pod_id', 'pod_id', { max: 64 });
+      const stopId = string(b, 'stop_id', 'stop_id', { max: 64 });
+      if (!podId && !stopId) throw new HttpError(400, 'missing_parameter', "Field 'pod_id' (or 'stop_id') is required.");
+      const reason = string(b, 'reason', 'reason', { required: true, max: 2000 });
+      const category = oneOf(b, 'category', 'category', CATEGORIES);
+      const partner = string(b, 'partner', 'partner', { max: 40 });
+      if (partner !== undefined && !SLUG_RE.test(partner)) throw invalid('partner', SLUG_HINT);
+      let device = string(b, 'device', 'device', { max: 64 });
+      if (device !== undefined && !DEVICE_RE.test(device)) throw invalid('device', DEVICE_HINT);
+
+      const pod = podId ? await loadPod(ctx.store, o, podId) : null;
+      if (podId && !pod) throw notFound('proof of delivery', podId);
+      if (pod && stopId && pod.stop_id !== stopId) throw invalid('stop_id', `does not match the stop of ${podId}`);
+      const stop = await loadStop(ctx.store, o, pod ? pod.stop_id : stopId!);
+      if (!stop) throw notFound('stop', stopId!);
+      let thePod = pod;
+      if (!thePod) {
+        // Disputed on a stop: the latest POD of that stop, if any, is the delivery in question.
+        const r = await ctx.store.query(
+          'SELECT id FROM pods WHERE project_id = $1 AND sandbox = $2 AND stop_id = $3 ORDER BY delivered_at DESC LIMIT 1',
+          [o.project, o.sandbox, stop.id],
+        );
+        if (r.rows[0]) thePod = await loadPod(ctx.store, o, r.rows[0].id);
+      }
+      device ??= thePod?.device ?? undefined;
+      const history = await loadHistory(ctx.store, o, stop.id);
+      let trail: any[] = [];
+      let window = null;
+      if (device && thePod) {
+        const at = new Date(thePod.delivered_at).getTime();
+        const from = new Date(at - WINDOW_MS), to = new Date(at + WINDOW_MS);
+        trail = await trailWindow(ctx.store, o, device, from, to, MAX_TRAIL_POINTS);
+        window = { device, from: from.toISOString(), to: to.toISOString(), points: trail.length };
+      }
+      const evidence = {
+        stop: stopJson(stop),
+        pins: history.map((h) => ({ seq: h.seq, lat: h.lat, lng: h.lng, accuracy_m: h.accuracy_m, confirmed_by: h.confirmed_by, confirmed_at: h.confirmed_at.toISOString() })),
+        pod: thePod ? podJson(thePod, true) : null,
+        trail,
+        trail_window: window,
+        assembled_at: new Date().toISOString(),
+      };
+      const r = await ctx.store.query(
+        `INSERT INTO disputes (project_id, sandbox, id, stop_id, pod_id, reason, category, partner, evidence)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id, status, stop_id, pod_id, reason, category, partner, evidence, created_at`,
+        [o.project, o.sandbox, newId('dsp'), stop.id, thePod?.id ?? null, reason, category ?? null, partner ?? null, JSON.stringify(evidence)],
+      );
+      return { status: 201, json: { dispute: disputeJson(r.rows[0]) } };
+    },
+  },
+  {
+    method: 'GET', path: '/disputes/:id', scope: 'logistics', capabilities: ['disputes'],
+    handler: async (req, ctx) => {
+      const o = owner(req);
+      const id = req.params.id;
+      if (!isId('dsp', id)) throw notFound('dispute', id);
+      const r = await ctx.store.query(
+        'SELECT id, status, stop_id, pod_id, reason, category, partner, evidence, created_at FROM disputes WHERE project_id = $1 AND sandbox = $2 AND id = $3',
+        [o.project, o.sandbox, id],
+      );
+      if (!r.rows[0]) throw notFound('dispute', id);
+      return { json: { dispute: disputeJson(r.rows[0]) } };
+    },
+  },
+];

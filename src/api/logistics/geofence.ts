@@ -1,0 +1,155 @@
+// Geofence zones on the caller's account (GeoJSON Polygons) and point checks against
+// them. Zones are validated on the way in (closed rings of ≥ 4 positions, ranges,
+// size limits), so the check can trust them; the database pre-filters by bounding box
+// and the exact point-in-polygon test (holes excluded) runs here in JS.
+import { HttpError, type RouteDef } from '../../http/types.ts';
+import { bad, num } from '../../http/params.ts';
+import { owner, notFound, type Owner } from './owner.ts';
+import { bodyObject, object, string, invalid, DEVICE_RE, DEVICE_HINT, type Obj } from './validate.ts';
+import { inPolygon, bbox, ringArea } from './geo-math.ts';
+import { newId, isId } from './ids.ts';
+
+const MAX_RINGS = 50;
+const MAX_POSITIONS = 10_000;
+export const MAX_ZONES = 1000;
+
+export function parsePolygon(v: unknown, field = 'polygon'): number[][][] {
+  let g = object(v, field) as Obj;
+  // A Feature wrapping a Polygon is accepted too: that is what drawing tools export.
+  if (g.type === 'Feature') g = object(g.geometry, `${field}.geometry`);
+  const f = field;
+  if (g.type !== 'Polygon') throw invalid(`${f}.type`, "must be 'Polygon' (GeoJSON)");
+  const rings = g.coordinates;
+  if (!Array.isArray(rings) || rings.length === 0) throw invalid(`${f}.coordinates`, 'must be a non-empty array of linear rings');
+  if (rings.length > MAX_RINGS) throw invalid(`${f}.coordinates`, `may hold at most ${MAX_RINGS} rings`);
+  let total = 0;
+  const out: number[][][] = [];
+  for (let r = 0; r < rings.length; r++) {
+    const ring = rings[r];
+    const rf = `${f}.coordinates[${r}]`;
+    if (!Array.isArray(ring)) throw invalid(rf, 'must be an array of [lng, lat] positions');
+    if (ring.length < 4) throw invalid(rf, 'must hold at least 4 positions (a closed triangle)');
+    total += ring.length;
+    if (total > MAX_POSITIONS) throw invalid(`${f}.coordinates`, `may hold at most ${MAX_POSITIONS} positions in all`);
+    const pts: number[][] = [];
+    for (let i = 0; i < ring.length; i++) {
+      const p = ring[i];
+      const pf = `${rf}[${i}]`;
+      if (!Array.isArray(p) || p.length < 2 || p.length > 3) throw invalid(pf, 'must be a [lng, lat] position');
+      const [x, y] = p;
+      if (typeof x !== 'number' || !Number.isFinite(x) || x < -180 || x > 180) throw invalid(pf, 'has a longitude outside -180..180 (positions are [lng, lat])');
+      if (typeof y !== 'number' || !Number.isFinite(y) || y < -90 || y > 90) throw invalid(pf, 'has a latitude outside -90..90 (positions are [lng, lat])');
+      pts.push([x, y]);
+    }
+    const a = pts[0], z = pts[pts.length - 1];
+    if (a[0] !== z[0] || a[1] !== z[1]) throw invalid(rf, 'must be closed: its last position must equal its first');
+    if (ringArea(pts) === 0) throw invalid(rf, 'has zero area');
+    out.push(pts);
+  }
+  const bb = bbox(out);
+  if (bb.maxLng - bb.minLng > 180) throw invalid(f, 'spans more than 180° of longitude (antimeridian-crossing zones are not supported)');
+  return out;
+}
+
+function zoneJson(r: any, withPolygon = true) {
+  return {
+    id: r.id, object: 'zone', name: r.name,
+    ...(withPolygon ? { polygon: r.polygon } : {}),
+    bbox: [r.min_lng, r.min_lat, r.max_lng, r.max_lat],
+    created_at: r.created_at instanceof Date ? r.created_at.toISOString() : r.created_at,
+  };
+}
+
+async function deviceLast(store: any, o: Owner, device: string) {
+  const r = await store.query('SELECT lat, lng, last_ts FROM devices WHERE project_id = $1 AND sandbox = $2 AND device = $3', [o.project, o.sandbox, device]);
+  return r.rows[0] ?? null;
+}
+
+export const routes: RouteDef[] = [
+  {
+    method: 'POST', path: '/geofence/zones', scope: 'fleet', capabilities: ['geofence_check'],
+    // No `example`: it answers 201/202, and the auth-matrix test expects 200 from examples.
+    handler: async (req, ctx) => {
+      const o = owner(req);
+      const b = bodyObject(req.body);
+      const name = string(b, 'name', 'name', { required: true, max: 200 });
+      if (!Object.prototype.hasOwnProperty.call(b, 'polygon') || b.polygon == null) throw new HttpError(400, 'missing_parameter', "Field 'polygon' is required.");
+      const rings = parsePolygon(b.polygon);
+      const bb = bbox(rings);
+      const polygon = { type: 'Polygon', coordinates: rings };
+      // Count and insert in one statement so concurrent creates cannot overshoot the cap by much.
+      const r = await ctx.store.query(
+        `INSERT INTO zones (project_id, sandbox, id, name, polygon, min_lat, min_lng, max_lat, max_lng)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9
+         WHERE (SELECT count(*) FROM zones WHERE project_id = $1 AND sandbox = $2) < $10
+         RETURNING id, name, polygon, min_lat, min_lng, max_lat, max_lng, created_at`,
+        [o.project, o.sandbox, newId('zon'), name, JSON.stringify(polygon), bb.minLat, bb.minLng, bb.maxLat, bb.maxLng, MAX_ZONES],
+      );
+      if (!r.rows[0]) throw new HttpError(409, 'limit_reached', `A project may hold at most ${MAX_ZONES} zones; delete some first.`);
+      return { status: 201, json: { zone: zoneJson(r.rows[0]) } };
+    },
+  },
+  {
+    method: 'GET', path: '/geofence/zones', scope: 'fleet', capabilities: ['geofence_check'], example: {},
+    handler: async (req, ctx) => {
+      const o = owner(req);
+      const r = await ctx.store.query(
+        'SELECT id, name, polygon, min_lat, min_lng, max_lat, max_lng, created_at FROM zones WHERE project_id = $1 AND sandbox = $2 ORDER BY created_at, id',
+        [o.project, o.sandbox],
+      );
+      return { json: { zones: r.rows.map((z) => zoneJson(z)) } };
+    },
+  },
+  {
+    method: 'GET', path: '/geofence/zones/:id', scope: 'fleet', capabilities: ['geofence_check'],
+    handler: async (req, ctx) => {
+      const o = owner(req);
+      const id = req.params.id;
+      if (!isId('zon', id)) throw notFound('zone', id);
+      const r = await ctx.store.query(
+        'SELECT id, name, polygon, min_lat, min_lng, max_lat, max_lng, created_at FROM zones WHERE project_id = $1 AND sandbox = $2 AND id = $3',
+        [o.project, o.sandbox, id],
+      );
+      if (!r.rows[0]) throw notFound('zone', id);
+      return { json: { zone: zoneJson(r.rows[0]) } };
+    },
+  },
+  {
+    method: 'DELETE', path: '/geofence/zones/:id', scope: 'fleet', capabilities: ['geofence_check'],
+    handler: async (req, ctx) => {
+      const o = owner(req);
+      const id = req.params.id;
+      if (!isId('zon', id)) throw notFound('zone', id);
+      const r = await ctx.store.query('DELETE FROM zones WHERE project_id = $1 AND sandbox = $2 AND id = $3 RETURNING id', [o.project, o.sandbox, id]);
+      if (!r.rows[0]) throw notFound('zone', id);
+      return { json: { deleted: true, id } };
+    },
+  },
+  {
+    method: 'GET', path: '/geofence/check', scope: 'fleet', capabilities: ['geofence_check'],
+    note: 'GET /api/v1/geofence/check?lat&lng (or &device for its last position) lists the caller\'s zones containing the point (polygons with holes).',
+    example: { query: 'lat=6.45&lng=3.39' },
+    handler: async (req, ctx) => {
+      const o = owner(req);
+      const q = req.query;
+      const deviceName = q.get('device')?.trim() || undefined;
+      let la: number, ln: number, at: string | null = null;
+      if (deviceName !== undefined && !q.get('lat') && !q.get('lng')) {
+        if (!DEVICE_RE.test(deviceName)) throw bad('device', DEVICE_HINT);
+        const d = await deviceLast(ctx.store, o, deviceName);
+        if (!d) throw new HttpError(404, 'not_found', `Device '${deviceName}' has sent no pings in this project.`);
+        la = d.lat; ln = d.lng; at = d.last_ts.toISOString();
+      } else {
+        la = num(q, 'lat', { required: true, min: -90, max: 90 })!;
+        ln = num(q, ['lng', 'lon'], { required: true, min: -180, max: 180 })!;
+      }
+      const r = await ctx.store.query(
+        `SELECT id, name, polygon FROM zones WHERE project_id = $1 AND sandbox = $2
+           AND min_lat <= $3 AND max_lat >= $3 AND min_lng <= $4 AND max_lng >= $4 ORDER BY created_at, id`,
+        [o.project, o.sandbox, la, ln],
+      );
+      const inside = r.rows.filter((z) => inPolygon(ln, la, z.polygon.coordinates)).map((z) => ({ id: z.id, name: z.name }));
+      return { json: { point: { lat: la, lng: ln, ...(deviceName ? { device: deviceName, ts: at } : {}) }, inside } };
+    },
+  },
+];

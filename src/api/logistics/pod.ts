@@ -1,0 +1,105 @@
+// Proof of delivery: metadata only. The caller hosts the photo and sends its https
+// address; we record who, when and where, and how far the delivery was from the stop's
+// pin (flagged beyond 100 m). Test keys are validated in full but never stored (SPEC §5.3).
+import { HttpError, type RouteDef } from '../../http/types.ts';
+import type { Store } from '../../store/index.ts';
+import { owner, notFound, type Owner } from './owner.ts';
+import { bodyObject, string, lat, lng, accuracy, time, invalid, DEVICE_RE, DEVICE_HINT, SLUG_RE, SLUG_HINT } from './validate.ts';
+import { checkPhotoUrl } from './photo-url.ts';
+import { loadStop, stopByCode, codeParam, currentPin, round1 } from './stops.ts';
+import { haversine } from './geo-math.ts';
+import { newId, isId } from './ids.ts';
+
+/** Beyond this distance from the pin a delivery is flagged for review. */
+export const FAR_FROM_PIN_M = 100;
+
+export const POD_COLS = `id, stop_id, photo_url, recipient_name, delivered_at, lat, lng, accuracy_m, device, partner, notes,
+  pin_lat, pin_lng, pin_confirmed, distance_from_pin_m, flags, created_at`;
+
+export function podJson(r: any, stored: boolean, deliveryCode?: string) {
+  return {
+    id: r.id,
+    object: 'pod',
+    stored,
+    stop_id: r.stop_id,
+    ...(deliveryCode ? { delivery_code: deliveryCode } : {}),
+    photo_url: r.photo_url,
+    recipient_name: r.recipient_name,
+    delivered_at: r.delivered_at instanceof Date ? r.delivered_at.toISOString() : r.delivered_at,
+    lat: r.lat,
+    lng: r.lng,
+    accuracy_m: r.accuracy_m,
+    device: r.device,
+    partner: r.partner,
+    notes: r.notes,
+    pin: { lat: r.pin_lat, lng: r.pin_lng, confirmed: r.pin_confirmed },
+    distance_from_pin_m: r.distance_from_pin_m,
+    far_from_pin: r.flags.includes('far_from_pin'),
+    flags: r.flags,
+    created_at: r.created_at instanceof Date ? r.created_at.toISOString() : r.created_at,
+  };
+}
+
+export async function loadPod(store: Store, o: Owner, id: string): Promise<any | null> {
+  if (!isId('pod', id)) return null;
+  const r = await store.query(`SELECT ${POD_COLS} FROM pods WHERE project_id = $1 AND sandbox = $2 AND id = $3`, [o.project, o.sandbox, id]);
+  return r.rows[0] ?? null;
+}
+
+export const routes: RouteDef[] = [
+  {
+    method: 'POST', path: '/pod', scope: 'logistics', capabilities: ['pod'],
+    note: 'POST /api/v1/pod stores delivery metadata and the caller-hosted https photo address, with the distance from the stop pin (flagged over 100 m); test keys are validated but never stored.',
+    handler: async (req, ctx) => {
+      const o = owner(req);
+      const b = bodyObject(req.body);
+      const stopId = string(b, 'stop_id', 'stop_id', { max: 64 });
+      const rawCode = string(b, 'delivery_code', 'delivery_code', { max: 32 });
+      if (!stopId && !rawCode) throw new HttpError(400, 'missing_parameter', "Field 'stop_id' (or 'delivery_code') is required.");
+      const code = rawCode ? codeParam(rawCode, 'delivery_code') : undefined;
+      const photoUrl = checkPhotoUrl(string(b, 'photo_url', 'photo_url', { required: true, max: 2048 }));
+      const recipient = string(b, 'recipient_name', 'recipient_name', { max: 200 });
+      const deliveredAt = time(b, 'delivered_at', 'delivered_at', { required: true })!;
+      const la = lat(b), ln = lng(b);
+      const acc = accuracy(b, 'accuracy_m');
+      const device = string(b, 'device', 'device', { max: 64 });
+      if (device !== undefined && !DEVICE_RE.test(device)) throw invalid('device', DEVICE_HINT);
+      const partner = string(b, 'partner', 'partner', { max: 40 });
+      if (partner !== undefined && !SLUG_RE.test(partner)) throw invalid('partner', SLUG_HINT);
+      const notes = string(b, 'notes', 'notes', { max: 2000 });
+
+      const stop = stopId ? await loadStop(ctx.store, o, stopId) : await stopByCode(ctx.store, o, code!);
+      if (!stop) throw notFound(stopId ? 'stop' : 'stop with delivery code', stopId ?? code!);
+      if (stopId && code && stop.delivery_code !== code) throw invalid('delivery_code', `does not belong to stop ${stop.id}`);
+      const pin = currentPin(stop);
+      const distance = round1(haversine(pin.lat, pin.lng, la, ln));
+      const flags: string[] = [];
+      if (distance > FAR_FROM_PIN_M) flags.push('far_from_pin');
+      if (!pin.confirmed) flags.push('pin_unconfirmed');
+      const row = {
+        id: null as string | null, stop_id: stop.id, photo_url: photoUrl, recipient_name: recipient ?? null,
+        delivered_at: new Date(deliveredAt).toISOString(), lat: la, lng: ln, accuracy_m: acc ?? null, device: device ?? null,
+        partner: partner ?? null, notes: notes ?? null, pin_lat: pin.lat, pin_lng: pin.lng, pin_confirmed: pin.confirmed,
+        distance_from_pin_m: distance, flags, created_at: null as string | null,
+      };
+      if (o.sandbox) return { status: 200, json: { pod: podJson(row, false, stop.delivery_code) } };
+      const r = await ctx.store.query(
+        `INSERT INTO pods (project_id, sandbox, id, stop_id, photo_url, recipient_name, delivered_at, lat, lng, accuracy_m, device,
+           partner, notes, pin_lat, pin_lng, pin_confirmed, distance_from_pin_m, flags)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING ${POD_COLS}`,
+        [o.project, o.sandbox, newId('pod'), stop.id, photoUrl, row.recipient_name, row.delivered_at, la, ln, row.accuracy_m, row.device,
+          row.partner, row.notes, pin.lat, pin.lng, pin.confirmed, distance, flags],
+      );
+      return { status: 201, json: { pod: podJson(r.rows[0], true, stop.delivery_code) } };
+    },
+  },
+  {
+    method: 'GET', path: '/pod/:id', scope: 'logistics', capabilities: ['pod'],
+    handler: async (req, ctx) => {
+      const o = owner(req);
+      const r = await loadPod(ctx.store, o, req.params.id);
+      if (!r) throw notFound('proof of delivery', req.params.id);
+      return { json: { pod: podJson(r, true) } };
+    },
+  },
+];

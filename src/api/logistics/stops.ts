@@ -1,0 +1,197 @@
+// Stops and pin confirmation (SPEC §3): POST /stops creates a stop with pinConfirmed
+// false; POST /stops/confirm is the only operation that sets it true, and every
+// confirmation is kept in stop_confirmations. GET /stops/:id and GET /delivery/:code read.
+import type pg from 'pg';
+import { HttpError, type RouteDef } from '../../http/types.ts';
+import { owner, notFound, type Owner } from './owner.ts';
+import { bodyObject, string, lat, lng, accuracy, time, has, invalid } from './validate.ts';
+import { newCode, parseCode, AFRICAN_COUNTRIES } from './delivery-code.ts';
+import { newId, isId } from './ids.ts';
+import { haversine } from './geo-math.ts';
+
+// A pooled query or one inside a transaction: both take (text, values).
+type Q = { query: (text: string, values?: unknown[]) => Promise<pg.QueryResult<any>> };
+
+export const STOP_COLS = `id, external_ref, address, country_code, delivery_code, created_lat, created_lng,
+  pin_confirmed, pin_lat, pin_lng, pin_accuracy_m, pin_confirmed_at, pin_confirmed_by, created_at, updated_at`;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** The pin callers should use: the latest confirmed one, else the one given at creation. */
+export function currentPin(row: any): { lat: number; lng: number; confirmed: boolean } {
+  return row.pin_confirmed
+    ? { lat: row.pin_lat, lng: row.pin_lng, confirmed: true }
+    : { lat: row.created_lat, lng: row.created_lng, confirmed: false };
+}
+
+export function stopJson(row: any, history?: any[]) {
+  const pin = currentPin(row);
+  return {
+    id: row.id,
+    object: 'stop',
+    external_ref: row.external_ref,
+    address: row.address,
+    country_code: row.country_code,
+    delivery_code: row.delivery_code,
+    pinConfirmed: row.pin_confirmed,
+    pin: {
+      lat: pin.lat,
+      lng: pin.lng,
+      accuracy_m: row.pin_confirmed ? row.pin_accuracy_m : null,
+      confirmed_at: iso(row.pin_confirmed_at),
+      confirmed_by: row.pin_confirmed ? row.pin_confirmed_by : null,
+    },
+    requested_pin: { lat: row.created_lat, lng: row.created_lng },
+    ...(history ? { pin_history: history.map(historyJson) } : {}),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+const historyJson = (h: any) => ({
+  seq: h.seq, lat: h.lat, lng: h.lng, accuracy_m: h.accuracy_m, confirmed_by: h.confirmed_by,
+  confirmed_at: iso(h.confirmed_at), recorded_at: iso(h.recorded_at),
+});
+
+export async function loadStop(q: Q, o: Owner, id: string, forUpdate = false): Promise<any | null> {
+  if (!isId('stp', id)) return null;
+  const r = await q.query(`SELECT ${STOP_COLS} FROM stops WHERE project_id = $1 AND sandbox = $2 AND id = $3${forUpdate ? ' FOR UPDATE' : ''}`, [o.project, o.sandbox, id]);
+  return r.rows[0] ?? null;
+}
+
+export async function loadHistory(q: Q, o: Owner, id: string): Promise<any[]> {
+  const r = await q.query(
+    `SELECT seq, lat, lng, accuracy_m, confirmed_by, confirmed_at, recorded_at FROM stop_confirmations
+     WHERE project_id = $1 AND sandbox = $2 AND stop_id = $3 ORDER BY seq`,
+    [o.project, o.sandbox, id],
+  );
+  return r.rows;
+}
+
+/** Stop by delivery code (already canonical). */
+export async function stopByCode(q: Q, o: Owner, code: string): Promise<any | null> {
+  const r = await q.query(`SELECT ${STOP_COLS} FROM stops WHERE project_id = $1 AND sandbox = $2 AND delivery_code = $3`, [o.project, o.sandbox, code]);
+  return r.rows[0] ?? null;
+}
+
+/** A delivery code as typed by a person: 400 when malformed or its check fails. */
+export function codeParam(raw: string, field: string): string {
+  const p = parseCode(raw);
+  if (!p.ok) throw invalid(field, p.why);
+  return p.code;
+}
+
+const EXTERNAL_REF = { max: 128 } as const;
+
+export const routes: RouteDef[] = [
+  {
+    method: 'POST', path: '/stops', scope: 'logistics', capabilities: ['delivery_code'],
+    note: 'POST /api/v1/stops issues a delivery code per stop; GET /api/v1/delivery/{code} resolves it (check character catches typos).',
+    // No `example`: it answers 201/202, and the auth-matrix test expects 200 from examples.
+    handler: async (req, ctx) => {
+      const o = owner(req);
+      const b = bodyObject(req.body);
+      const la = lat(b), ln = lng(b);
+      const address = string(b, 'address', 'address', { max: 500 });
+      const externalRef = string(b, 'external_ref', 'external_ref', EXTERNAL_REF);
+      let country = string(b, 'country', 'country', { max: 2 });
+      if (country !== undefined) {
+        country = country.toUpperCase();
+        if (!AFRICAN_COUNTRIES.has(country)) throw invalid('country', 'must be the ISO 3166-1 alpha-2 code of one of the 54 African countries, such as NG');
+      }
+      // A random code can collide with an existing one in the project; retry a few times.
+      for (let attempt = 0; attempt < 5; attempt++) {
+        try {
+          const r = await ctx.store.query(
+            `INSERT INTO stops (project_id, sandbox, id, external_ref, address, country_code, delivery_code, created_lat, created_lng)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${STOP_COLS}`,
+            [o.project, o.sandbox, newId('stp'), externalRef ?? null, address ?? null, country ?? null, newCode(country ?? null), la, ln],
+          );
+          return { status: 201, json: { stop: stopJson(r.rows[0], []) } };
+        } catch (e: any) {
+          if (e?.code !== '23505') throw e;
+          if (String(e.constraint ?? e.message).includes('external_ref')) {
+            const ex = await ctx.store.query('SELECT id FROM stops WHERE project_id = $1 AND sandbox = $2 AND external_ref = $3', [o.project, o.sandbox, externalRef]);
+            throw new HttpError(409, 'conflict', `Field 'external_ref' '${externalRef}' is already used by stop ${ex.rows[0]?.id ?? ''} in this project.`);
+          }
+        }
+      }
+      throw new HttpError(503, 'unavailable', 'Could not allocate a unique delivery code; retry.');
+    },
+  },
+  {
+    method: 'POST', path: '/stops/confirm', scope: 'logistics', capabilities: ['pin_confirm'],
+    note: 'POST /api/v1/stops/confirm is the only operation that sets pinConfirmed to true; every confirmation is kept in the stop\'s pin_history.',
+    handler: async (req, ctx) => {
+      const o = owner(req);
+      const b = bodyObject(req.body);
+      const stopId = string(b, 'stop_id', 'stop_id', { max: 64 });
+      const externalRef = string(b, 'external_ref', 'external_ref', EXTERNAL_REF);
+      if (!stopId && !externalRef) throw new HttpError(400, 'missing_parameter', "Field 'stop_id' (or 'external_ref') is required.");
+      const la = lat(b), ln = lng(b);
+      const acc = accuracy(b, 'accuracy_m');
+      const by = string(b, 'confirmed_by', 'confirmed_by', { max: 128 });
+      const at = time(b, 'confirmed_at', 'confirmed_at');
+      const out = await ctx.store.tx(async (c) => {
+        // The row lock orders concurrent confirmations of one stop, so seq never collides.
+        let stop: any;
+        if (stopId) stop = await loadStop(c, o, stopId, true);
+        else {
+          const r = await c.query(`SELECT ${STOP_COLS} FROM stops WHERE project_id = $1 AND sandbox = $2 AND external_ref = $3 FOR UPDATE`, [o.project, o.sandbox, externalRef]);
+          stop = r.rows[0];
+        }
+        if (!stop) return null;
+        if (stopId && externalRef && stop.external_ref !== externalRef) {
+          throw invalid('external_ref', `does not match stop ${stop.id}`);
+        }
+        await c.query(
+          `INSERT INTO stop_confirmations (project_id, sandbox, stop_id, seq, lat, lng, accuracy_m, confirmed_by, confirmed_at)
+           SELECT $1, $2, $3, coalesce(max(seq), 0) + 1, $4, $5, $6, $7, coalesce($8::timestamptz, now())
+           FROM stop_confirmations WHERE project_id = $1 AND sandbox = $2 AND stop_id = $3`,
+          [o.project, o.sandbox, stop.id, la, ln, acc ?? null, by ?? null, at === undefined ? null : new Date(at)],
+        );
+        const u = await c.query(
+          `UPDATE stops SET pin_confirmed = true, pin_lat = $4, pin_lng = $5, pin_accuracy_m = $6, pin_confirmed_by = $7,
+             pin_confirmed_at = coalesce($8::timestamptz, now()), updated_at = now()
+           WHERE project_id = $1 AND sandbox = $2 AND id = $3 RETURNING ${STOP_COLS}`,
+          [o.project, o.sandbox, stop.id, la, ln, acc ?? null, by ?? null, at === undefined ? null : new Date(at)],
+        );
+        const history = await loadHistory(c, o, stop.id);
+        return { row: u.rows[0], history, moved: haversine(stop.created_lat, stop.created_lng, la, ln) };
+      });
+      if (!out) throw notFound('stop', stopId ?? externalRef!);
+      return { json: { stop: { ...stopJson(out.row, out.history), moved_from_requested_m: round1(out.moved) } } };
+    },
+  },
+  {
+    method: 'GET', path: '/stops/:id', scope: 'logistics', capabilities: ['pin_confirm'],
+    handler: async (req, ctx) => {
+      const o = owner(req);
+      const stop = await loadStop(ctx.store, o, req.params.id);
+      if (!stop) throw notFound('stop', req.params.id);
+      return { json: { stop: stopJson(stop, await loadHistory(ctx.store, o, stop.id)) } };
+    },
+  },
+  {
+    method: 'GET', path: '/delivery/:code', scope: 'logistics', capabilities: ['delivery_code'],
+    handler: async (req, ctx) => {
+      const o = owner(req);
+      const code = codeParam(req.params.code, 'code');
+      const stop = await stopByCode(ctx.store, o, code);
+      if (!stop) throw new HttpError(404, 'not_found', `No stop with delivery code '${code}' in this project.`);
+      const pin = currentPin(stop);
+      return {
+        json: {
+          delivery: {
+            code, stop_id: stop.id, lat: pin.lat, lng: pin.lng, address: stop.address,
+            country_code: stop.country_code, pinConfirmed: stop.pin_confirmed,
+            confirmed_at: iso(stop.pin_confirmed_at), external_ref: stop.external_ref,
+          },
+        },
+      };
+    },
+  },
+];
+
+export const round1 = (x: number) => Math.round(x * 10) / 10;
+

@@ -1,0 +1,44 @@
+// Build road datasets into a temp folder and load them the way the server does
+// (catalog → SharedArrayBuffers → routing.init), so tests exercise the real path.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadDataset } from '../../src/data/catalog.ts';
+import { routing } from '../../workers/routing/index.ts';
+import { TaskError, type Dataset } from '../../workers/task.ts';
+import type { RawNetwork } from '../../graph-build/osm/read.ts';
+
+export const REPO = resolve(import.meta.dirname, '..', '..');
+export const SHARED_DATA = resolve(REPO, '..', 'shared', 'data');
+
+export function tempDir(prefix = 'svc-routing-'): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function loadInto(builtDir: string, names: string[]): Dataset[] {
+  const ds = names.map((n) => loadDataset(join(builtDir, n))!);
+  routing.init(ds);
+  return ds;
+}
+
+/** Run a task like the worker does; a TaskError becomes { status, code }. */
+export function task(op: string, args: unknown): any {
+  try {
+    return routing.tasks[op](args, { sandbox: false });
+  } catch (e) {
+    if (e instanceof TaskError) return { status: e.status, code: e.code, message: e.message };
+    throw e;
+  }
+}
+
+/** A tiny network from named points (lat, lng) and ways given as point names + tags. */
+export function network(points: Record<string, [number, number]>, ways: [string[], Record<string, string>][]): RawNetwork {
+  const names = Object.keys(points);
+  const idx = new Map(names.map((n, i) => [n, i]));
+  return {
+    lat: Float64Array.from(names.map((n) => points[n][0])),
+    lon: Float64Array.from(names.map((n) => points[n][1])),
+    ways: ways.map(([refs, tags], i) => ({ id: i + 1, tags, refs: refs.map((r) => { const k = idx.get(r); if (k === undefined) throw new Error(`no point ${r}`); return k; }) })),
+  };
+}
