@@ -37,7 +37,7 @@ export function buildRoadNetwork(net: RawNetwork, o: { name: string; out: string
     files.push({ file, kind: ROUTE_KIND, version: ROUTE_FORMAT_VERSION, bytes, profile: p });
     counts[p] = {
       nodes: g.meta.nodes, edges: g.meta.edges, shortcuts: g.meta.shortcuts, arcs: g.meta.arcs,
-      shape_points: g.meta.shape_points, seconds: round3(g.seconds.compress + g.seconds.contract + g.seconds.index),
+      shape_points: g.meta.shape_points, components: g.meta.components, main_component_nodes: g.meta.main_component_nodes, seconds: round3(g.seconds.compress + g.seconds.contract + g.seconds.index),
     };
     if (g.meta.nodes > 0) {
       const b = g.meta.bbox;

@@ -82,5 +82,19 @@ export const routes: RouteDef[] = [
     },
   },
   { method: 'GET', path: '//docs', scope: null, handler: () => doc('README.md') },
-  { method: 'GET', path: '//reference', scope: null, handler: () => doc('docs/api.md') },
+  {
+    // The endpoint table is generated from the route table, so it cannot drift from what is served.
+    method: 'GET', path: '//reference', scope: null,
+    handler: (_req, ctx) => {
+      const rows = ctx.routes
+        .filter((r) => !r.path.startsWith('/_'))
+        .map((r) => `| ${r.method} | \`${r.path.startsWith('//') ? r.path.slice(1) : '/api/v1' + r.path}\` | ${r.scope ?? 'none'} | ${(r.capabilities ?? []).join(', ')} | ${r.note ?? ''} |`);
+      const guides = ['docs/routing.md', 'docs/geo.md', 'docs/logistics.md']
+        .filter((f) => existsSync(join(ROOT, f)))
+        .map((f) => readFileSync(join(ROOT, f), 'utf8'));
+      const md = ['# svc API reference', '', 'Every path under `/api/v1` is also served under `/v1`. Keys: `Authorization: Bearer svc_live_…|svc_test_…`.', '',
+        '| method | path | scope | capabilities | note |', '|---|---|---|---|---|', ...rows, '', ...guides].join('\n');
+      return text(md, 'text/markdown; charset=utf-8');
+    },
+  },
 ];

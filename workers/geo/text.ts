@@ -12,7 +12,7 @@ const CONTEXT_W = 0.9;
 /** Most postings read per driving query token: postings are importance-ordered, so the cap keeps the best. */
 const POSTING_CAP = 4000;
 /** Postings read per completion of a partial word (suggest). */
-const COMPLETION_CAP = 200;
+const COMPLETION_CAP = 64;
 /** Largest bonus for closeness to `focus` (decays over ~50 km). */
 const FOCUS_W = 0.25;
 
@@ -159,7 +159,11 @@ export class TextSearch {
     const topF = new Int32Array(k).fill(-1);
     const topS = new Float64Array(k).fill(-Infinity);
     const focusMax = focus ? FOCUS_W : 0;
-    for (const qi of drivers) {
+    for (let di = 0; di < drivers.length; di++) {
+      const qi = drivers[di];
+      // The second driver only rescues queries whose rarest word matched the wrong thing:
+      // skip it when the first already found a name covering the whole query.
+      if (di > 0 && topF[0] >= 0 && this.featText[topF[0]] >= 0.9) break;
       // Tokens of the driver by best match first (exact before fuzzy), then by importance.
       const toks = matched[qi].slice().sort((a, b) => this.tokW[b] - this.tokW[a] || g.tokMaxImp[b] - g.tokMaxImp[a]);
       let budget = POSTING_CAP;
@@ -212,7 +216,7 @@ export class TextSearch {
     const [lo, hi] = this.prefixRange(q);
     // Stamp every completion (cheap) so scoring sees them; drive candidates only from the
     // completions with the most important features (heads of their postings).
-    const TOP = 24;
+    const TOP = 16;
     const top: number[] = [];
     for (let t = lo; t < hi; t++) {
       if (this.tokStamp[t] !== this.stamp) this.mark(t, qi, PREFIX_W);

@@ -1,0 +1,52 @@
+// The service as a process, as ops run it: first start prints keys once, the keys CLI
+// works against the running server's embedded database, SIGTERM exits 0, state persists.
+import { describe, it, expect, afterAll } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServerProcess, REPO, type ServerProcess } from '../../bench/lib/server-process.ts';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'svc-proc-'));
+const env = { SKIP_BUILD: '1', WORKERS: '1', DATA_DIR: dataDir, DATABASE_URL: '' };
+const cli = (...args: string[]) =>
+  execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/keys.ts', ...args], { cwd: REPO, env: { ...process.env, ...env }, encoding: 'utf8' });
+
+describe('service process with the embedded database', () => {
+  let srv: ServerProcess | null = null;
+  afterAll(async () => {
+    await srv?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('prints keys on first start, manages keys while running, stops cleanly and keeps state', async () => {
+    srv = await startServerProcess(env, 19411);
+    expect(srv.keys?.test).toMatch(/^svc_test_/);
+    expect(srv.keys?.live).toMatch(/^svc_live_/);
+
+    const out = cli('create', '--project', 'shop', '--plan', 'free', '--scopes', 'geo');
+    const key = out.trim().split('\n').pop()!;
+    expect(key).toMatch(/^svc_live_[0-9A-Za-z]{40}$/);
+    const ping = await fetch(`${srv.base}/api/v1/ping`, { headers: { authorization: `Bearer ${key}` } });
+    expect(ping.status).toBe(200);
+    expect(cli('list', '--project', 'shop')).toContain(key.slice(0, 13));
+
+    const live = srv.keys!.live;
+    for (let i = 0; i < 3; i++) await fetch(`${srv.base}/api/v1/ping`, { headers: { authorization: `Bearer ${live}` } });
+
+    expect(cli('revoke', key)).toMatch(/revoked key_/);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await fetch(`${srv.base}/api/v1/ping`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
+
+    // SIGTERM: drain, flush usage, close pool and database, exit 0.
+    const exited = new Promise<number | null>((r) => srv!.child.once('exit', (code) => r(code)));
+    srv.child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+
+    // Second start on the same folder: no new keys, usage kept.
+    srv = await startServerProcess(env, 19412);
+    expect(srv.keys).toBeNull();
+    const u: any = await (await fetch(`${srv.base}/api/v1/usage`, { headers: { authorization: `Bearer ${live}` } })).json();
+    expect(u.usage.used).toBe(4); // 3 pings + this request
+  });
+});
