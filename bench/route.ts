@@ -4,7 +4,7 @@
 // Prints one JSON object and writes bench/results/route-<extract>.json (issue 3 §10).
 // Timings: one thread, process.hrtime per query, A B A B alternation over --rounds rounds, medians quoted.
 // The machine has 2 cores shared with the load generator (wrk) during the HTTP part.
-import { mkdirSync, writeFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, writeFileSync, readFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, dirname, basename, resolve } from 'node:path';
 import { tmpdir, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,7 @@ import { openGraph, E7, type GraphViews } from '../workers/routing/format.ts';
 import { ChQuery } from '../workers/routing/ch-query.ts';
 import { DijkstraQuery } from '../workers/routing/dijkstra.ts';
 import { leg } from '../workers/routing/route.ts';
+import { ArraySink } from '../workers/routing/geometry.ts';
 import { snap, loadIndex, type Snap } from '../workers/routing/snap.ts';
 import { haversine } from '../workers/routing/geo.ts';
 import { runChild } from './lib/child.ts';
@@ -45,7 +46,7 @@ export async function main(argv: string[]) {
   if (values.all) return correctnessAll(Number(values.pairs ?? 1000));
   if (!values.input) throw new Error('usage: npm run bench -- route --input <file.osm.pbf> [--name x] [--pairs 1000] [--rounds 3] [--no-http]');
   const input = resolve(values.input);
-  const name = values.name ?? basename(input).replace(/\.osm\.pbf$/, '').split('-').slice(0, 2).join('-');
+  const name = values.name ?? extractName(input);
   const profile = values.profile ?? 'driving';
   const nPairs = Number(values.pairs ?? 1000), rounds = Math.max(1, Number(values.rounds ?? 3));
   const tmp = mkdtempSync(join(tmpdir(), 'svc-bench-route-'));
@@ -91,15 +92,16 @@ export async function main(argv: string[]) {
       chR.push(percentile(a, 50)); chP99.push(percentile(a, 99));
       djR.push(percentile(timeSide((s, t) => searchOnly(dj, s, t)), 50));
       legR.push(percentile(timeSide((s, t) => leg(g, ch, s, t, path)), 50));
-      geoR.push(percentile(timeSide((s, t) => leg(g, ch, s, t, path, [])), 50));
+      geoR.push(percentile(timeSide((s, t) => leg(g, ch, s, t, path, new ArraySink())), 50));
     }
     let mismatches = 0, settled = 0, routed = 0;
+    const routable: [Snap, Snap][] = [];
     for (const [s, t] of snaps) {
       const c = searchOnly(ch, s, t);
       settled += ch.settled;
       const d = searchOnly(dj, s, t);
       if (c !== d) mismatches++;
-      if (c !== Infinity) routed++;
+      if (c !== Infinity) { routed++; routable.push([s, t]); }
     }
 
     // 3. peers on the same graph and weights, node-to-node on random node pairs (peers cannot start mid-edge)
@@ -107,7 +109,8 @@ export async function main(argv: string[]) {
 
     // 4. HTTP (wrk, full geometry, 2 workers) and RSS with 1 and 4 workers
     let http: (WrkResult & { rounds: number[] }) | null = null, httpNote: string | null = null;
-    const pairsLatLng = snaps.map(([s, t]) => [[s.lat, s.lng], [t.lat, t.lng]] as [[number, number], [number, number]]);
+    // HTTP load uses the routable pairs only: every request is a full route with geometry, not a cheap 400
+    const pairsLatLng = routable.map(([s, t]) => [[s.lat, s.lng], [t.lat, t.lng]] as [[number, number], [number, number]]);
     if (!values['no-http']) {
       try { http = await httpBench(tmp, built, pairsLatLng, rounds, Number(values['http-seconds'] ?? 10)); }
       catch (e) { httpNote = `HTTP benchmark failed: ${(e as Error).message.slice(0, 300)}`; }
@@ -124,7 +127,7 @@ export async function main(argv: string[]) {
     const out = {
       bench: 'route', extract: name, source: basename(input), profile,
       nodes: g.meta.nodes, edges: g.meta.edges, shortcuts: g.meta.shortcuts,
-      osm_nodes: m.source?.osm_nodes, build_s: b.build_s, build_peak_rss_mb: b.build_peak_rss_mb,
+      osm_nodes: m.source?.osm_nodes, build_s: b.build_s, build_cpu_s: b.build_cpu_s, build_peak_rss_mb: b.build_peak_rss_mb,
       ch_query_p50_us: round(median(chR), 2), ch_query_p99_us: round(median(chP99), 2),
       ch_leg_p50_us: round(median(legR), 2), ch_route_geometry_p50_us: round(median(geoR), 2),
       dijkstra_p50_us: round(median(djR), 1), speedup: round(median(djR) / median(chR), 1),
@@ -135,9 +138,9 @@ export async function main(argv: string[]) {
       peer,
       method: {
         rounds, ch_query: 'one thread, no geometry: phantom start/end on the snapped edges + bidirectional CH with stall-on-demand; median over rounds of the per-round p50/p99',
-        ch_leg: 'same plus shortcut unpacking and distance', ch_route_geometry: 'same plus full [lng,lat] geometry arrays',
+        ch_leg: 'same plus shortcut unpacking and distance', ch_route_geometry: 'same plus the full [lng,lat] coordinate arrays (JSON serialisation not included)',
         dijkstra: 'plain Dijkstra on the uncontracted (compressed) graph, same phantoms, alternated with CH each round',
-        http: 'wrk -t1 -c32, GET /api/v1/route with full geometry over the same pairs, 2 workers; wrk shares the 2 cores with the server',
+        http: 'wrk -t1 -c32, GET /api/v1/route with full geometry over the routable pairs among the same ones, 2 workers; wrk shares the 2 cores with the server; median of rounds',
       },
       machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
       at: new Date().toISOString(),
@@ -149,10 +152,27 @@ export async function main(argv: string[]) {
   }
 }
 
+/** The extract's name in data/sources.json when the file is a default source, else the file's base name. */
+function extractName(input: string): string {
+  const file = basename(input);
+  try {
+    const src = JSON.parse(readFileSync(join(HERE, '..', 'data', 'sources.json'), 'utf8'));
+    const hit = (src.roads as { name: string; input: string }[]).find((r) => basename(r.input) === file);
+    if (hit) return hit.name;
+  } catch { /* no sources manifest: fall through */ }
+  return file.replace(/\.osm\.pbf$/, '');
+}
+
 /** ngraph.path (NBA*) and geojson-path-finder over the same compressed graph and the same weights. */
 function peers(g: GraphViews, nPairs: number, rounds: number, ch: ChQuery) {
   const n = g.meta.nodes, rand = rng(99);
-  const pairs = Array.from({ length: nPairs }, () => [Math.floor(rand() * n), Math.floor(rand() * n)] as [number, number]);
+  // distinct endpoints: for a == b ngraph.path returns a path through a neighbour instead of an empty one
+  const pairs = Array.from({ length: nPairs }, () => {
+    const a = Math.floor(rand() * n);
+    let b = Math.floor(rand() * n);
+    while (n > 1 && b === a) b = Math.floor(rand() * n);
+    return [a, b] as [number, number];
+  });
   // ours, node-to-node, for the same pairs
   const ours = (a: number, b: number) => { ch.reset(); ch.addSource(a, 0); ch.addTarget(b, 0); return ch.run(); };
   // ngraph: one link per allowed direction, weight in ms; admissible heuristic = straight line at the top speed

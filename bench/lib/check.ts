@@ -8,6 +8,7 @@ import { DijkstraQuery } from '../../workers/routing/dijkstra.ts';
 import { leg } from '../../workers/routing/route.ts';
 import { snap, loadIndex } from '../../workers/routing/snap.ts';
 import { haversine } from '../../workers/routing/geo.ts';
+import { ArraySink } from '../../workers/routing/geometry.ts';
 import { rng } from './rand.ts';
 
 export interface CheckReport {
@@ -43,8 +44,9 @@ export function checkGraph(g: GraphViews, pairs: number, seed = 1): CheckReport 
     const a = pts[2 * i], b = pts[2 * i + 1];
     const sa = snap(g, index, a[0], a[1], 1000), sb = snap(g, index, b[0], b[1], 1000);
     if (!sa || !sb) throw new Error(`point on the network failed to snap: ${a} ${b}`);
-    const coords: number[][] = [];
-    const lc = leg(g, ch, sa, sb, pathA, coords);
+    const sink = new ArraySink();
+    const lc = leg(g, ch, sa, sb, pathA, sink);
+    const coords = sink.coords;
     const ld = leg(g, dj, sa, sb, pathB);
     if ((lc === null) !== (ld === null) || (lc && ld && lc.cost !== ld.cost)) {
       rep.cost_mismatches++;

@@ -128,31 +128,40 @@ export function contract(g: BaseGraph, opts: ContractOptions = {}): CH {
   };
   const reached = (y: number, w: number) => stamp[y] === cur && dist[y] <= w;
 
-  // Shortcuts that contracting v would need. With `apply`, they are added and counted.
+  // Shortcuts that contracting v would need, found with witness searches of `limit` settled nodes.
+  // With `collect`, they are also kept in (scU, scW, scWeight) so the caller can apply them without searching again.
   const ins: number[] = [], outs: number[] = [];
-  const shortcutsFor = (v: number, apply: boolean): number => {
+  let scU = new Int32Array(64), scW = new Int32Array(64), scWeight = new Int32Array(64);
+  let scCount = 0;
+  const shortcutsFor = (v: number, limit: number, collect: boolean): number => {
     ins.length = 0; outs.length = 0;
+    scCount = 0;
     const s = start[v], e = s + len[v];
     let maxOut = 0;
     for (let k = s; k < e; k++) {
       if (bw[k] >= 0) ins.push(k);
       if (fw[k] >= 0) { outs.push(k); if (fw[k] > maxOut) maxOut = fw[k]; }
     }
-    // Adding shortcuts touches only u's and w's blocks, never v's, so the indices in ins/outs stay
-    // valid; the pool arrays may be reallocated, so values are read through the current bindings.
     let added = 0;
     for (const ki of ins) {
       const u = nbr[ki], a = bw[ki];
       tcur++; tleft = 0;
       for (const ko of outs) { const w = nbr[ko]; if (w !== u && tstamp[w] !== tcur) { tstamp[w] = tcur; tleft++; } }
       if (tleft === 0) continue;
-      witness(u, v, a + maxOut, apply ? CON : SIM);
+      witness(u, v, a + maxOut, limit);
       for (const ko of outs) {
         const w = nbr[ko];
         if (w === u) continue;
         const need = a + fw[ko];
         if (reached(w, need)) continue;
-        if (apply) { if (addArc(u, w, need, v)) added++; } else added++;
+        added++;
+        if (collect) {
+          if (scCount === scU.length) {
+            const g2 = (x: Int32Array) => { const y = new Int32Array(x.length * 2); y.set(x); return y; };
+            scU = g2(scU); scW = g2(scW); scWeight = g2(scWeight);
+          }
+          scU[scCount] = u; scW[scCount] = w; scWeight[scCount] = need; scCount++;
+        }
       }
     }
     return added;
@@ -162,8 +171,8 @@ export function contract(g: BaseGraph, opts: ContractOptions = {}): CH {
   const deleted = new Int32Array(n);
   const level = new Int32Array(n);
   const prio = new Float64Array(n);
-  const priority = (v: number): number => {
-    const sc = shortcutsFor(v, false);
+  const priority = (v: number, limit = SIM, collect = false): number => {
+    const sc = shortcutsFor(v, limit, collect);
     const removed = len[v];
     return 2 * (sc - removed) + deleted[v] + level[v];
   };
@@ -177,10 +186,11 @@ export function contract(g: BaseGraph, opts: ContractOptions = {}): CH {
     const v = pq.peekId(), p = pq.peekKey();
     pq.pop();
     if (contracted[v] || p !== prio[v]) continue;
-    // lazy update: re-evaluate; if no longer the cheapest, put it back
-    const np = priority(v);
+    // lazy update: re-evaluate with the full witness limit; if no longer the cheapest, put it
+    // back, else add exactly the shortcuts that evaluation found (no second search)
+    const np = priority(v, CON, true);
     if (pq.length && np > pq.peekKey()) { prio[v] = np; pq.push(np, v); continue; }
-    shortcutsFor(v, true);
+    for (let i = 0; i < scCount; i++) addArc(scU[i], scW[i], scWeight[i], v);
     contracted[v] = 1;
     rank[v] = order++;
     const s = start[v], e = s + len[v];

@@ -65,7 +65,10 @@ export async function buildGazetteer(opts: BuildOptions): Promise<Manifest> {
 
   step('countries');
   const { countries, rings: countryRings, feats: countryFeats } = readCountries(dir, src.countries);
-  const countryIdx = new Map(countries.map((c, i) => [c.code, i]));
+  // code → polygon index used for the feature's country; an alias (Somaliland) never takes the code.
+  const countryIdx = new Map<string, number>();
+  countries.forEach((c, i) => { if (!c.alias) countryIdx.set(c.code, i); });
+  countries.forEach((c, i) => { if (!countryIdx.has(c.code)) countryIdx.set(c.code, i); });
   const iso3 = new Map<string, string>();
   for (const c of countries) { iso3.set(c.iso3, c.code); iso3.set(c.adm0, c.code); }
   const ringIdx = ringSections(countryRings, (o) => o, 'c');
@@ -240,7 +243,7 @@ export async function buildGazetteer(opts: BuildOptions): Promise<Manifest> {
   const meta = {
     layers: layerRange,
     categories: CATEGORIES,
-    countries: countries.map((c) => ({ code: c.code, name: c.name })),
+    countries: countries.map((c) => ({ code: c.code, name: c.name, ...(c.alias ? { alias: true } : {}) })),
     admin1: admin1List,
     sources: SOURCE_LIST.map((s) => ({ key: s.key, title: s.title, licence: s.licence })),
   };

@@ -97,3 +97,14 @@ describe('health deduplication rule', () => {
     expect(sameFacility('Kibera Health Centre', 'Mathare Health Centre')).toBe(false);
   });
 });
+
+describe('prefix distance (typo in a partial word)', () => {
+  it('compares a partial word with the closest prefix of a full one', async () => {
+    const { prefixDistance } = await import('../../workers/geo/normalize.ts');
+    expect(prefixDistance('nairbo', 'nairobi', 1)).toBe(1);
+    expect(prefixDistance('nair', 'nairobi', 1)).toBe(0);
+    expect(prefixDistance('kinsh', 'kinshasa', 1)).toBe(0);
+    expect(prefixDistance('kimsh', 'kinshasa', 1)).toBe(1);
+    expect(prefixDistance('abcde', 'kinshasa', 1)).toBe(2);
+  });
+});

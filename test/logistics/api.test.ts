@@ -148,6 +148,21 @@ describe.each(BACKENDS)('proof layer over HTTP (%s)', (backend) => {
       expect(dup.body).toMatchObject({ accepted: 1, duplicates: 1 });
     });
 
+    it('concurrent requests share commits but each gets its own exact counts', async () => {
+      // 30 requests at once, every ping sent by two of them: 150 unique pings in all.
+      const reqs = Array.from({ length: 30 }, (_, r) => ({
+        device: 'van-group',
+        pings: Array.from({ length: 10 }, (_, i) => ({ lat: 1, lng: 1, ts: t0 + (Math.floor(r / 2) * 10 + i) * 1000 })),
+      }));
+      const out = await Promise.all(reqs.map((b) => post('/track/ping', b)));
+      for (const r of out) {
+        expect(r.status).toBe(202);
+        expect(r.body.accepted + r.body.duplicates).toBe(10);
+      }
+      expect(out.reduce((a, r) => a + r.body.accepted, 0)).toBe(150);
+      expect((await get('/track/van-group?trail=1&limit=1000')).body.trail).toHaveLength(150);
+    });
+
     it('answers last position and the trail in time order, with since/until/limit paging', async () => {
       // Out-of-order arrival must still read back in time order.
       await post('/track/ping', { device: 'van-3', pings: [3, 1, 2].map((k) => ({ lat: k, lng: k, ts: t0 + k * 1000 })) });
@@ -180,6 +195,29 @@ describe.each(BACKENDS)('proof layer over HTTP (%s)', (backend) => {
       expect(seen).toEqual(full.body.trail.map((p: any) => p.ts));
       const win = await get(`/track/van-1?trail=1&since=${t0 + 10_000}&until=${encodeURIComponent(iso(t0 + 19_000))}`);
       expect(win.body.trail).toHaveLength(10);
+    });
+
+    it('a repeated trail read never serves a stale trail; a late ping joins the trail but not last', async () => {
+      const dev = 'van-cache';
+      await post('/track/ping', { device: dev, pings: [{ lat: 1, lng: 1, ts: t0 + 10_000 }, { lat: 2, lng: 2, ts: t0 + 20_000 }] });
+      const a = await get(`/track/${dev}?trail=1`);
+      expect((await get(`/track/${dev}?trail=1`)).text).toBe(a.text);
+      await post('/track/ping', { device: dev, lat: 3, lng: 3, ts: t0 + 30_000 });
+      const b = await get(`/track/${dev}?trail=1`);
+      expect(b.body.trail.map((p: any) => p.lat)).toEqual([1, 2, 3]);
+      expect(b.body.last.lat).toBe(3);
+      // An older ping arriving late: in the trail, in time order; last stays the newest.
+      await post('/track/ping', { device: dev, lat: 1.5, lng: 1.5, ts: t0 + 15_000 });
+      const c = await get(`/track/${dev}?trail=1`);
+      expect(c.body.trail.map((p: any) => p.lat)).toEqual([1, 1.5, 2, 3]);
+      expect(c.body.last.lat).toBe(3);
+      const v = (await get('/fleet/vehicles')).body.vehicles.find((x: any) => x.device === dev);
+      expect(v.last).toMatchObject({ lat: 3, ts: iso(t0 + 30_000) });
+      // The sandbox's cache entry is its own.
+      expect((await get(`/track/${dev}?trail=1`, test)).body.trail).toEqual([]);
+      // Coordinates are kept to 1e-7 degrees.
+      await post('/track/ping', { device: dev, lat: 6.123456789, lng: 3.000000049, ts: t0 + 40_000 });
+      expect((await get(`/track/${dev}`)).body.last).toMatchObject({ lat: 6.1234568, lng: 3 });
     });
 
     it('serves the trail as GeoJSON', async () => {
@@ -222,14 +260,15 @@ describe.each(BACKENDS)('proof layer over HTTP (%s)', (backend) => {
       const r = await get('/fleet/vehicles');
       expect(r.status).toBe(200);
       const byDev = Object.fromEntries(r.body.vehicles.map((v: any) => [v.device, v]));
-      expect(Object.keys(byDev).sort()).toEqual(['van-1', 'van-2', 'van-3']);
+      expect(Object.keys(byDev).sort()).toEqual(['van-1', 'van-2', 'van-3', 'van-cache', 'van-group']);
       expect(byDev['van-3'].last).toMatchObject({ lat: 3, lng: 3, ts: iso(t0 + 3000) });
       expect(byDev['van-1'].last.ts).toBe(iso(t0 + 300_000));
       const p1 = await get('/fleet/vehicles?limit=2');
       expect(p1.body.vehicles).toHaveLength(2);
       expect(p1.body.has_more).toBe(true);
       const p2 = await get(`/fleet/vehicles?limit=2&after=${p1.body.next_after}`);
-      expect(p2.body.vehicles.map((v: any) => v.device)).toEqual(['van-3']);
+      expect(p2.body.vehicles.map((v: any) => v.device)).toEqual(['van-3', 'van-cache']);
+      expect(p2.body.has_more).toBe(true);
       expect((await get('/fleet/vehicles?limit=0')).status).toBe(400);
     });
   });

@@ -6,6 +6,10 @@ import { readFileSync, writeFileSync, mkdirSync, readdirSync, copyFileSync } fro
 import { buildRoadExtract } from '../../graph-build/roads.ts';
 import { openGraph } from '../../workers/routing/format.ts';
 import { checkGraph } from '../../bench/lib/check.ts';
+import { snap, loadIndex } from '../../workers/routing/snap.ts';
+import { E7 } from '../../workers/routing/format.ts';
+import { M_PER_DEG } from '../../workers/routing/geo.ts';
+import { rng } from '../../bench/lib/rand.ts';
 import { loadDataset } from '../../src/data/catalog.ts';
 import { readShared } from '../../src/format/index.ts';
 import { tempDir, loadInto, task, SHARED_DATA } from './helpers.ts';
@@ -66,6 +70,32 @@ describe('routing on real extracts', () => {
     expect(c.length).toBeGreaterThan(10);
     const a = task('route', { from: [36.72, 3.18], to: [36.73, 3.2], mode: 'walk' });
     expect(a.route?.extract, JSON.stringify(a)).toBe('algiers-east');
+  });
+
+  it('snaps to the exactly nearest segment (brute force over every segment agrees)', () => {
+    const f = join(tmp.dir, 'algiers-east', 'walk.route.bin');
+    const g = openGraph(readShared(f), f);
+    const index = loadIndex(g);
+    const rand = rng(3);
+    const [w, so, e, n] = g.meta.bbox;
+    for (let k = 0; k < 150; k++) {
+      const lat = so + rand() * (n - so), lng = w + rand() * (e - w);
+      const kx = Math.cos((lat * Math.PI) / 180) * M_PER_DEG;
+      let best = Infinity;
+      for (let i = 0; i < g.segPt.length; i++) {
+        const p = g.segPt[i];
+        const ax = (g.shapeLon[p] / E7 - lng) * kx, ay = (g.shapeLat[p] / E7 - lat) * M_PER_DEG;
+        const dx = (g.shapeLon[p + 1] / E7 - lng) * kx - ax, dy = (g.shapeLat[p + 1] / E7 - lat) * M_PER_DEG - ay;
+        const l2 = dx * dx + dy * dy;
+        const t = l2 > 0 ? Math.min(1, Math.max(0, -(ax * dx + ay * dy) / l2)) : 0;
+        best = Math.min(best, Math.hypot(ax + t * dx, ay + t * dy));
+      }
+      const s = snap(g, index, lat, lng, 10000);
+      if (best > 9990) continue;
+      expect(s, `point ${lat},${lng}`).not.toBeNull();
+      // s.dist is haversine, best is planar: they differ by ~1e-4 relative at several km
+      expect(Math.abs(s!.dist - best)).toBeLessThan(0.05 + best * 3e-4);
+    }
   });
 
   it('refuses a corrupt graph file with an error naming it', () => {

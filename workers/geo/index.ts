@@ -19,7 +19,7 @@ export function load(datasets: Dataset[]): Gazetteer | null {
   g = ds ? new Gazetteer(ds) : null;
   text = g ? new TextSearch(g) : null;
   countryIndex.clear();
-  if (g) g.meta.countries.forEach((c: { code: string }, i: number) => countryIndex.set(c.code, i));
+  if (g) g.meta.countries.forEach((c: { code: string; alias?: boolean }, i: number) => { if (!c.alias) countryIndex.set(c.code, i); });
   return g;
 }
 

@@ -34,9 +34,14 @@ export function fold(text: string): string {
  * Tokens of a name or query. "st" means Saint at the start of a name (St Louis, St Mary's
  * Hospital) and Street elsewhere (Broad St): the same rule on both sides keeps them in step.
  */
+const ASCII_RE = /^[\x20-\x7e]*$/;
+const ASCII_SPLIT_RE = /[^a-z0-9]+/;
+
 export function tokens(text: string): string[] {
   const out: string[] = [];
-  for (const raw of fold(text).split(SPLIT_RE)) {
+  // Most queries are plain ASCII: skip NFKD and the Unicode-class regexes for them (same result).
+  const parts = ASCII_RE.test(text) ? text.toLowerCase().replace(/['`]/g, '').split(ASCII_SPLIT_RE) : fold(text).split(SPLIT_RE);
+  for (const raw of parts) {
     if (!raw) continue;
     let t = raw;
     if (t === 'st') t = out.length === 0 ? 'saint' : 'street';
@@ -105,4 +110,57 @@ export function editDistance(a: string, b: string, max: number): number {
     const t = prev2; prev2 = prev; prev = cur; cur = t;
   }
   return prev[lb];
+}
+
+/**
+ * Edit distance from `q` to the closest prefix of `t` (a partial word against a full
+ * one), or max+1 once it must exceed `max`. One DP, no slicing: it runs per completion.
+ */
+export function prefixDistance(q: string, t: string, max: number): number {
+  const lq = q.length;
+  const lt = Math.min(t.length, lq + max);
+  if (lt < lq - max) return max + 1;
+  if (lt >= 63) return max + 1;
+  let prev2 = rowA, prev = rowB, cur = rowC;
+  for (let j = 0; j <= lt; j++) prev[j] = j;
+  for (let i = 1; i <= lq; i++) {
+    cur[0] = i;
+    let best = i;
+    const ca = q.charCodeAt(i - 1);
+    for (let j = 1; j <= lt; j++) {
+      const cb = t.charCodeAt(j - 1);
+      let v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca === cb ? 0 : 1));
+      if (i > 1 && j > 1 && ca === t.charCodeAt(j - 2) && q.charCodeAt(i - 2) === cb) v = Math.min(v, prev2[j - 2] + 1);
+      cur[j] = v;
+      if (v < best) best = v;
+    }
+    if (best > max) return max + 1;
+    const x = prev2; prev2 = prev; prev = cur; cur = x;
+  }
+  let m = max + 1;
+  for (let j = Math.max(0, lq - max); j <= lt; j++) if (prev[j] < m) m = prev[j];
+  return m;
+}
+
+/**
+ * Calls `cb` with the hash32 of every variant of `s` with up to `d` (≤ 2) characters
+ * deleted, `s` itself included — without building the strings (the query hot path).
+ * Variants that coincide are reported more than once; callers dedupe what they find.
+ */
+export function forEachDeleteHash(s: string, d: number, cb: (h: number) => void): void {
+  const n = s.length;
+  cb(hash32(s));
+  if (d <= 0 || n <= 1) return;
+  for (let i = 0; i < n; i++) {
+    let h = 0x811c9dc5;
+    for (let k = 0; k < n; k++) if (k !== i) { h ^= s.charCodeAt(k); h = Math.imul(h, 0x01000193); }
+    cb(h >>> 0);
+    if (d > 1 && n > 2) {
+      for (let j = i + 1; j < n; j++) {
+        let h2 = 0x811c9dc5;
+        for (let k = 0; k < n; k++) if (k !== i && k !== j) { h2 ^= s.charCodeAt(k); h2 = Math.imul(h2, 0x01000193); }
+        cb(h2 >>> 0);
+      }
+    }
+  }
 }

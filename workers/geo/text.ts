@@ -2,7 +2,7 @@
 // candidate generation from the rarest query tokens' postings, and scoring by text
 // match, importance and optional distance to a focus point.
 import type { Gazetteer } from './store.ts';
-import { tokens as tokenize, maxEdits, deletes, hash32, editDistance } from './normalize.ts';
+import { tokens as tokenize, maxEdits, forEachDeleteHash, hash32, editDistance, prefixDistance } from './normalize.ts';
 import { haversine } from './geometry.ts';
 
 /** Weight of a token match by edit count; prefix and context matches are scaled below. */
@@ -62,6 +62,9 @@ export class TextSearch {
   private featScore: Float32Array;
   private featText: Float32Array;
   private featName: Int32Array;
+  private featCover: Float32Array;
+  /** Query coverage of the name scored last (set by scoreName). */
+  private lastCover = 0;
   private nameStamp: Int32Array;
   private cover = new Float32Array(32);
 
@@ -75,6 +78,7 @@ export class TextSearch {
     this.featScore = new Float32Array(g.n);
     this.featText = new Float32Array(g.n);
     this.featName = new Int32Array(g.n);
+    this.featCover = new Float32Array(g.n);
     this.nameStamp = new Int32Array(g.nameFeat.length);
   }
 
@@ -88,15 +92,18 @@ export class TextSearch {
   }
 
   /** Dictionary tokens within the typo budget of `q`, as [token, edits] pairs. */
-  fuzzy(q: string): [number, number][] {
+  fuzzy(q: string, extend = true): [number, number][] {
     const g = this.g;
-    // The budget follows the longer of the two words, so a deletion typo ("lbya" for
-    // "libya") still gets the edit its 5-letter word allows.
-    const max = maxEdits(q.length + 1);
+    // The budget follows the longer of the two words (at most one letter longer than the
+    // query), so a deletion typo ("lbya" for "libya") still gets the edit its 5-letter word
+    // allows. A partial word (suggest) is not extended: its completions cover that case.
+    const ext = extend ? 1 : 0;
+    let max = maxEdits(q.length + ext);
     const out: [number, number][] = [];
     const s = ++this.seenStamp;
-    for (const v of deletes(q, max)) {
-      const h = hash32(v);
+    // A long word that exists as typed is almost surely meant: look one edit around it, not two.
+    if (max === 2 && this.lookup(q) >= 0) max = 1;
+    forEachDeleteHash(q, max, (h) => {
       const b = h >>> g.delShift;
       for (let k = g.delDir[b], e = g.delDir[b + 1]; k < e; k++) {
         if (g.delHash[k] !== h) continue;
@@ -104,12 +111,21 @@ export class TextSearch {
         if (this.seen[t] === s) continue;
         this.seen[t] = s;
         const tok = g.tokens[t];
-        const allowed = maxEdits(Math.max(q.length, tok.length));
+        const allowed = Math.min(max, maxEdits(Math.min(Math.max(q.length, tok.length), q.length + ext)));
         const d = tok === q ? 0 : editDistance(q, tok, allowed);
         if (d <= allowed) out.push([t, d]);
       }
-    }
+    });
     return out;
+  }
+
+  /** Token id of `q` exactly, or -1 (a probe of the deletion table with no deletion). */
+  lookup(q: string): number {
+    const g = this.g;
+    const h = hash32(q);
+    const b = h >>> g.delShift;
+    for (let k = g.delDir[b], e = g.delDir[b + 1]; k < e; k++) if (g.delHash[k] === h && g.tokens[g.delTok[k]] === q) return g.delTok[k];
+    return -1;
   }
 
   /** [lo, hi) range of dictionary tokens starting with `p` (tokens are sorted). */
@@ -138,8 +154,9 @@ export class TextSearch {
     for (let qi = 0; qi < nq; qi++) {
       const q = qt[qi];
       const list: number[] = [];
-      for (const [t, d] of this.fuzzy(q)) { this.mark(t, qi, EDIT_W[d]); list.push(t); }
-      if (prefixLast && qi === nq - 1) this.prefixTokens(q, qi, list);
+      const partial = prefixLast && qi === nq - 1;
+      for (const [t, d] of this.fuzzy(q, !partial)) { this.mark(t, qi, EDIT_W[d]); list.push(t); }
+      if (partial) this.prefixTokens(q, qi, list);
       matched.push(list);
       let n = 0;
       for (const t of list) n += g.postStart[t + 1] - g.postStart[t];
@@ -163,7 +180,7 @@ export class TextSearch {
       const qi = drivers[di];
       // The second driver only rescues queries whose rarest word matched the wrong thing:
       // skip it when the first already found a name covering the whole query.
-      if (di > 0 && topF[0] >= 0 && this.featText[topF[0]] >= 0.9) break;
+      if (di > 0 && topF[0] >= 0 && this.featCover[topF[0]] >= 0.85) break;
       // Tokens of the driver by best match first (exact before fuzzy), then by importance.
       const toks = matched[qi].slice().sort((a, b) => this.tokW[b] - this.tokW[a] || g.tokMaxImp[b] - g.tokMaxImp[a]);
       let budget = POSTING_CAP;
@@ -191,6 +208,7 @@ export class TextSearch {
           }
           if (text > this.featText[f] || (text === this.featText[f] && n < this.featName[f])) {
             this.featText[f] = text;
+            this.featCover[f] = this.lastCover;
             this.featName[f] = n;
             let score = text + 0.2 * g.importance[f];
             if (focus) score += FOCUS_W * Math.exp(-haversine(focus[0], focus[1], g.lat[f], g.lng[f]) / 50_000);
@@ -214,12 +232,13 @@ export class TextSearch {
   private prefixTokens(q: string, qi: number, list: number[]) {
     const g = this.g;
     const [lo, hi] = this.prefixRange(q);
+    const exact = lo < hi && g.tokens[lo] === q ? lo : -1;
     // Stamp every completion (cheap) so scoring sees them; drive candidates only from the
     // completions with the most important features (heads of their postings).
     const TOP = 16;
     const top: number[] = [];
     for (let t = lo; t < hi; t++) {
-      if (this.tokStamp[t] !== this.stamp) this.mark(t, qi, PREFIX_W);
+      if (t !== exact) this.mark(t, qi, PREFIX_W);
       if (top.length < TOP) { top.push(t); if (top.length === TOP) top.sort((a, b) => g.tokMaxImp[b] - g.tokMaxImp[a]); continue; }
       if (g.tokMaxImp[t] > g.tokMaxImp[top[TOP - 1]]) {
         let k = TOP - 1;
@@ -234,11 +253,11 @@ export class TextSearch {
       const [a, b] = this.prefixRange(q.slice(0, 3));
       const max = q.length >= 9 ? 2 : 1;
       let found = 0;
-      for (let t = a; t < b && t < a + 3000 && found < 64; t++) {
+      for (let t = a; t < b && t < a + 2000 && found < 64; t++) {
         if (this.tokStamp[t] === this.stamp) continue;
         const tok = g.tokens[t];
         if (tok.length < q.length - 1) continue;
-        const d = Math.min(editDistance(q, tok.slice(0, q.length), max), editDistance(q, tok.slice(0, q.length + 1), max));
+        const d = prefixDistance(q, tok, max);
         if (d <= max) { this.mark(t, qi, PREFIX_W * EDIT_W[d]); list.push(t); found++; }
       }
     }
@@ -271,6 +290,7 @@ export class TextSearch {
     }
     let sum = 0;
     for (let i = 0; i < nq; i++) sum += cover[i];
-    return 0.7 * (sum / nq) + 0.3 * (Math.min(hitW, e - s) / (e - s));
+    this.lastCover = sum / nq;
+    return 0.7 * this.lastCover + 0.3 * (Math.min(hitW, e - s) / (e - s));
   }
 }

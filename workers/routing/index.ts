@@ -4,6 +4,7 @@ import { TaskError, type EngineModule } from '../task.ts';
 import { loadGraphs, type LoadedGraph } from './graphs.ts';
 import { snap, type Snap } from './snap.ts';
 import { leg } from './route.ts';
+import { ArraySink, type CoordSink } from './geometry.ts';
 
 export const MODES = ['driving', 'walk', 'cycle'] as const;
 export type Mode = (typeof MODES)[number];
@@ -31,10 +32,10 @@ function checkPoint(p: unknown, name: string): [number, number] {
   return p as [number, number];
 }
 
-interface Solved { graph: LoadedGraph; snaps: Snap[]; legs: { cost: number; dist: number }[]; coords: number[][] | null; settled: number }
+interface Solved<S extends CoordSink | null = CoordSink | null> { graph: LoadedGraph; snaps: Snap[]; legs: { cost: number; dist: number }[]; coords: S; settled: number }
 
 /** Pick the extract by coverage, snap every point, route every leg. */
-export function solve(args: RouteArgs, geometry: boolean): Solved {
+export function solve<S extends CoordSink | null>(args: RouteArgs, sink: () => S): Solved<S> {
   const mode = (args.mode ?? 'driving') as Mode;
   if (!MODES.includes(mode)) throw new TaskError(400, 'invalid_parameter', `Parameter 'mode' must be one of ${MODES.join(', ')}.`);
   const radius = args.radius ?? DEFAULT_RADIUS;
@@ -57,7 +58,7 @@ export function solve(args: RouteArgs, geometry: boolean): Solved {
       snaps.push(s);
     }
     if (snaps.length < pts.length) continue;
-    let r = route(graph, snaps, geometry);
+    let r = route(graph, snaps, sink);
     if (typeof r === 'string') {
       // The nearest road may be an island (a clipped fragment, a private compound): retry with the
       // points that snapped off the main network moved to its nearest road within the radius.
@@ -69,7 +70,7 @@ export function solve(args: RouteArgs, geometry: boolean): Solved {
         if (m) moved = true;
         return m ?? s;
       });
-      if (moved) { const r2 = route(graph, alt, geometry); if (typeof r2 !== 'string') r = r2; }
+      if (moved) { const r2 = route(graph, alt, sink); if (typeof r2 !== 'string') r = r2; }
     }
     if (typeof r !== 'string') return r;
     noRoute ??= r;
@@ -79,9 +80,9 @@ export function solve(args: RouteArgs, geometry: boolean): Solved {
 }
 
 /** Route every leg through the snapped points; a string is the no_route message. */
-function route(graph: LoadedGraph, snaps: Snap[], geometry: boolean): Solved | string {
+function route<S extends CoordSink | null>(graph: LoadedGraph, snaps: Snap[], sink: () => S): Solved<S> | string {
   const mode = graph.profile;
-  const coords: number[][] | null = geometry ? [] : null;
+  const coords = sink();
   const legs: { cost: number; dist: number }[] = [];
   let settled = 0;
   for (let i = 0; i + 1 < snaps.length; i++) {
@@ -95,23 +96,34 @@ function route(graph: LoadedGraph, snaps: Snap[], geometry: boolean): Solved | s
 
 const snapped = (s: Snap) => ({ lat: Math.round(s.lat * 1e7) / 1e7, lng: Math.round(s.lng * 1e7) / 1e7, distance_m: round1(s.dist) });
 
+/** The issue 3 §7 body as an object (geometry as [[lng, lat], …]). */
 export function routeTask(args: RouteArgs) {
-  const r = solve(args, true);
-  let cost = 0, dist = 0;
-  for (const l of r.legs) { cost += l.cost; dist += l.dist; }
+  const r = solve(args, () => new ArraySink());
+  const t = totals(r);
   const body: any = {
     route: {
       mode: args.mode ?? 'driving',
-      distance_m: round1(dist),
-      duration_s: round1(cost / 1000),
-      geometry: { type: 'LineString', coordinates: r.coords },
+      distance_m: round1(t.dist),
+      duration_s: round1(t.cost / 1000),
+      geometry: { type: 'LineString', coordinates: r.coords.coords },
       legs: r.legs.map((l) => ({ distance_m: round1(l.dist), duration_s: round1(l.cost / 1000) })),
-      snapped: { from: snapped(r.snaps[0]), to: snapped(r.snaps[r.snaps.length - 1]) } as Record<string, unknown>,
+      snapped: snappedAll(r.snaps),
       extract: r.graph.extract,
     },
   };
-  if (r.snaps.length > 2) body.route.snapped.via = r.snaps.slice(1, -1).map(snapped);
   return body;
+}
+
+function totals(r: Solved) {
+  let cost = 0, dist = 0;
+  for (const l of r.legs) { cost += l.cost; dist += l.dist; }
+  return { cost, dist };
+}
+
+function snappedAll(snaps: Snap[]) {
+  const out: Record<string, unknown> = { from: snapped(snaps[0]), to: snapped(snaps[snaps.length - 1]) };
+  if (snaps.length > 2) out.via = snaps.slice(1, -1).map(snapped);
+  return out;
 }
 
 export const routing: EngineModule = {
@@ -119,10 +131,9 @@ export const routing: EngineModule = {
   tasks: {
     route: (args: RouteArgs) => routeTask(args),
     route_cost: (args: RouteArgs) => {
-      const r = solve(args, false);
-      let cost = 0, dist = 0;
-      for (const l of r.legs) { cost += l.cost; dist += l.dist; }
-      return { cost_ms: cost, distance_m: round1(dist), settled: r.settled, extract: r.graph.extract };
+      const r = solve(args, () => null);
+      const t = totals(r);
+      return { cost_ms: t.cost, distance_m: round1(t.dist), settled: r.settled, extract: r.graph.extract };
     },
   },
 };

@@ -4,6 +4,7 @@ import type { GraphViews } from './format.ts';
 import { E7 } from './format.ts';
 import type { PathSearch } from './search.ts';
 import type { Snap } from './snap.ts';
+import type { CoordSink } from './geometry.ts';
 
 export interface Leg {
   /** ms */
@@ -17,9 +18,9 @@ const r = Math.round;
 
 /**
  * Best path between two snapped points. Returns null when there is none.
- * With `coords`, appends the leg's [lng, lat] pairs (without repeating a point already last in it).
+ * With `coords`, appends the leg's points (the sink drops a point equal to the last one).
  */
-export function leg(g: GraphViews, q: PathSearch, s: Snap, t: Snap, path: Int32Array, coords?: number[][]): Leg | null {
+export function leg(g: GraphViews, q: PathSearch, s: Snap, t: Snap, path: Int32Array, coords?: CoordSink): Leg | null {
   const es = s.edge, et = t.edge;
   const fs = g.edgeFlags[es], ft = g.edgeFlags[et];
   const ws = g.edgeW[es], wt = g.edgeW[et];
@@ -71,13 +72,10 @@ export function leg(g: GraphViews, q: PathSearch, s: Snap, t: Snap, path: Int32A
   return { cost, dist, settled };
 }
 
-function pushPt(g: GraphViews, coords: number[][], p: number) {
-  push(coords, g.shapeLon[p] / E7, g.shapeLat[p] / E7);
+function pushPt(g: GraphViews, c: CoordSink, p: number) {
+  c.add(g.shapeLon[p], g.shapeLat[p]);
 }
 
-function push(coords: number[][], lng: number, lat: number) {
-  const last = coords[coords.length - 1];
-  const x = Math.round(lng * 1e7) / 1e7, y = Math.round(lat * 1e7) / 1e7;
-  if (last && last[0] === x && last[1] === y) return;
-  coords.push([x, y]);
+function push(c: CoordSink, lng: number, lat: number) {
+  c.add(Math.round(lng * E7), Math.round(lat * E7));
 }

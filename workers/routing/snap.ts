@@ -28,9 +28,10 @@ export function snap(g: GraphViews, index: Flatbush, lat: number, lng: number, r
   const filter = comp >= 0 ? (i: number) => i < g.segEdge.length && g.edgeComp[g.segEdge[i]] === comp : undefined;
   const c = g.meta.index_cos_lat;
   const x = lng * c, y = lat;
-  // Box distance is a lower bound on segment distance (up to the cos(lat) scaling, hence the slack),
-  // so the nearest few boxes, then every box within the best exact distance, must contain the answer.
-  const slack = 1.25;
+  // Box distance is a lower bound on segment distance, up to the index's fixed cos(lat0) scaling of
+  // longitude (exact at lat0, stretched by cos(lat0)/cos(lat) elsewhere): scale the search radius by it.
+  // So the nearest few boxes, then every box within the best exact distance, must contain the answer.
+  const slack = 1.05 * Math.max(1, c / Math.max(0.01, Math.cos(lat * (Math.PI / 180))));
   let cands = index.neighbors(x, y, 8, (radius / M_PER_DEG) * slack, filter);
   if (cands.length === 0) return null;
   let best = bestOf(g, cands, lat, lng);
@@ -55,8 +56,8 @@ function bestOf(g: GraphViews, cands: number[], lat: number, lng: number): { i: 
   const kx = Math.cos(lat * (Math.PI / 180)) * M_PER_DEG, ky = M_PER_DEG;
   let bi = -1, bt = 0, bd = Infinity;
   for (const i of cands) {
+    if (i >= g.segEdge.length) continue; // the placeholder item of an empty index
     const p = g.segPt[i];
-    if (i >= g.segEdge.length) continue;
     const ax = (g.shapeLon[p] / E7 - lng) * kx, ay = (g.shapeLat[p] / E7 - lat) * ky;
     const bx = (g.shapeLon[p + 1] / E7 - lng) * kx, by = (g.shapeLat[p + 1] / E7 - lat) * ky;
     const dx = bx - ax, dy = by - ay;

@@ -12,7 +12,11 @@ export interface Rings {
   /** lng,lat pairs, each ring closed (first == last). */
   coords: number[];
 }
-export interface Country { code: string; name: string; iso3: string; adm0: string }
+export interface Country {
+  code: string; name: string; iso3: string; adm0: string;
+  /** Somaliland: its own polygon, but ISO 3166 (and so country_code) is Somalia's. */
+  alias?: boolean;
+}
 
 const readJson = (dir: string, f: string) => JSON.parse(readFileSync(join(dir, f), 'utf8'));
 
@@ -66,7 +70,7 @@ export function readCountries(dir: string, file: string): { countries: Country[]
     const code = p.ISO_A2 && p.ISO_A2 !== '-99' ? p.ISO_A2 : p.ADM0_A3 === 'SOL' ? 'SO' : null;
     if (!code) continue;
     const idx = countries.length;
-    countries.push({ code, name: p.NAME, iso3: p.ISO_A3 !== '-99' ? p.ISO_A3 : p.ADM0_A3, adm0: p.ADM0_A3 });
+    countries.push({ code, name: p.NAME, iso3: p.ISO_A3 !== '-99' ? p.ISO_A3 : p.ADM0_A3, adm0: p.ADM0_A3, ...(p.ISO_A2 === '-99' ? { alias: true } : {}) });
     const polys = polygonsOf(ft.geometry);
     for (const poly of polys) for (const ring of poly) addRing(rings, idx, ring);
     const [lng, lat] = labelPoint(polys);

@@ -82,6 +82,7 @@ export const routes: RouteDef[] = [
   },
   {
     method: 'GET', path: '/disputes/:id', scope: 'logistics', capabilities: ['disputes'],
+    note: 'GET /api/v1/disputes/{id} answers the dispute with the evidence pack as assembled when it was opened.',
     handler: async (req, ctx) => {
       const o = owner(req);
       const id = req.params.id;

@@ -68,6 +68,7 @@ async function deviceLast(store: any, o: Owner, device: string) {
 export const routes: RouteDef[] = [
   {
     method: 'POST', path: '/geofence/zones', scope: 'fleet', capabilities: ['geofence_check'],
+    note: 'POST/GET/DELETE /api/v1/geofence/zones manage the account\'s GeoJSON Polygon zones (validated: closed rings, ranges, ≤ 10,000 positions).',
     // No `example`: it answers 201/202, and the auth-matrix test expects 200 from examples.
     handler: async (req, ctx) => {
       const o = owner(req);

@@ -26,48 +26,131 @@ export function renderPing(p: Ping): string {
 
 const INGEST = `
 WITH input AS (
-  SELECT device, timestamptz 'epoch' + ms * interval '1 millisecond' AS ts, lat, lng, speed_mps, heading_deg, accuracy_m, j
-  FROM unnest($3::text[], $4::bigint[], $5::float8[], $6::float8[], $7::real[], $8::real[], $9::real[], $10::text[])
-    AS t(device, ms, lat, lng, speed_mps, heading_deg, accuracy_m, j)
+  SELECT project_id, sandbox, device, timestamptz 'epoch' + ms * interval '1 millisecond' AS ts,
+         lat, lng, speed_mps, heading_deg, accuracy_m, j
+  FROM unnest($1::text[], $2::bool[], $3::text[], $4::bigint[], $5::float8[], $6::float8[], $7::real[], $8::real[], $9::real[], $10::text[])
+    AS t(project_id, sandbox, device, ms, lat, lng, speed_mps, heading_deg, accuracy_m, j)
 ), ins AS (
   INSERT INTO pings (project_id, sandbox, device, ts, lat, lng, speed_mps, heading_deg, accuracy_m, j)
-  SELECT $1, $2, device, ts, lat, lng, speed_mps, heading_deg, accuracy_m, j FROM input
+  SELECT * FROM input
   ON CONFLICT DO NOTHING
-  RETURNING device, ts, lat, lng, speed_mps, heading_deg, accuracy_m
+  RETURNING project_id, sandbox, device, ts, lat, lng, speed_mps, heading_deg, accuracy_m
 ), last AS (
-  INSERT INTO devices (project_id, sandbox, device, last_ts, lat, lng, speed_mps, heading_deg, accuracy_m)
-  SELECT DISTINCT ON (device) $1, $2, device, ts, lat, lng, speed_mps, heading_deg, accuracy_m
-  FROM ins ORDER BY device, ts DESC
+  INSERT INTO devices (project_id, sandbox, device, last_ts, lat, lng, speed_mps, heading_deg, accuracy_m, pings_total)
+  SELECT DISTINCT ON (project_id, sandbox, device) project_id, sandbox, device, ts, lat, lng, speed_mps, heading_deg, accuracy_m,
+         count(*) OVER (PARTITION BY project_id, sandbox, device)
+  FROM ins ORDER BY project_id, sandbox, device, ts DESC
   ON CONFLICT (project_id, sandbox, device) DO UPDATE SET
-    last_ts = EXCLUDED.last_ts, lat = EXCLUDED.lat, lng = EXCLUDED.lng, speed_mps = EXCLUDED.speed_mps,
-    heading_deg = EXCLUDED.heading_deg, accuracy_m = EXCLUDED.accuracy_m, last_received_at = now()
-  WHERE devices.last_ts < EXCLUDED.last_ts
+    pings_total = devices.pings_total + EXCLUDED.pings_total,
+    last_received_at = now(),
+    -- A late (older) ping joins the trail but does not move the last position.
+    last_ts = greatest(devices.last_ts, EXCLUDED.last_ts),
+    lat = CASE WHEN EXCLUDED.last_ts > devices.last_ts THEN EXCLUDED.lat ELSE devices.lat END,
+    lng = CASE WHEN EXCLUDED.last_ts > devices.last_ts THEN EXCLUDED.lng ELSE devices.lng END,
+    speed_mps = CASE WHEN EXCLUDED.last_ts > devices.last_ts THEN EXCLUDED.speed_mps ELSE devices.speed_mps END,
+    heading_deg = CASE WHEN EXCLUDED.last_ts > devices.last_ts THEN EXCLUDED.heading_deg ELSE devices.heading_deg END,
+    accuracy_m = CASE WHEN EXCLUDED.last_ts > devices.last_ts THEN EXCLUDED.accuracy_m ELSE devices.accuracy_m END
 )
-SELECT count(*)::int AS accepted FROM ins`;
+SELECT project_id, sandbox, device, (extract(epoch FROM ts) * 1000)::int8 AS ms FROM ins`;
 
-/** Insert the pings; returns how many were new (the rest were already stored). */
-export async function ingest(store: Store, o: Owner, pings: Ping[]): Promise<number> {
-  // A fixed order (device, ts) makes concurrent overlapping batches take their index and
-  // row locks in the same order, so two retries of one batch cannot deadlock each other.
-  pings.sort((a, b) => (a.device < b.device ? -1 : a.device > b.device ? 1 : a.ts - b.ts));
-  const n = pings.length;
-  const dev = new Array<string>(n), ts = new Array<number>(n), la = new Array<number>(n), ln = new Array<number>(n);
-  const sp = new Array<number | null>(n), hd = new Array<number | null>(n), ac = new Array<number | null>(n), js = new Array<string>(n);
+export interface Batch { o: Owner; pings: Ping[] }
+
+const keyOf = (project: string, sandbox: boolean, device: string, ms: number) => `${project}\u0000${sandbox ? 1 : 0}\u0000${device}\u0000${ms}`;
+
+/**
+ * Insert several requests' pings in one statement (one transaction, one commit) and
+ * return, per request, how many of its pings were new. A ping sent twice in the same
+ * statement counts as new for the first request that carried it.
+ */
+export async function insertBatches(store: Store, batches: Batch[]): Promise<number[]> {
+  const rows: { b: number; project: string; sandbox: boolean; p: Ping }[] = [];
+  for (let b = 0; b < batches.length; b++) for (const p of batches[b].pings) rows.push({ b, project: batches[b].o.project, sandbox: batches[b].o.sandbox, p });
+  // A fixed lock order (project, sandbox, device, ts): concurrent statements that overlap
+  // (retries of one batch) take their index and row locks in the same order, never a cycle.
+  rows.sort((x, y) => (x.project < y.project ? -1 : x.project > y.project ? 1
+    : x.sandbox !== y.sandbox ? (x.sandbox ? 1 : -1)
+    : x.p.device < y.p.device ? -1 : x.p.device > y.p.device ? 1 : x.p.ts - y.p.ts));
+  const n = rows.length;
+  const pr = new Array<string>(n), sb = new Array<boolean>(n), dev = new Array<string>(n), ts = new Array<number>(n);
+  const la = new Array<number>(n), ln = new Array<number>(n), sp = new Array<number | null>(n), hd = new Array<number | null>(n);
+  const ac = new Array<number | null>(n), js = new Array<string>(n);
   for (let i = 0; i < n; i++) {
-    const p = pings[i];
-    dev[i] = p.device; ts[i] = p.ts; la[i] = p.lat; ln[i] = p.lng; sp[i] = p.speed_mps; hd[i] = p.heading_deg; ac[i] = p.accuracy_m;
-    js[i] = renderPing(p);
+    const { project, sandbox, p } = rows[i];
+    pr[i] = project; sb[i] = sandbox; dev[i] = p.device; ts[i] = p.ts; la[i] = p.lat; ln[i] = p.lng;
+    sp[i] = p.speed_mps; hd[i] = p.heading_deg; ac[i] = p.accuracy_m; js[i] = renderPing(p);
   }
+  let inserted: any[];
   for (let attempt = 0; ; attempt++) {
     try {
-      const r = await store.query(INGEST, [o.project, o.sandbox, dev, ts, la, ln, sp, hd, ac, js]);
-      return r.rows[0].accepted;
+      inserted = (await store.pool.query<any[]>({ text: INGEST, values: [pr, sb, dev, ts, la, ln, sp, hd, ac, js], rowMode: 'array' })).rows;
+      break;
     } catch (e: any) {
       // Deadlock or serialization failure: the statement rolled back as a whole; run it again.
       if ((e?.code === '40P01' || e?.code === '40001') && attempt < 3) continue;
       throw e;
     }
   }
+  const fresh = new Set<string>();
+  for (const r of inserted) fresh.add(keyOf(r[0], r[1], r[2], Number(r[3])));
+  const accepted = new Array<number>(batches.length).fill(0);
+  for (let b = 0; b < batches.length; b++) {
+    const { o, pings } = batches[b];
+    for (const p of pings) {
+      const k = keyOf(o.project, o.sandbox, p.device, p.ts);
+      if (fresh.delete(k)) accepted[b]++;
+    }
+  }
+  return accepted;
+}
+
+/**
+ * Group commit for ping requests. Up to `lanes` statements run at once; requests that
+ * arrive while all lanes are busy wait and leave together in the next statement (up to
+ * `maxRows` pings), so under load many requests share one commit (one WAL flush) instead
+ * of queueing for a connection each. An idle server sends a request at once: no timer,
+ * no added latency. Every request is still answered only after its statement committed.
+ */
+export class Ingestor {
+  private queue: { batch: Batch; resolve: (n: number) => void; reject: (e: unknown) => void }[] = [];
+  private running = 0;
+
+  constructor(private store: Store, private lanes = 4, private maxRows = 5000) {}
+
+  submit(o: Owner, pings: Ping[]): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ batch: { o, pings }, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump() {
+    while (this.running < this.lanes && this.queue.length) {
+      const take: typeof this.queue = [];
+      let rows = 0;
+      while (this.queue.length && (take.length === 0 || rows + this.queue[0].batch.pings.length <= this.maxRows)) {
+        const item = this.queue.shift()!;
+        rows += item.batch.pings.length;
+        take.push(item);
+      }
+      this.running++;
+      insertBatches(this.store, take.map((t) => t.batch)).then(
+        (acc) => take.forEach((t, i) => t.resolve(acc[i])),
+        (e) => take.forEach((t) => t.reject(e)),
+      ).finally(() => {
+        this.running--;
+        this.pump();
+      });
+    }
+  }
+}
+
+const ingestors = new WeakMap<Store, Ingestor>();
+
+/** Store the pings (group-committed with concurrent requests); returns how many were new. */
+export function ingest(store: Store, o: Owner, pings: Ping[]): Promise<number> {
+  let g = ingestors.get(store);
+  if (!g) ingestors.set(store, (g = new Ingestor(store)));
+  return g.submit(o, pings);
 }
 
 export interface TrailQuery {
@@ -113,6 +196,16 @@ export async function readTrail(store: Store, o: Owner, q: TrailQuery): Promise<
   else for (let i = 0; i < points.length; i++) points[points.length - 1 - i] = rows[i][0];
   const lastText = last ? ((await last).rows[0]?.[0] ?? null) : (rows[0]?.[0] ?? null);
   return { last: lastText, points, hasMore };
+}
+
+/** The device's stored-ping count (the trail cache's version), or 0 when it never pinged. */
+export async function pingVersion(store: Store, o: Owner, device: string): Promise<number> {
+  const r = await store.pool.query<any[]>({
+    text: 'SELECT pings_total FROM devices WHERE project_id = $1 AND sandbox = $2 AND device = $3',
+    values: [o.project, o.sandbox, device],
+    rowMode: 'array',
+  });
+  return r.rows.length ? Number(r.rows[0][0]) : 0;
 }
 
 /** Pings of one device in [from, to], oldest first (evidence packs). */

@@ -95,6 +95,7 @@ export const routes: RouteDef[] = [
   },
   {
     method: 'GET', path: '/pod/:id', scope: 'logistics', capabilities: ['pod'],
+    note: 'GET /api/v1/pod/{id} answers stored POD metadata.',
     handler: async (req, ctx) => {
       const o = owner(req);
       const r = await loadPod(ctx.store, o, req.params.id);

@@ -86,7 +86,7 @@ const EXTERNAL_REF = { max: 128 } as const;
 export const routes: RouteDef[] = [
   {
     method: 'POST', path: '/stops', scope: 'logistics', capabilities: ['delivery_code'],
-    note: 'POST /api/v1/stops issues a delivery code per stop; GET /api/v1/delivery/{code} resolves it (check character catches typos).',
+    note: 'POST /api/v1/stops creates a stop (pinConfirmed false) with a delivery code.',
     // No `example`: it answers 201/202, and the auth-matrix test expects 200 from examples.
     handler: async (req, ctx) => {
       const o = owner(req);
@@ -165,6 +165,7 @@ export const routes: RouteDef[] = [
   },
   {
     method: 'GET', path: '/stops/:id', scope: 'logistics', capabilities: ['pin_confirm'],
+    note: 'GET /api/v1/stops/{id} shows the stop, its pin and its confirmation history.',
     handler: async (req, ctx) => {
       const o = owner(req);
       const stop = await loadStop(ctx.store, o, req.params.id);
@@ -174,6 +175,7 @@ export const routes: RouteDef[] = [
   },
   {
     method: 'GET', path: '/delivery/:code', scope: 'logistics', capabilities: ['delivery_code'],
+    note: 'GET /api/v1/delivery/{code} resolves a code (CC-XXXX-XXXX, no 0/1/I/L/O, check character: typo 400, unknown 404).',
     handler: async (req, ctx) => {
       const o = owner(req);
       const code = codeParam(req.params.code, 'code');

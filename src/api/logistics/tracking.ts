@@ -1,17 +1,21 @@
 // POST /track/ping (one ping or a batch of up to 1,000) and GET /track/:device.
 // A whole batch is validated before anything is written: one bad ping rejects the
 // request with a 400 naming it ("pings[17].lat"), so a retry never half-applies.
-import { HttpError, type Reply, type RouteDef } from '../../http/types.ts';
+import { HttpError, type RouteDef } from '../../http/types.ts';
 import { ATTRIBUTION } from '../../attribution.ts';
 import { bad } from '../../http/params.ts';
 import { owner } from './owner.ts';
 import { bodyObject, object, array, string, number, time, has, invalid, DEVICE_RE, DEVICE_HINT, type Obj } from './validate.ts';
-import { ingest, readTrail, type Ping } from './pings.ts';
+import { ingest, readTrail, pingVersion, type Ping } from './pings.ts';
+import { TrailCache } from './trail-cache.ts';
+import type { Store } from '../../store/index.ts';
 
 export const MAX_BATCH = 1000;
 const MAX_TRAIL = 10_000;
 /** Fastest plausible ground speed: 150 m/s (540 km/h) covers everything that drives or flies low. */
 const MAX_SPEED = 150;
+
+const e7 = (x: number) => Math.round(x * 1e7) / 1e7;
 
 function parsePing(p: Obj, path: string, defDevice: string | undefined, now: number): Ping {
   const device = string(p, 'device', `${path}device`, { max: 64 }) ?? defDevice;
@@ -21,8 +25,9 @@ function parsePing(p: Obj, path: string, defDevice: string | undefined, now: num
   if (device === 'ping') throw invalid(`${path}device`, "must not be 'ping' (reserved)");
   return {
     device,
-    lat: number(p, 'lat', `${path}lat`, { required: true, min: -90, max: 90 }),
-    lng: number(p, 'lng', `${path}lng`, { required: true, min: -180, max: 180 }),
+    // Stored to 1e-7° (1.1 cm), as OSM does: no GPS is finer, and it keeps trails compact.
+    lat: e7(number(p, 'lat', `${path}lat`, { required: true, min: -90, max: 90 })),
+    lng: e7(number(p, 'lng', `${path}lng`, { required: true, min: -180, max: 180 })),
     ts: time(p, 'ts', `${path}ts`, { required: true, now })!,
     speed_mps: number(p, 'speed_mps', `${path}speed_mps`, { min: 0, max: MAX_SPEED }) ?? null,
     heading_deg: number(p, 'heading_deg', `${path}heading_deg`, { min: 0, max: 360 }) ?? null,
@@ -74,7 +79,14 @@ const flag = (q: URLSearchParams, name: string) => {
 };
 
 const ATTR = JSON.stringify(ATTRIBUTION);
-const rawJson = (s: string): Reply => ({ status: 200, bytes: Buffer.from(s), contentType: 'application/json; charset=utf-8' });
+// One cache per store: two servers in one process (the tests) must never share entries.
+const caches = new WeakMap<Store, TrailCache>();
+const cacheFor = (store: Store) => {
+  let c = caches.get(store);
+  if (!c) caches.set(store, (c = new TrailCache()));
+  return c;
+};
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 export const routes: RouteDef[] = [
   {
@@ -105,6 +117,13 @@ export const routes: RouteDef[] = [
       const limit = intParam(q, 'limit', 1000, 1, MAX_TRAIL);
       // Without a trail only the newest ping is read (a page of zero plus the look-ahead row).
       const wantTrail = withTrail || format === 'geojson';
+      // JSON trails are cached under the device's ping count (see trail-cache.ts); the count
+      // is read before the rows, so an entry can only be newer than its version, never older.
+      const cache = withTrail && format === 'json' ? cacheFor(ctx.store) : null;
+      const cacheKey = `${o.project}\u0000${o.sandbox}\u0000${device}\u0000${since}\u0000${until}\u0000${limit}`;
+      const version = cache ? await pingVersion(ctx.store, o, device) : 0;
+      const hit = cache?.get(cacheKey, version);
+      if (hit) return { status: 200, bytes: hit, contentType: JSON_TYPE };
       const t = await readTrail(ctx.store, o, wantTrail ? { device, since, until, limit } : { device, since: null, until: null, limit: 0 });
       const page = { count: t.points.length, limit, has_more: t.hasMore, ...(t.hasMore && since !== null ? { next_since: nextSince(t.points) } : {}) };
       if (format === 'geojson') {
@@ -117,7 +136,9 @@ export const routes: RouteDef[] = [
       // The stored JSON of each ping goes out as is: no parse/stringify of 10,000 points.
       const head = JSON.stringify({ device }).slice(0, -1);
       const trail = withTrail ? `,"trail":[${t.points.join(',')}],"page":${JSON.stringify(page)}` : '';
-      return rawJson(`${head},"last":${t.last ?? 'null'}${trail},"attribution":${ATTR}}`);
+      const body = Buffer.from(`${head},"last":${t.last ?? 'null'}${trail},"attribution":${ATTR}}`);
+      cache?.set(cacheKey, version, body);
+      return { status: 200, bytes: body, contentType: JSON_TYPE };
     },
   },
 ];

@@ -4,8 +4,8 @@
 -- Every table is keyed by (project_id, sandbox, …): project_id is the project of the key
 -- that wrote the row, sandbox is true for svc_test_ keys. Every query filters on both,
 -- so a test key never sees live rows, and no key sees another project's rows.
--- project_id is not a foreign key: rows outlive nothing but their project, and the
--- ingest path should not pay for a lookup per insert.
+-- project_id is not a foreign key to projects: a key always names an existing project,
+-- and the ingest path should not pay for a lookup per row.
 
 CREATE TABLE stops (
   project_id    text NOT NULL,
@@ -77,6 +77,9 @@ CREATE TABLE devices (
   speed_mps   real,
   heading_deg real,
   accuracy_m  real,
+  -- How many pings the device has stored. Pings are never updated or deleted, so this
+  -- count names one exact set of pings: trail responses are cached under it.
+  pings_total bigint NOT NULL DEFAULT 0,
   first_seen  timestamptz NOT NULL DEFAULT now(),
   last_received_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (project_id, sandbox, device)
