@@ -4,7 +4,7 @@
 // the same process (alternated A B A B), and HTTP req/s with wrk against the real server
 // (2 workers). Prints JSON and writes bench/results/geocode.json.
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync, readFileSync } from 'node:fs';
-import { tmpdir, cpus } from 'node:os';
+import { tmpdir, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
@@ -21,24 +21,37 @@ const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); retu
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
-/** Time `fn` over every input (after a warm-up pass); returns p50/p99/mean in µs. */
+/**
+ * Time `fn` over every input (after a warm-up pass); p50/p99/mean in µs of wall time, and
+ * of this thread's CPU time (process.cpuUsage, µs resolution) — the machine is shared, and
+ * CPU time shows the work itself when other processes preempt the bench.
+ */
 function timeAll<T>(inputs: T[], fn: (x: T) => unknown, repeat = 1) {
   for (const x of inputs.slice(0, 200)) fn(x);
   const ts: number[] = [];
+  const cs: number[] = [];
   for (let k = 0; k < repeat; k++) {
     for (const x of inputs) {
+      const c = process.cpuUsage();
       const t = performance.now();
       fn(x);
       ts.push((performance.now() - t) * 1000);
+      const d = process.cpuUsage(c);
+      cs.push(d.user + d.system);
     }
   }
   ts.sort((a, b) => a - b);
-  return { n: ts.length, p50_us: r1(pct(ts, 50)), p99_us: r1(pct(ts, 99)), mean_us: r1(ts.reduce((a, b) => a + b, 0) / ts.length) };
+  cs.sort((a, b) => a - b);
+  return {
+    n: ts.length, p50_us: r1(pct(ts, 50)), p99_us: r1(pct(ts, 99)), mean_us: r1(ts.reduce((a, b) => a + b, 0) / ts.length),
+    cpu_p50_us: pct(cs, 50), cpu_p99_us: pct(cs, 99),
+  };
 }
 
 export async function main(args: string[]) {
   const { values } = parseArgs({ args, options: { rounds: { type: 'string', default: '3' }, 'http-seconds': { type: 'string', default: '5' }, 'no-http': { type: 'boolean', default: false } } });
   const rounds = Number(values.rounds);
+  const load0 = loadavg();
   const sources = JSON.parse(readFileSync(join(REPO, 'data/sources.json'), 'utf8'));
   const sharedDataDir = process.env.SHARED_DATA_DIR ?? join(REPO, '..', 'shared', 'data');
   const work = mkdtempSync(join(tmpdir(), 'svc-bench-geo-'));
@@ -102,7 +115,11 @@ export async function main(args: string[]) {
     ours.reverse.push(timeAll(reverseArgs, (a) => T.reverse(a, ctx)));
     ours.nearby.push(timeAll(nearbyArgs, (a) => T.places_nearby(a, ctx)));
   }
-  const summary = (rs: ReturnType<typeof timeAll>[]) => ({ n: rs[0].n, p50_us: median(rs.map((x) => x.p50_us)), p99_us: median(rs.map((x) => x.p99_us)), mean_us: median(rs.map((x) => x.mean_us)), rounds_p50_us: rs.map((x) => x.p50_us) });
+  const summary = (rs: ReturnType<typeof timeAll>[]) => ({
+    n: rs[0].n, p50_us: median(rs.map((x) => x.p50_us)), p99_us: median(rs.map((x) => x.p99_us)), mean_us: median(rs.map((x) => x.mean_us)),
+    cpu_p50_us: median(rs.map((x) => x.cpu_p50_us)), cpu_p99_us: median(rs.map((x) => x.cpu_p99_us)),
+    rounds_p50_us: rs.map((x) => x.p50_us), rounds_p99_us: rs.map((x) => x.p99_us),
+  });
   const serialise = timeAll(geocodeArgs, (a) => JSON.stringify(T.geocode(a, ctx)), 2);
 
   // 5. Accuracy: ours and the peer on the same generated queries.
@@ -123,7 +140,8 @@ export async function main(args: string[]) {
     bench: 'geocode',
     date: new Date().toISOString(),
     machine: { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version },
-    note: 'In-worker figures time the task function (the code a worker runs) in one process over views of the SharedArrayBuffers; JSON serialisation is timed separately. wrk shares the 2 cores with the server. Medians of alternated rounds.',
+    note: 'In-worker figures time the task function (the code a worker runs) in one process over views of the SharedArrayBuffers; JSON serialisation is timed separately. p50/p99 are wall time, cpu_p50/cpu_p99 this thread\'s CPU time (robust to other processes on the shared 2 cores). wrk shares the 2 cores with the server. Medians of alternated rounds (A = ours, B = minisearch).',
+    load_average_1_5_15: { start: load0.map((x) => Math.round(x * 100) / 100), end: loadavg().map((x) => Math.round(x * 100) / 100) },
     build: {
       seconds: manifest.build_seconds, bytes, mb: r1(bytes / 1e6), files: manifest.files, features: manifest.features, counts: manifest.counts, text: manifest.text,
       load_seconds: Math.round((tLoad - t0)) / 1000, worker_init_seconds: Math.round(tInit - tLoad) / 1000,

@@ -12,6 +12,8 @@ export interface Config {
   tilesUrl: string;
   workers: number;
   databaseUrl: string | null;
+  /** Pooled database connections. */
+  dbPoolMax: number;
   dataDir: string;
   builtDir: string;
   sharedDataDir: string;
@@ -43,6 +45,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tilesUrl: (env.TILES_URL || `${baseUrl}/tiles`).replace(/\/+$/, ''),
     workers: Math.max(1, intEnv(env, 'WORKERS', availableParallelism())),
     databaseUrl: env.DATABASE_URL || null,
+    dbPoolMax: Math.max(1, intEnv(env, 'DB_POOL_MAX', 10)),
     dataDir,
     builtDir: resolve(env.BUILT_DIR || resolve(dataDir, 'built')),
     sharedDataDir: resolve(env.SHARED_DATA_DIR || resolve(ROOT, '..', 'shared', 'data')),

@@ -59,7 +59,7 @@ function reply(status: number, body: unknown): TaskReply {
 export default function entry(msg: TaskRequest | { batch: TaskRequest[] }) {
   const out = 'batch' in msg ? msg.batch.map(runOne) : runOne(msg);
   // Piscina transfers only objects marked by move(); anything else would be copied.
-  return Piscina.move(new Moved(out) as unknown as Transferable);
+  return Piscina.move(new Moved(out) as unknown as ArrayBuffer);
 }
 
 function runOne(req: TaskRequest): TaskReply {

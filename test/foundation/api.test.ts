@@ -61,7 +61,7 @@ describe.each(BACKENDS)('foundation over HTTP (%s)', (backend) => {
     expect(b.database.reachable).toBe(true);
   });
 
-  it('auth matrix over every registered route: 401 without/with bad/revoked key, 403 without scope, 200 with it', async () => {
+  it('auth matrix over every registered route: 401 without/with bad/revoked key, 403 without scope, 2xx with it', async () => {
     const revoked = await s.key();
     await revokeKey(s.app.ctx.store, revoked);
     const noScope = await s.key({ scopes: ['payments'] });
@@ -88,7 +88,7 @@ describe.each(BACKENDS)('foundation over HTTP (%s)', (backend) => {
       if (r.scope !== 'any') expect((await call(r, noScope)).status, `${label} key without scope`).toBe(403);
       const ok = await call(r, full);
       expect([401, 403], `${label} with a full key`).not.toContain(ok.status);
-      if (r.example) expect(ok.status, `${label} example`).toBe(200);
+      if (r.example) expect(Math.floor(ok.status / 100), `${label} example answers ${ok.status}`).toBe(2);
     }
   });
 

@@ -105,7 +105,6 @@ export function generateQueries(g: Gazetteer, seed = 42, per = { exact: 70, alte
   fill('alternate', per.alternate, (f) => {
     const nm = g.name(f);
     const alts: string[] = [];
-    for (let n = 0; n < g.nameFeat.length && alts.length < 0; n++);
     // Names of f other than its primary: they sit next to each other in the name table.
     const lo = lowerBound(g.nameFeat, f);
     for (let n = lo; n < g.nameFeat.length && g.nameFeat[n] === f; n++) {

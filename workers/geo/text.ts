@@ -37,7 +37,6 @@ export interface SearchFilter {
   cats: Set<number> | null;
   /** Extra predicate (sandbox bbox, radius). */
   accept?: (f: number) => boolean;
-  /** Only features with a name (always true for text search). */
 }
 
 export interface SearchOptions {
@@ -166,7 +165,6 @@ export class TextSearch {
     const order = [...Array(nq).keys()].filter((i) => df[i] > 0).sort((a, b) => df[a] - df[b]);
     if (!order.length) return [];
     const drivers = order.slice(0, nq > 1 ? 2 : 1);
-    const cands: number[] = [];
     const focus = opts.focus;
     const minCover = opts.minCover ?? 0.5;
     const k = opts.limit;
@@ -204,7 +202,6 @@ export class TextSearch {
           if (this.featStamp[f] !== stamp) {
             this.featStamp[f] = stamp;
             this.featText[f] = -1;
-            cands.push(f);
           }
           if (text > this.featText[f] || (text === this.featText[f] && n < this.featName[f])) {
             this.featText[f] = text;

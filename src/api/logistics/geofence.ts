@@ -69,7 +69,7 @@ export const routes: RouteDef[] = [
   {
     method: 'POST', path: '/geofence/zones', scope: 'fleet', capabilities: ['geofence_check'],
     note: 'POST/GET/DELETE /api/v1/geofence/zones manage the account\'s GeoJSON Polygon zones (validated: closed rings, ranges, ≤ 10,000 positions).',
-    // No `example`: it answers 201/202, and the auth-matrix test expects 200 from examples.
+    example: { body: { name: 'Example depot', polygon: { type: 'Polygon', coordinates: [[[3.38, 6.44], [3.40, 6.44], [3.40, 6.46], [3.38, 6.46], [3.38, 6.44]]] } } },
     handler: async (req, ctx) => {
       const o = owner(req);
       const b = bodyObject(req.body);

@@ -87,7 +87,7 @@ export const routes: RouteDef[] = [
   {
     method: 'POST', path: '/stops', scope: 'logistics', capabilities: ['delivery_code'],
     note: 'POST /api/v1/stops creates a stop (pinConfirmed false) with a delivery code.',
-    // No `example`: it answers 201/202, and the auth-matrix test expects 200 from examples.
+    example: { body: { lat: 6.4281, lng: 3.4219, address: '1 Example Close, Ikoyi, Lagos' } },
     handler: async (req, ctx) => {
       const o = owner(req);
       const b = bodyObject(req.body);

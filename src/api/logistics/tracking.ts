@@ -92,7 +92,7 @@ export const routes: RouteDef[] = [
   {
     method: 'POST', path: '/track/ping', scope: 'tracking', capabilities: ['track_ping'],
     note: 'POST /api/v1/track/ping takes one ping or {"pings":[…]} (up to 1,000); idempotent on (device, ts); 202 only after commit.',
-    // No `example`: it answers 201/202, and the auth-matrix test expects 200 from examples.
+    example: { body: { device: 'example-van-1', lat: 6.4281, lng: 3.4219, ts: '2026-01-01T00:00:00Z' } },
     handler: async (req, ctx) => {
       const o = owner(req);
       const pings = parsePings(req.body);
