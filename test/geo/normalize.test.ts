@@ -108,3 +108,14 @@ describe('prefix distance (typo in a partial word)', () => {
     expect(prefixDistance('abcde', 'kinshasa', 1)).toBe(2);
   });
 });
+
+describe('deletion hashes without strings', () => {
+  it('reports exactly the hashes of the deletion variants', async () => {
+    const { forEachDeleteHash } = await import('../../workers/geo/normalize.ts');
+    for (const [w, d] of [['ouagadougou', 2], ['lagos', 1], ['ab', 2], ['nairobi', 2]] as [string, number][]) {
+      const got = new Set<number>();
+      forEachDeleteHash(w, d, (h) => got.add(h));
+      expect(got).toEqual(new Set([...deletes(w, d)].map(hash32)));
+    }
+  });
+});

@@ -151,16 +151,30 @@ export function forEachDeleteHash(s: string, d: number, cb: (h: number) => void)
   const n = s.length;
   cb(hash32(s));
   if (d <= 0 || n <= 1) return;
+  // FNV-1a is sequential: keep the state after each prefix so a variant costs only the
+  // characters after its first deletion (O(n²) for two deletions instead of O(n³)).
+  const pre = prefixStates(s);
   for (let i = 0; i < n; i++) {
-    let h = 0x811c9dc5;
-    for (let k = 0; k < n; k++) if (k !== i) { h ^= s.charCodeAt(k); h = Math.imul(h, 0x01000193); }
+    let h = pre[i];
+    for (let k = i + 1; k < n; k++) { h ^= s.charCodeAt(k); h = Math.imul(h, 0x01000193); }
     cb(h >>> 0);
     if (d > 1 && n > 2) {
+      let mid = pre[i]; // state after s[0..i) + s(i..j)
       for (let j = i + 1; j < n; j++) {
-        let h2 = 0x811c9dc5;
-        for (let k = 0; k < n; k++) if (k !== i && k !== j) { h2 ^= s.charCodeAt(k); h2 = Math.imul(h2, 0x01000193); }
+        let h2 = mid;
+        for (let k = j + 1; k < n; k++) { h2 ^= s.charCodeAt(k); h2 = Math.imul(h2, 0x01000193); }
         cb(h2 >>> 0);
+        mid ^= s.charCodeAt(j); mid = Math.imul(mid, 0x01000193);
       }
     }
   }
+}
+
+const preBuf = new Int32Array(64);
+function prefixStates(s: string): Int32Array {
+  const out = s.length < 64 ? preBuf : new Int32Array(s.length + 1);
+  let h = 0x811c9dc5 | 0;
+  out[0] = h;
+  for (let i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 0x01000193); out[i + 1] = h; }
+  return out;
 }

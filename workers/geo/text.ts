@@ -97,7 +97,8 @@ export class TextSearch {
     // query), so a deletion typo ("lbya" for "libya") still gets the edit its 5-letter word
     // allows. A partial word (suggest) is not extended: its completions cover that case.
     const ext = extend ? 1 : 0;
-    let max = maxEdits(q.length + ext);
+    // Words longer than any place name get exact lookup only: deletion variants grow as n².
+    let max = q.length > 32 ? 0 : maxEdits(q.length + ext);
     const out: [number, number][] = [];
     const s = ++this.seenStamp;
     // A long word that exists as typed is almost surely meant: look one edit around it, not two.
