@@ -3,6 +3,7 @@
 // from the task table that the modules below contribute.
 import { workerData } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import { Unpackr } from 'msgpackr';
 import { ATTRIBUTION } from '../src/attribution.ts';
 import { TaskError, type Dataset, type EngineModule, type TaskFn, type TaskReply, type TaskRequest } from './task.ts';
 import { routing } from './routing/index.ts';
@@ -22,55 +23,85 @@ for (const m of modules) {
 
 setOpsProvider(() => Object.keys(table));
 
-const enc = new TextEncoder();
 const attr = JSON.stringify(ATTRIBUTION);
+const unpackr = new Unpackr({ useRecords: false });
 
-/** Serialise {...body, attribution} without building a second object. */
-function bytes(body: unknown): Uint8Array {
-  let s: string;
-  if (body && typeof body === 'object' && !Array.isArray(body)) {
-    const inner = JSON.stringify(body);
-    s = inner === '{}' ? `{"attribution":${attr}}` : `${inner.slice(0, -1)},"attribution":${attr}}`;
-  } else {
-    s = JSON.stringify({ result: body, attribution: ATTRIBUTION });
-  }
-  return enc.encode(s);
+/** A finished answer before encoding: status and the JSON text, attribution included. */
+interface Answer {
+  status: number;
+  json: string;
 }
 
-/** Hands the bodies' buffers over to the main thread instead of copying them (large route geometries). */
-class Moved<T extends TaskReply | TaskReply[]> {
-  constructor(private value: T) {}
+/** Serialise {...body, attribution} without building a second object. */
+function answer(status: number, body: unknown): Answer {
+  let json: string;
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    const inner = JSON.stringify(body);
+    json = inner === '{}' ? `{"attribution":${attr}}` : `${inner.slice(0, -1)},"attribution":${attr}}`;
+  } else {
+    json = JSON.stringify({ result: body, attribution: ATTRIBUTION });
+  }
+  return { status, json };
+}
+
+/** What a batch comes back as: every body in one buffer, so one transfer serves them all. */
+export interface BatchReply {
+  statuses: number[];
+  /** End offset of each body in `bytes`; body i spans ends[i-1] (or 0) to ends[i]. */
+  ends: number[];
+  bytes: Uint8Array;
+}
+
+/** Marks a value whose buffer is transferred to the main thread rather than copied. */
+class Moved<T> {
+  constructor(private value: T, private buffer: ArrayBuffer) {}
   get [Piscina.transferableSymbol]() {
-    return Array.isArray(this.value) ? this.value.map((r) => r.body.buffer) : [this.value.body.buffer];
+    return [this.buffer];
   }
   get [Piscina.valueSymbol](): T {
     return this.value;
   }
 }
 
-function reply(status: number, body: unknown): TaskReply {
-  return { status, body: bytes(body) };
+/** An unpooled buffer: pooled Buffers share an ArrayBuffer and cannot be transferred. */
+function encode(answers: Answer[]): { bytes: Uint8Array; ends: number[] } {
+  const ends: number[] = [];
+  let total = 0;
+  for (const a of answers) ends.push((total += Buffer.byteLength(a.json)));
+  const buf = Buffer.allocUnsafeSlow(total);
+  let off = 0;
+  for (const a of answers) off += buf.write(a.json, off);
+  return { bytes: new Uint8Array(buf.buffer, buf.byteOffset, total), ends };
 }
 
 /**
  * One message may carry a batch of requests: the pool round trip (~50 µs) is paid once per
  * batch instead of once per request, which is what lets cheap tasks run at HTTP speed.
  */
-export default function entry(msg: TaskRequest | { batch: TaskRequest[] }) {
-  const out = 'batch' in msg ? msg.batch.map(runOne) : runOne(msg);
+export default function entry(msg: TaskRequest | { packed: Uint8Array }) {
   // Piscina transfers only objects marked by move(); anything else would be copied.
-  return Piscina.move(new Moved(out) as unknown as ArrayBuffer);
+  if ('packed' in msg) {
+    const batch = unpackr.unpack(msg.packed) as TaskRequest[];
+    const answers = batch.map(runOne);
+    const { bytes, ends } = encode(answers);
+    const value: BatchReply = { statuses: answers.map((a) => a.status), ends, bytes };
+    return Piscina.move(new Moved(value, bytes.buffer as ArrayBuffer) as unknown as ArrayBuffer);
+  }
+  const a = runOne(msg);
+  const { bytes } = encode([a]);
+  const value: TaskReply = { status: a.status, body: bytes };
+  return Piscina.move(new Moved(value, bytes.buffer as ArrayBuffer) as unknown as ArrayBuffer);
 }
 
-function runOne(req: TaskRequest): TaskReply {
+function runOne(req: TaskRequest): Answer {
   const fn = table[req.op];
-  if (!fn) return reply(500, { error: { code: 'internal', message: `unknown task ${req.op}` } });
+  if (!fn) return answer(500, { error: { code: 'internal', message: `unknown task ${req.op}` } });
   try {
-    return reply(200, fn(req.args, { sandbox: !!req.sandbox }));
+    return answer(200, fn(req.args, { sandbox: !!req.sandbox }));
   } catch (e) {
-    if (e instanceof TaskError) return reply(e.status, { error: { code: e.code, message: e.message } });
+    if (e instanceof TaskError) return answer(e.status, { error: { code: e.code, message: e.message } });
     // Details go to the log (stderr of the worker), never to the caller.
     console.error(JSON.stringify({ level: 'error', where: 'worker', op: req.op, error: String((e as Error)?.stack || e) }));
-    return reply(500, { error: { code: 'internal', message: 'Internal error. Retry with exponential back-off.' } });
+    return answer(500, { error: { code: 'internal', message: 'Internal error. Retry with exponential back-off.' } });
   }
 }
