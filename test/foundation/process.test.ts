@@ -38,6 +38,11 @@ describe('service process with the embedded database', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect((await fetch(`${srv.base}/api/v1/ping`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
 
+    // SIGHUP reloads the built files in place; the service keeps answering.
+    srv.child.kill('SIGHUP');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await fetch(`${srv.base}/api/v1/ping?pool=1`, { headers: { authorization: `Bearer ${live}` } })).status).toBe(200);
+
     // SIGTERM: drain, flush usage, close pool and database, exit 0.
     const exited = new Promise<number | null>((r) => srv!.child.once('exit', (code) => r(code)));
     srv.child.kill('SIGTERM');
@@ -47,6 +52,6 @@ describe('service process with the embedded database', () => {
     srv = await startServerProcess(env, 19412);
     expect(srv.keys).toBeNull();
     const u: any = await (await fetch(`${srv.base}/api/v1/usage`, { headers: { authorization: `Bearer ${live}` } })).json();
-    expect(u.usage.used).toBe(4); // 3 pings + this request
+    expect(u.usage.used).toBe(5); // 3 pings + the ping after SIGHUP + this request
   });
 });
