@@ -75,6 +75,8 @@ export class Engine {
       concurrentTasksPerWorker: 1,
       workerData: { datasets },
       execArgv: WORKER_ARGV,
+      // Per-task timing histograms cost the main thread on every message; /metrics keeps its own.
+      recordTiming: false,
     });
     const r = await pool.run({ op: 'describe', args: null } satisfies TaskRequest);
     const body = JSON.parse(new TextDecoder().decode(r.body));
