@@ -7,11 +7,8 @@ import { loadCatalog, type LoadReport } from './data/catalog.ts';
 import type { Dataset, TaskReply, TaskRequest } from '../workers/task.ts';
 import type { BatchReply } from '../workers/engine.ts';
 import { log } from './log.ts';
+import { engineEntry } from './engine-bundle.ts';
 
-const ENGINE = new URL('../workers/engine.ts', import.meta.url).href;
-// Workers load TypeScript through tsx. `npm start` already runs under it; test runners and
-// other hosts may not, so make sure every worker gets the loader.
-const WORKER_ARGV = process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : [...process.execArgv, '--import', 'tsx'];
 
 const MIN_BATCH = 8;
 const packr = new Packr({ useRecords: false });
@@ -66,15 +63,16 @@ export class Engine {
 
   private async spawn(datasets: Dataset[]): Promise<{ pool: Piscina; ops: string[] }> {
     const n = this.opts.workers;
+    const entry = await engineEntry();
     const pool = new Piscina({
-      filename: ENGINE,
+      filename: entry.filename,
       minThreads: n,
       maxThreads: n,
       idleTimeout: Infinity,
       // A few tasks per thread in flight hides the message latency without starving fairness.
       concurrentTasksPerWorker: 1,
       workerData: { datasets },
-      execArgv: WORKER_ARGV,
+      execArgv: entry.execArgv,
       // Per-task timing histograms cost the main thread on every message; /metrics keeps its own.
       recordTiming: false,
     });
