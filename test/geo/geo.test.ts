@@ -203,6 +203,13 @@ describe('geo endpoints over HTTP', () => {
     expect(c.markets).toBe(false);
     expect(c.businesses_search).toBe(false);
   });
+  it('gives a new stop the country prefix of the polygon that holds its pin', async () => {
+    const post = async (body: unknown) => (await (await s.post('/api/v1/stops', body, key)).json()) as any;
+    expect((await post({ lat: -1.2864, lng: 36.8172 })).stop.delivery_code).toMatch(/^KE-/); // Nairobi
+    expect((await post({ lat: 6.4541, lng: 3.3947 })).stop.delivery_code).toMatch(/^NG-/); // Lagos Island, on the generalised coast
+    expect((await post({ lat: 48.85, lng: 2.35 })).stop.delivery_code).toMatch(/^ZZ-/); // Paris: no African country
+    expect((await post({ lat: -1.2864, lng: 36.8172, country: 'TZ' })).stop.delivery_code).toMatch(/^TZ-/); // the caller's word wins
+  });
   it('geocodes with q or address, components=country:CC, attribution', async () => {
     const a = await get('/api/v1/geocode?address=Mombasa&components=country:KE&limit=2');
     expect(a.status).toBe(200);

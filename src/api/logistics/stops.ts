@@ -2,7 +2,7 @@
 // false; POST /stops/confirm is the only operation that sets it true, and every
 // confirmation is kept in stop_confirmations. GET /stops/:id and GET /delivery/:code read.
 import type pg from 'pg';
-import { HttpError, type RouteDef } from '../../http/types.ts';
+import { HttpError, type AppContext, type RouteDef } from '../../http/types.ts';
 import { owner, notFound, type Owner } from './owner.ts';
 import { bodyObject, string, lat, lng, accuracy, time, has, invalid } from './validate.ts';
 import { newCode, parseCode, AFRICAN_COUNTRIES } from './delivery-code.ts';
@@ -83,6 +83,19 @@ export function codeParam(raw: string, field: string): string {
 
 const EXTERNAL_REF = { max: 128 } as const;
 
+/**
+ * The country whose Natural Earth polygon holds the pin (or lies within 10 km of it, for points on a
+ * generalised coastline), asked of the geo workers; undefined when no gazetteer is loaded or the pin is
+ * in no African country — then the code takes the neutral prefix rather than a guess.
+ */
+async function countryOfPin(ctx: AppContext, la: number, ln: number): Promise<string | undefined> {
+  if (!ctx.engine.has('boundaries_at') || !ctx.engine.hasDataset('gazetteer')) return undefined;
+  const r = await ctx.engine.run('boundaries_at', { lat: la, lng: ln }, false);
+  if (r.status !== 200) return undefined;
+  const cc = JSON.parse(new TextDecoder().decode(r.body))?.country?.country_code;
+  return typeof cc === 'string' && AFRICAN_COUNTRIES.has(cc) ? cc : undefined;
+}
+
 export const routes: RouteDef[] = [
   {
     method: 'POST', path: '/stops', scope: 'logistics', capabilities: ['delivery_code'],
@@ -98,6 +111,8 @@ export const routes: RouteDef[] = [
       if (country !== undefined) {
         country = country.toUpperCase();
         if (!AFRICAN_COUNTRIES.has(country)) throw invalid('country', 'must be the ISO 3166-1 alpha-2 code of one of the 54 African countries, such as NG');
+      } else {
+        country = await countryOfPin(ctx, la, ln);
       }
       // A random code can collide with an existing one in the project; retry a few times.
       for (let attempt = 0; attempt < 5; attempt++) {
