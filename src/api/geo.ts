@@ -35,6 +35,16 @@ function categoryOf(q: URLSearchParams, names: string[], allowed: readonly strin
 
 const text = (q: URLSearchParams, names: string[]) => str(q, names, { required: true, max: 200 })!;
 
+/** The point (lat+lng, `location` or `latlng`), radius in metres and limit that every nearby layer takes. */
+function nearbyArgs(q: URLSearchParams, radius: { def: number; max: number }, limit: { def: number; max: number }) {
+  const [lat, lng] = point(q, ['location', 'latlng'], { required: true })!;
+  return {
+    lat, lng,
+    radius: num(q, 'radius', { min: 1, max: radius.max, def: radius.def })!,
+    limit: int(q, 'limit', { min: 1, max: limit.max, def: limit.def })!,
+  };
+}
+
 export const routes: RouteDef[] = [
   {
     method: 'GET', path: '/geocode', scope: 'geo',
@@ -77,11 +87,7 @@ export const routes: RouteDef[] = [
     note: `Places by distance; category (alias type): ${NEARBY_NAMES.join(', ')}; radius metres (default 1000, max 50000).`,
     async handler(req, ctx) {
       const q = req.query;
-      const [lat, lng] = point(q, ['location', 'latlng'], { required: true })!;
-      const args = {
-        lat, lng, category: categoryOf(q, ['category', 'type'], NEARBY_NAMES),
-        radius: num(q, 'radius', { min: 1, max: 50000, def: 1000 }), limit: int(q, 'limit', { min: 1, max: 50, def: 10 }),
-      };
+      const args = { ...nearbyArgs(q, { def: 1000, max: 50000 }, { def: 10, max: 50 }), category: categoryOf(q, ['category', 'type'], NEARBY_NAMES) };
       return { task: await ctx.engine.run('places_nearby', args, sandbox(req)) };
     },
   },
@@ -121,11 +127,7 @@ export const routes: RouteDef[] = [
     note: `Health facilities (healthsites.io/OSM and the WHO list, deduplicated within 100 m) by distance; category: health, ${HEALTH_CATEGORIES.join(', ')}.`,
     async handler(req, ctx) {
       const q = req.query;
-      const [lat, lng] = point(q, ['location', 'latlng'], { required: true })!;
-      const args = {
-        lat, lng, category: categoryOf(q, ['category', 'type'], ['health', ...HEALTH_CATEGORIES]),
-        radius: num(q, 'radius', { min: 1, max: 50000, def: 1000 }), limit: int(q, 'limit', { min: 1, max: 50, def: 10 }),
-      };
+      const args = { ...nearbyArgs(q, { def: 1000, max: 50000 }, { def: 10, max: 50 }), category: categoryOf(q, ['category', 'type'], ['health', ...HEALTH_CATEGORIES]) };
       return { task: await ctx.engine.run('health_nearby', args, sandbox(req)) };
     },
   },
@@ -135,9 +137,7 @@ export const routes: RouteDef[] = [
     ready: ready('transit_nearby'),
     note: 'Nearest GTFS stops (Accra, Nairobi, Kigali) with the routes serving them; radius metres (default 1000, max 50000).',
     async handler(req, ctx) {
-      const q = req.query;
-      const [lat, lng] = point(q, ['location', 'latlng'], { required: true })!;
-      const args = { lat, lng, radius: num(q, 'radius', { min: 1, max: 50000, def: 1000 }), limit: int(q, 'limit', { min: 1, max: 50, def: 10 }) };
+      const args = nearbyArgs(req.query, { def: 1000, max: 50000 }, { def: 10, max: 50 });
       return { task: await ctx.engine.run('transit_nearby', args, sandbox(req)) };
     },
   },
@@ -164,9 +164,7 @@ export const routes: RouteDef[] = [
     ready: ready('waterways_nearby'),
     note: 'Natural Earth 1:10m rivers and lakes: distance to the river line or lake shore (inside=true within a lake); radius metres (default 10000, max 50000).',
     async handler(req, ctx) {
-      const q = req.query;
-      const [lat, lng] = point(q, ['location', 'latlng'], { required: true })!;
-      const args = { lat, lng, radius: num(q, 'radius', { min: 1, max: 50000, def: 10000 }), limit: int(q, 'limit', { min: 1, max: 50, def: 5 }) };
+      const args = nearbyArgs(req.query, { def: 10000, max: 50000 }, { def: 5, max: 50 });
       return { task: await ctx.engine.run('waterways_nearby', args, sandbox(req)) };
     },
   },
