@@ -3,24 +3,14 @@
 // geometry unpacks exactly and snapping can land anywhere on the road.
 import type { Segments } from './segments.ts';
 import { haversine } from '../../workers/routing/geo.ts';
-import { E7 } from '../../workers/routing/format.ts';
+import { E7, type GraphViews } from '../../workers/routing/format.ts';
 
-export interface BaseGraph {
+/** The compressed (uncontracted) graph: the base-edge and shape sections of the route file, plus counts. */
+export type BaseGraph = Pick<GraphViews,
+  'nodeLat' | 'nodeLon' | 'edgeU' | 'edgeV' | 'edgeW' | 'edgeDist' | 'edgeFlags' | 'edgeShape' | 'shapeLat' | 'shapeLon' | 'shapeCum'> & {
   nodes: number;
-  nodeLat: Int32Array;
-  nodeLon: Int32Array;
   edges: number;
-  edgeU: Int32Array;
-  edgeV: Int32Array;
-  /** travel time, integer ms (≥ 1) */
-  edgeW: Int32Array;
-  edgeDist: Float32Array;
-  edgeFlags: Uint8Array;
-  edgeShape: Uint32Array;
-  shapeLat: Int32Array;
-  shapeLon: Int32Array;
-  shapeCum: Float32Array;
-}
+};
 
 /** Direction bits of segment s as walked from node `from`. */
 const dirFrom = (s: Segments, seg: number, from: number) => (s.a[seg] === from ? s.flags[seg] : ((s.flags[seg] & 1) << 1) | ((s.flags[seg] & 2) >> 1));

@@ -46,7 +46,9 @@ export interface GraphViews {
   // base (uncontracted, compressed) edges
   edgeU: Int32Array;
   edgeV: Int32Array;
+  /** travel time, integer ms (≥ 1) */
   edgeW: Int32Array;
+  /** metres */
   edgeDist: Float32Array;
   /** bit 1: u→v allowed, bit 2: v→u allowed */
   edgeFlags: Uint8Array;
