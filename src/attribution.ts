@@ -5,3 +5,16 @@ export const ATTRIBUTION =
 
 /** HTTP header values must be Latin-1; spell the copyright sign out. */
 export const ATTRIBUTION_HEADER = ATTRIBUTION.replace('©', '(c)');
+
+const ATTR_JSON = JSON.stringify(ATTRIBUTION);
+
+/**
+ * JSON text of {...body, attribution} without building a second object: the body's own
+ * serialisation with the attribution spliced in before its closing brace. A body that is
+ * not a plain object is wrapped as {"result": body}.
+ */
+export function withAttribution(body: unknown): string {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return JSON.stringify({ result: body, attribution: ATTRIBUTION });
+  const inner = JSON.stringify(body);
+  return inner === '{}' ? `{"attribution":${ATTR_JSON}}` : `${inner.slice(0, -1)},"attribution":${ATTR_JSON}}`;
+}

@@ -4,7 +4,7 @@
 import { workerData } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { Unpackr } from 'msgpackr';
-import { ATTRIBUTION } from '../src/attribution.ts';
+import { withAttribution } from '../src/attribution.ts';
 import { TaskError, type Dataset, type EngineModule, type TaskFn, type TaskReply, type TaskRequest } from './task.ts';
 import { routing } from './routing/index.ts';
 import { geo } from './geo/index.ts';
@@ -23,7 +23,6 @@ for (const m of modules) {
 
 setOpsProvider(() => Object.keys(table));
 
-const attr = JSON.stringify(ATTRIBUTION);
 const unpackr = new Unpackr({ useRecords: false });
 
 /** A finished answer before encoding: status and the JSON text, attribution included. */
@@ -32,16 +31,8 @@ interface Answer {
   json: string;
 }
 
-/** Serialise {...body, attribution} without building a second object. */
 function answer(status: number, body: unknown): Answer {
-  let json: string;
-  if (body && typeof body === 'object' && !Array.isArray(body)) {
-    const inner = JSON.stringify(body);
-    json = inner === '{}' ? `{"attribution":${attr}}` : `${inner.slice(0, -1)},"attribution":${attr}}`;
-  } else {
-    json = JSON.stringify({ result: body, attribution: ATTRIBUTION });
-  }
-  return { status, json };
+  return { status, json: withAttribution(body) };
 }
 
 /** What a batch comes back as: every body in one buffer, so one transfer serves them all. */

@@ -2,7 +2,7 @@
 // write bytes. Handlers that need compute call the worker pool; nothing heavy runs here.
 import uWS from 'uWebSockets.js';
 import { randomBytes } from 'node:crypto';
-import { ATTRIBUTION, ATTRIBUTION_HEADER } from '../attribution.ts';
+import { ATTRIBUTION_HEADER, withAttribution } from '../attribution.ts';
 import { Router, normalisePath } from './router.ts';
 import { Metrics } from './metrics.ts';
 import { HttpError, type AppContext, type KeyInfo, type Method, type Reply, type Req, type RouteDef } from './types.ts';
@@ -26,7 +26,6 @@ const H_ATTRIBUTION = Buffer.from('X-Attribution');
 const V_ATTRIBUTION = Buffer.from(ATTRIBUTION_HEADER);
 const V_JSON = Buffer.from('application/json; charset=utf-8');
 
-const ATTR_JSON = JSON.stringify(ATTRIBUTION);
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
@@ -36,12 +35,6 @@ export interface HttpDeps {
   auth: Authenticator;
   limits: Limits;
   metrics: Metrics;
-}
-
-/** Serialise {...json, attribution} in one pass. */
-export function jsonBody(json: Record<string, unknown>): string {
-  const inner = JSON.stringify(json);
-  return inner === '{}' ? `{"attribution":${ATTR_JSON}}` : `${inner.slice(0, -1)},"attribution":${ATTR_JSON}}`;
 }
 
 export function errorReply(status: number, code: string, message: string, headers?: Record<string, string>): Reply {
@@ -205,7 +198,7 @@ export class HttpServer {
       type = reply.contentType;
     } else {
       status = reply.status ?? 200;
-      body = jsonBody(reply.json);
+      body = withAttribution(reply.json);
     }
     if (state.aborted) return status;
     res.cork(() => {
