@@ -7,6 +7,7 @@ import { hashKey, KEY_RE } from './keys.ts';
 import { log } from '../log.ts';
 
 type Entry = KeyInfo & { revoked: boolean };
+const KEY_COLS = 'id, project_id, hash, plan, scopes, test, revoked_at, updated_at';
 export type Lookup = { ok: true; key: KeyInfo } | { ok: false; reason: 'malformed' | 'unknown' | 'revoked' };
 
 export class Authenticator {
@@ -30,7 +31,7 @@ export class Authenticator {
 
   async refresh(): Promise<void> {
     const r = await this.store.query(
-      `SELECT id, project_id, hash, plan, scopes, test, revoked_at, updated_at FROM api_keys WHERE updated_at >= $1`,
+      `SELECT ${KEY_COLS} FROM api_keys WHERE updated_at >= $1`,
       [this.since],
     );
     for (const row of r.rows) {
@@ -69,7 +70,7 @@ export class Authenticator {
       if (until && until > now) return { ok: false, reason: 'unknown' };
       // A key created in the last second: look it up directly instead of waiting for the refresh.
       const r = await this.store.query(
-        `SELECT id, project_id, hash, plan, scopes, test, revoked_at, updated_at FROM api_keys WHERE hash = $1`, [h]);
+        `SELECT ${KEY_COLS} FROM api_keys WHERE hash = $1`, [h]);
       if (!r.rows[0]) {
         if (this.misses.size > 10000) this.misses.clear();
         this.misses.set(h, now + 1000);
