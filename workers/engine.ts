@@ -1,10 +1,11 @@
 // Piscina entry point: the compute engine. Each worker opens every dataset once
 // (typed-array views over SharedArrayBuffers from workerData) and answers tasks
 // from the task table that the modules below contribute.
-import { workerData } from 'node:worker_threads';
+import { workerData, threadId, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { Unpackr } from 'msgpackr';
 import { withAttribution } from '../src/attribution.ts';
+import { encodeBatchReply, readBatchReply, type BatchReply } from './batch.ts';
 import { TaskError, type Dataset, type EngineModule, type TaskFn, type TaskReply, type TaskRequest } from './task.ts';
 import { routing } from './routing/index.ts';
 import { geo } from './geo/index.ts';
@@ -35,14 +36,6 @@ function answer(status: number, body: unknown): Answer {
   return { status, json: withAttribution(body) };
 }
 
-/** What a batch comes back as: every body in one buffer, so one transfer serves them all. */
-export interface BatchReply {
-  statuses: number[];
-  /** End offset of each body in `bytes`; body i spans ends[i-1] (or 0) to ends[i]. */
-  ends: number[];
-  bytes: Uint8Array;
-}
-
 /** Marks a value whose buffer is transferred to the main thread rather than copied. */
 class Moved<T> {
   constructor(private value: T, private buffer: ArrayBuffer) {}
@@ -54,34 +47,51 @@ class Moved<T> {
   }
 }
 
-/** An unpooled buffer: pooled Buffers share an ArrayBuffer and cannot be transferred. */
-function encode(answers: Answer[]): { bytes: Uint8Array; ends: number[] } {
-  const ends: number[] = [];
-  let total = 0;
-  for (const a of answers) ends.push((total += Buffer.byteLength(a.json)));
-  const buf = Buffer.allocUnsafeSlow(total);
-  let off = 0;
-  for (const a of answers) off += buf.write(a.json, off);
-  return { bytes: new Uint8Array(buf.buffer, buf.byteOffset, total), ends };
+/** The control task that hands this thread its private channel to the main thread (see src/pool.ts). */
+export interface AttachRequest {
+  attach: MessagePort;
+  /** Shared counter: every attach task of a round waits here until `count` have arrived. */
+  barrier: Int32Array;
+  count: number;
+  timeoutMs: number;
+}
+
+function runBatch(packed: Uint8Array): BatchReply {
+  return encodeBatchReply((unpackr.unpack(packed) as TaskRequest[]).map(runOne));
+}
+
+function attach(msg: AttachRequest): number {
+  const port = msg.attach;
+  port.on('message', (packed: Uint8Array) => {
+    const r = runBatch(packed);
+    port.postMessage(r, [r.buffer as ArrayBuffer]);
+  });
+  // Hold this thread until every thread of the round has its lane, so none takes two.
+  Atomics.add(msg.barrier, 0, 1);
+  Atomics.notify(msg.barrier, 0);
+  const until = Date.now() + msg.timeoutMs;
+  for (let seen = Atomics.load(msg.barrier, 0); seen < msg.count; seen = Atomics.load(msg.barrier, 0)) {
+    const left = until - Date.now();
+    if (left <= 0) break;
+    Atomics.wait(msg.barrier, 0, seen, left);
+  }
+  return threadId;
 }
 
 /**
  * One message may carry a batch of requests: the pool round trip (~50 µs) is paid once per
  * batch instead of once per request, which is what lets cheap tasks run at HTTP speed.
  */
-export default function entry(msg: TaskRequest | { packed: Uint8Array }) {
+export default function entry(msg: TaskRequest | { packed: Uint8Array } | AttachRequest) {
+  if ('attach' in msg) return attach(msg);
   // Piscina transfers only objects marked by move(); anything else would be copied.
   if ('packed' in msg) {
-    const batch = unpackr.unpack(msg.packed) as TaskRequest[];
-    const answers = batch.map(runOne);
-    const { bytes, ends } = encode(answers);
-    const value: BatchReply = { statuses: answers.map((a) => a.status), ends, bytes };
-    return Piscina.move(new Moved(value, bytes.buffer as ArrayBuffer) as unknown as ArrayBuffer);
+    const value = runBatch(msg.packed);
+    return Piscina.move(new Moved(value, value.buffer as ArrayBuffer) as unknown as ArrayBuffer);
   }
   const a = runOne(msg);
-  const { bytes } = encode([a]);
-  const value: TaskReply = { status: a.status, body: bytes };
-  return Piscina.move(new Moved(value, bytes.buffer as ArrayBuffer) as unknown as ArrayBuffer);
+  const [one] = readBatchReply(encodeBatchReply([a]));
+  return Piscina.move(new Moved(one, one.body.buffer as ArrayBuffer) as unknown as ArrayBuffer);
 }
 
 function runOne(req: TaskRequest): Answer {

@@ -8,6 +8,7 @@ import { PLANS } from './scopes.ts';
 import { log } from '../log.ts';
 
 export type Verdict = { ok: true } | { ok: false; code: 'quota_exceeded' | 'rate_limited'; message: string; retryAfter: number };
+const ADMITTED: Verdict = Object.freeze({ ok: true });
 
 interface Counter {
   month: string;
@@ -116,7 +117,7 @@ export class Limits {
       };
     }
     cur.pending++;
-    return { ok: true };
+    return ADMITTED;
   }
 
   usage(keyId: string): number | undefined {

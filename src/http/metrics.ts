@@ -2,15 +2,17 @@
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 export class Metrics {
-  private requests = new Map<string, number>();
+  /** route → status → count (nested, so counting builds no key string per request). */
+  private requests = new Map<string, Map<number, number>>();
   private hist = new Array(BUCKETS.length + 1).fill(0);
   private sum = 0;
   private count = 0;
   inFlight = 0;
 
   observe(route: string, status: number, seconds: number) {
-    const k = `${route}\u0000${status}`;
-    this.requests.set(k, (this.requests.get(k) ?? 0) + 1);
+    let byStatus = this.requests.get(route);
+    if (!byStatus) this.requests.set(route, (byStatus = new Map()));
+    byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
     let i = 0;
     while (i < BUCKETS.length && seconds > BUCKETS[i]) i++;
     this.hist[i]++;
@@ -24,9 +26,8 @@ export class Metrics {
       '# HELP svc_requests_total HTTP requests by route pattern and status.',
       '# TYPE svc_requests_total counter',
     ];
-    for (const [k, n] of this.requests) {
-      const [route, status] = k.split('\u0000');
-      out.push(`svc_requests_total{route="${esc(route)}",status="${status}"} ${n}`);
+    for (const [route, byStatus] of this.requests) {
+      for (const [status, n] of byStatus) out.push(`svc_requests_total{route="${esc(route)}",status="${status}"} ${n}`);
     }
     out.push('# HELP svc_request_duration_seconds Time from request to response.', '# TYPE svc_request_duration_seconds histogram');
     let cum = 0;

@@ -13,6 +13,8 @@ interface Pattern {
   byMethod: Map<Method, RouteDef>;
 }
 
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 export const VERSION_PREFIXES = ['/api/v1', '/v1'];
 
 /** "/api/v1/route" → "/route"; "/healthz" → "//healthz" (absolute routes are written with a leading "//"). */
@@ -47,12 +49,21 @@ export class Router {
     p.byMethod.set(r.method, r);
   }
 
+  /** Matches of static routes never change: one frozen object each, not one per request. */
+  private staticHits = new Map<RouteDef, Match>();
+
   match(method: Method, path: string): Match {
     const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
     const s = this.statics.get(trimmed);
     if (s) {
       const r = s.get(method) ?? (method === ('HEAD' as Method) ? s.get('GET') : undefined);
-      return r ? { kind: 'found', route: r, params: {}, pattern: trimmed } : { kind: 'method', allow: [...s.keys()] };
+      if (!r) return { kind: 'method', allow: [...s.keys()] };
+      let hit = this.staticHits.get(r);
+      if (!hit) {
+        hit = Object.freeze({ kind: 'found', route: r, params: NO_PARAMS, pattern: trimmed }) as Match;
+        this.staticHits.set(r, hit);
+      }
+      return hit;
     }
     const segs = trimmed.split('/');
     let allow: Method[] | null = null;

@@ -47,6 +47,15 @@ const UNAUTHORIZED: Record<string, string> = {
   revoked: 'This API key has been revoked.',
 };
 
+/** One request in progress: what outlives uWS's request object, and whether it is answered. */
+class Exchange {
+  readonly t0 = performance.now();
+  aborted = false;
+  done = false;
+  onAbort: (() => void) | null = null;
+  constructor(readonly res: uWS.HttpResponse, readonly method: string, readonly url: string) {}
+}
+
 export class HttpServer {
   private app: uWS.TemplatedApp;
   private listen: uWS.us_listen_socket | null = null;
@@ -88,104 +97,112 @@ export class HttpServer {
   }
 
   private onRequest(res: uWS.HttpResponse, ureq: uWS.HttpRequest) {
-    const t0 = performance.now();
     // uWS's request object lives only until this function returns: copy what we need now.
     const method = ureq.getCaseSensitiveMethod().toUpperCase();
     const url = ureq.getUrl();
     const rawQuery = ureq.getQuery() ?? '';
     const headers: Record<string, string> = {};
     ureq.forEach((k, v) => { headers[k] = v; });
-    const state = { aborted: false, done: false };
-    let onAbort: (() => void) | null = null;
-    res.onAborted(() => { state.aborted = true; onAbort?.(); });
+    const ex = new Exchange(res, method, url);
+    res.onAborted(() => { ex.aborted = true; ex.onAbort?.(); });
     this.d.metrics.inFlight++;
 
-    const finish = (reply: Reply, route: string, key: KeyInfo | null) => {
-      const status = this.write(res, state, reply, method === 'HEAD');
-      this.d.metrics.inFlight--;
-      const ms = performance.now() - t0;
-      this.d.metrics.observe(route, status, ms / 1000);
-      this.reqLog.add(method, url, route, status, ms, key);
-      if (this.d.metrics.inFlight === 0 && this.drainWaiters.length) this.drainWaiters.splice(0).forEach((f) => f());
-    };
-
-    if (!METHODS.has(method)) return finish(errorReply(405, 'method_not_allowed', `Method ${method} is not supported.`), 'unmatched', null);
+    if (!METHODS.has(method)) return this.finish(ex, errorReply(405, 'method_not_allowed', `Method ${method} is not supported.`), 'unmatched', null);
     const path = normalisePath(url);
     const m = this.d.router.match(method as Method, path);
-    if (m.kind === 'none') return finish(errorReply(404, 'not_found', `No endpoint at ${url}. See GET /api/v1/capabilities.`), 'unmatched', null);
+    if (m.kind === 'none') return this.finish(ex, errorReply(404, 'not_found', `No endpoint at ${url}. See GET /api/v1/capabilities.`), 'unmatched', null);
     if (m.kind === 'method') {
       const allow = [...new Set(m.allow)].join(', ');
-      return finish(errorReply(405, 'method_not_allowed', `${method} is not allowed on ${url}; allowed: ${allow}.`, { Allow: allow }), 'unmatched', null);
+      return this.finish(ex, errorReply(405, 'method_not_allowed', `${method} is not allowed on ${url}; allowed: ${allow}.`, { Allow: allow }), 'unmatched', null);
     }
-    const routeName = `${m.route.method} ${m.pattern}`;
-    const base: Omit<Req, 'body' | 'key'> = {
-      method: m.route.method, path, params: m.params, query: new URLSearchParams(rawQuery), headers,
+    const route = m.route;
+    let routeName = this.routeNames.get(route);
+    if (routeName === undefined) this.routeNames.set(route, (routeName = `${route.method} ${route.path}`));
+    const req: Req = {
+      method: route.method, path, params: m.params, query: new URLSearchParams(rawQuery), headers, body: undefined, key: null,
     };
 
     if (!BODY_METHODS.has(method)) {
-      this.handle(base, undefined, m.route).then((r) => finish(r.reply, routeName, r.key));
+      void this.serve(ex, req, route, routeName);
       return;
     }
     const limit = this.d.ctx.config.maxBodyBytes;
     const declared = Number(headers['content-length'] ?? 0);
     if (declared > limit) {
-      return finish(errorReply(413, 'payload_too_large', `Request body over ${limit} bytes.`), routeName, null);
+      return this.finish(ex, errorReply(413, 'payload_too_large', `Request body over ${limit} bytes.`), routeName, null);
     }
     const chunks: Buffer[] = [];
     let size = 0;
     // A client that disconnects mid-body never sends the last chunk: account for it here.
-    onAbort = () => { if (!state.done) finish(errorReply(400, 'client_aborted', 'Client closed the connection.'), routeName, null); };
+    ex.onAbort = () => { if (!ex.done) this.finish(ex, errorReply(400, 'client_aborted', 'Client closed the connection.'), routeName, null); };
     res.onData((ab, isLast) => {
-      if (state.done || state.aborted) return;
+      if (ex.done || ex.aborted) return;
       size += ab.byteLength;
       if (size > limit) {
-        finish(errorReply(413, 'payload_too_large', `Request body over ${limit} bytes.`), routeName, null);
+        this.finish(ex, errorReply(413, 'payload_too_large', `Request body over ${limit} bytes.`), routeName, null);
         return;
       }
       chunks.push(Buffer.from(ab.slice(0))); // uWS reuses the chunk's memory after this callback
       if (!isLast) return;
-      onAbort = null;
-      let body: unknown;
+      ex.onAbort = null;
       const text = Buffer.concat(chunks).toString('utf8');
-      if (text.trim() === '') body = undefined;
-      else {
-        try { body = JSON.parse(text); } catch (e) {
-          return finish(errorReply(400, 'invalid_json', `Request body is not valid JSON: ${(e as Error).message}`), routeName, null);
+      if (text.trim() !== '') {
+        try { req.body = JSON.parse(text); } catch (e) {
+          return this.finish(ex, errorReply(400, 'invalid_json', `Request body is not valid JSON: ${(e as Error).message}`), routeName, null);
         }
       }
-      this.handle(base, body, m.route).then((r) => finish(r.reply, routeName, r.key));
+      void this.serve(ex, req, route, routeName);
     });
   }
 
-  private async handle(base: Omit<Req, 'body' | 'key'>, body: unknown, route: RouteDef): Promise<{ reply: Reply; key: KeyInfo | null }> {
-    let key: KeyInfo | null = null;
+  /** Route names for metrics and logs ("GET /route"), made once per route rather than per request. */
+  private routeNames = new Map<RouteDef, string>();
+
+  private finish(ex: Exchange, reply: Reply, route: string, key: KeyInfo | null) {
+    const status = this.write(ex, reply);
+    this.d.metrics.inFlight--;
+    const ms = performance.now() - ex.t0;
+    this.d.metrics.observe(route, status, ms / 1000);
+    this.reqLog.add(ex.method, ex.url, route, status, ms, key);
+    if (this.d.metrics.inFlight === 0 && this.drainWaiters.length) this.drainWaiters.splice(0).forEach((f) => f());
+  }
+
+  /** Authenticate, admit, run the handler and answer; never throws. */
+  private async serve(ex: Exchange, req: Req, route: RouteDef, routeName: string): Promise<void> {
+    let reply: Reply;
     try {
-      if (this.draining) return { reply: errorReply(503, 'shutting_down', 'The server is shutting down; retry shortly.'), key };
-      if (route.scope !== null) {
-        const a = this.d.auth.lookupCached(base.headers.authorization) ?? (await this.d.auth.lookup(base.headers.authorization));
-        if (!a.ok) return { reply: errorReply(401, 'unauthorized', UNAUTHORIZED[a.reason], { 'WWW-Authenticate': 'Bearer' }), key };
-        key = a.key;
-        if (route.scope !== 'any' && !key.scopes.includes(route.scope)) {
-          return { reply: errorReply(403, 'forbidden', `This key lacks the '${route.scope}' scope needed for ${route.method} ${route.path}.`), key };
-        }
-        const admitted = this.d.limits.admit(key);
-        const v = admitted instanceof Promise ? await admitted : admitted;
-        if (!v.ok) return { reply: errorReply(429, v.code, v.message, { 'Retry-After': String(v.retryAfter) }), key };
-      }
-      const reply = await route.handler({ ...base, body, key }, this.d.ctx);
-      return { reply, key };
+      reply = await this.handle(req, route);
     } catch (e) {
-      if (e instanceof HttpError) return { reply: errorReply(e.status, e.code, e.message, e.headers), key };
-      const id = randomBytes(6).toString('hex');
-      log.error('unhandled', { error_id: id, route: `${route.method} ${route.path}`, error: String((e as Error)?.stack ?? e) });
-      return { reply: errorReply(500, 'internal', `Internal error (reference ${id}). Retry with exponential back-off.`), key };
+      if (e instanceof HttpError) reply = errorReply(e.status, e.code, e.message, e.headers);
+      else {
+        const id = randomBytes(6).toString('hex');
+        log.error('unhandled', { error_id: id, route: `${route.method} ${route.path}`, error: String((e as Error)?.stack ?? e) });
+        reply = errorReply(500, 'internal', `Internal error (reference ${id}). Retry with exponential back-off.`);
+      }
     }
+    this.finish(ex, reply, routeName, req.key);
+  }
+
+  private async handle(req: Req, route: RouteDef): Promise<Reply> {
+    if (this.draining) return errorReply(503, 'shutting_down', 'The server is shutting down; retry shortly.');
+    if (route.scope !== null) {
+      const a = this.d.auth.lookupCached(req.headers.authorization) ?? (await this.d.auth.lookup(req.headers.authorization));
+      if (!a.ok) return errorReply(401, 'unauthorized', UNAUTHORIZED[a.reason], { 'WWW-Authenticate': 'Bearer' });
+      const key = (req.key = a.key);
+      if (route.scope !== 'any' && !key.scopes.includes(route.scope)) {
+        return errorReply(403, 'forbidden', `This key lacks the '${route.scope}' scope needed for ${route.method} ${route.path}.`);
+      }
+      const admitted = this.d.limits.admit(key);
+      const v = admitted instanceof Promise ? await admitted : admitted;
+      if (!v.ok) return errorReply(429, v.code, v.message, { 'Retry-After': String(v.retryAfter) });
+    }
+    return route.handler(req, this.d.ctx);
   }
 
   /** Write a reply unless the client went away; returns the status written. */
-  private write(res: uWS.HttpResponse, state: { aborted: boolean; done: boolean }, reply: Reply, head: boolean): number {
-    if (state.done) return 0;
-    state.done = true;
+  private write(ex: Exchange, reply: Reply): number {
+    if (ex.done) return 0;
+    ex.done = true;
     let status: number;
     let body: string | Uint8Array;
     let type: string | Buffer = V_JSON;
@@ -200,7 +217,8 @@ export class HttpServer {
       status = reply.status ?? 200;
       body = withAttribution(reply.json);
     }
-    if (state.aborted) return status;
+    if (ex.aborted) return status;
+    const res = ex.res, head = ex.method === 'HEAD';
     res.cork(() => {
       res.writeStatus(statusLine(status));
       res.writeHeader(H_CONTENT_TYPE, type);
