@@ -15,11 +15,19 @@ import { Packr } from 'msgpackr';
 import { loadCatalog, type LoadReport } from './data/catalog.ts';
 import type { Dataset, TaskReply, TaskRequest } from '../workers/task.ts';
 import type { AttachRequest } from '../workers/engine.ts';
-import { readBatchReply, type BatchReply } from '../workers/batch.ts';
+import { readBatchReply, batchMicros, type BatchReply } from '../workers/batch.ts';
 import { log } from './log.ts';
 import { engineEntry } from './engine-bundle.ts';
 
 const MIN_BATCH = 8;
+/**
+ * Work (µs of worker time) below which a batch is not split, and waits for a busy thread
+ * rather than waking an idle one: a message round trip costs the main thread ~10 µs, and
+ * with as many threads as cores every wake-up is a context switch that the HTTP thread pays.
+ */
+const SPLIT_US = 50;
+/** Longest a cheap batch waits for a busy thread before it wakes an idle one anyway. */
+const HOLD_MAX_MS = 1;
 /** How long the attach handshake waits for every thread to take its lane. */
 const ATTACH_TIMEOUT_MS = 10_000;
 const packr = new Packr({ useRecords: false });
@@ -133,6 +141,7 @@ export class Engine {
       const part = lane.part!;
       lane.part = null;
       port.unref();
+      this.observeCost(batchMicros(r), part.length);
       const answers = readBatchReply(r);
       for (let j = 0; j < part.length; j++) part[j].resolve(answers[j]);
       this.settled(gen);
@@ -187,6 +196,13 @@ export class Engine {
 
   private pending: Pending[] = [];
   private scheduled = false;
+  /** Worker time per task (µs, moving average); starts high so both threads serve until measured. */
+  private costUs = SPLIT_US;
+  private holdTimer: NodeJS.Timeout | null = null;
+
+  private observeCost(micros: number, tasks: number) {
+    this.costUs += 0.1 * (micros / tasks - this.costUs);
+  }
 
   private busy(gen: Generation): number {
     let n = gen.queued;
@@ -196,24 +212,39 @@ export class Engine {
 
   private schedule() {
     if (this.scheduled || !this.pending.length || this.busy(this.gen) >= this.opts.workers) return;
+    // Holding a cheap batch for a busy thread: its reply (or the timer) dispatches it.
+    if (this.holdTimer && this.pending.length * this.costUs < SPLIT_US) return;
     this.scheduled = true;
     setImmediate(this.dispatch);
   }
+
+  private release = () => {
+    this.holdTimer = null;
+    this.dispatch(true);
+  };
 
   private settled(gen: Generation) {
     if (gen === this.gen) this.schedule();
     else if (this.busy(gen) === 0) gen.idle.splice(0).forEach((f) => f());
   }
 
-  private dispatch = () => {
+  private dispatch = (force = false) => {
     this.scheduled = false;
     const gen = this.gen;
-    const free = Math.max(1, this.opts.workers - this.busy(gen));
+    const busy = this.busy(gen);
+    const free = this.opts.workers - busy;
+    if (free <= 0 || !this.pending.length) return;
+    const work = this.pending.length * this.costUs;
+    if (busy > 0 && work < SPLIT_US && !force) {
+      this.holdTimer ??= setTimeout(this.release, HOLD_MAX_MS);
+      return;
+    }
+    if (this.holdTimer) { clearTimeout(this.holdTimer); this.holdTimer = null; }
     const items = this.pending;
     this.pending = [];
-    // Small batches go to one worker (each message costs the main thread more than the tasks);
-    // larger ones are spread over the free threads.
-    const chunks = Math.min(Math.ceil(items.length / MIN_BATCH), free);
+    // Cheap or small batches go to one worker (each message costs the main thread more than
+    // the tasks); larger ones are spread over the free threads.
+    const chunks = Math.max(1, Math.min(Math.ceil(items.length / MIN_BATCH), Math.ceil(work / SPLIT_US), free));
     const per = Math.ceil(items.length / chunks);
     for (let i = 0; i < items.length; i += per) {
       const part = items.slice(i, i + per);
@@ -233,6 +264,7 @@ export class Engine {
       gen.queued++;
       gen.pool.run({ packed }, { transferList: [packed.buffer] }).then(
         (r: BatchReply) => {
+          this.observeCost(batchMicros(r), part.length);
           const answers = readBatchReply(r);
           for (let j = 0; j < part.length; j++) part[j].resolve(answers[j]);
         },
@@ -275,6 +307,7 @@ export class Engine {
   }
 
   async close(): Promise<void> {
+    if (this.holdTimer) { clearTimeout(this.holdTimer); this.holdTimer = null; }
     if (this.gen) await this.retire(this.gen);
   }
 }

@@ -5,40 +5,47 @@ import type { TaskReply } from './task.ts';
 /**
  * What a batch comes back as: one buffer, so one transfer serves every answer and the
  * message carries nothing to structured-clone. Layout (little-endian u32 words, then bytes):
- * n, status[0..n), end[0..n), then the JSON bodies back to back; body i spans
+ * n, compute µs, status[0..n), end[0..n), then the JSON bodies back to back; body i spans
  * end[i-1] (or 0) to end[i], counted from the start of the bodies.
  */
 export type BatchReply = Uint8Array;
 
+const HEAD = 2;
+
 /** Split a batch reply into its answers (main thread). */
 export function readBatchReply(r: BatchReply): TaskReply[] {
-  const words = new Uint32Array(r.buffer, r.byteOffset, 1 + 2 * new Uint32Array(r.buffer, r.byteOffset, 1)[0]);
-  const n = words[0];
-  const base = 4 * (1 + 2 * n);
+  const n = new Uint32Array(r.buffer, r.byteOffset, 1)[0];
+  const words = new Uint32Array(r.buffer, r.byteOffset, HEAD + 2 * n);
+  const base = 4 * (HEAD + 2 * n);
   const out: TaskReply[] = new Array(n);
   for (let i = 0, start = base; i < n; i++) {
-    const end = base + words[1 + n + i];
-    out[i] = { status: words[1 + i], body: r.subarray(start, end) };
+    const end = base + words[HEAD + n + i];
+    out[i] = { status: words[HEAD + i], body: r.subarray(start, end) };
     start = end;
   }
   return out;
 }
 
+/** The worker's compute time for the batch, in µs. */
+export function batchMicros(r: BatchReply): number {
+  return new Uint32Array(r.buffer, r.byteOffset, 2)[1];
+}
+
 /** An unpooled, transferable buffer in the BatchReply layout. */
-export function encodeBatchReply(answers: { status: number; json: string }[]): BatchReply {
+export function encodeBatchReply(answers: { status: number; json: string }[], micros: number): BatchReply {
   const n = answers.length;
-  const base = 4 * (1 + 2 * n);
+  const base = 4 * (HEAD + 2 * n);
   let total = 0;
-  const lens = new Array<number>(n);
-  for (let i = 0; i < n; i++) total += lens[i] = Buffer.byteLength(answers[i].json);
+  for (let i = 0; i < n; i++) total += Buffer.byteLength(answers[i].json);
   const buf = Buffer.allocUnsafeSlow(base + total);
-  const words = new Uint32Array(buf.buffer, buf.byteOffset, 1 + 2 * n);
+  const words = new Uint32Array(buf.buffer, buf.byteOffset, HEAD + 2 * n);
   words[0] = n;
+  words[1] = Math.min(0xffffffff, Math.round(micros));
   let off = 0;
   for (let i = 0; i < n; i++) {
-    words[1 + i] = answers[i].status;
+    words[HEAD + i] = answers[i].status;
     off += buf.write(answers[i].json, base + off);
-    words[1 + n + i] = off;
+    words[HEAD + n + i] = off;
   }
   return new Uint8Array(buf.buffer, buf.byteOffset, base + total);
 }

@@ -57,7 +57,9 @@ export interface AttachRequest {
 }
 
 function runBatch(packed: Uint8Array): BatchReply {
-  return encodeBatchReply((unpackr.unpack(packed) as TaskRequest[]).map(runOne));
+  const t0 = performance.now();
+  const answers = (unpackr.unpack(packed) as TaskRequest[]).map(runOne);
+  return encodeBatchReply(answers, (performance.now() - t0) * 1000);
 }
 
 function attach(msg: AttachRequest): number {
@@ -90,7 +92,7 @@ export default function entry(msg: TaskRequest | { packed: Uint8Array } | Attach
     return Piscina.move(new Moved(value, value.buffer as ArrayBuffer) as unknown as ArrayBuffer);
   }
   const a = runOne(msg);
-  const [one] = readBatchReply(encodeBatchReply([a]));
+  const [one] = readBatchReply(encodeBatchReply([a], 0));
   return Piscina.move(new Moved(one, one.body.buffer as ArrayBuffer) as unknown as ArrayBuffer);
 }
 
