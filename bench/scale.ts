@@ -1,9 +1,13 @@
-// npm run bench -- scale [--sizes 10000,100000,1000000,4000000] [--queries 1000]
+// npm run bench -- scale [--sizes 10000,100000,1000000,4000000] [--queries 1000] [--cache DIR] [--out DIR]
 // Builds SYNTHETIC road networks (jittered grids with a road hierarchy, bench/lib/synthetic.ts;
 // no real network above ~100k nodes is available offline) and measures, per size, in a fresh
 // process: build time, peak RSS, CH query p50/p99 and plain Dijkstra p50 (A B A B, 3 rounds).
+// --cache DIR keeps each built graph in DIR (synthetic-<nodes>-seed<seed>-v<route format>.route.bin
+// + .json) and reuses it, so query changes can be measured without the 4M build (~4 min, ~2.2 GB);
+// the build figures reported are then those of the run that built it (`cached` names the file).
+// A new route format version never reuses an old file; delete DIR after changing graph-build.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, dirname } from 'node:path';
+import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { cpus } from 'node:os';
@@ -12,7 +16,7 @@ import { runChild } from './lib/child.ts';
 const HERE = dirname(fileURLToPath(import.meta.url));
 
 export async function main(argv: string[]) {
-  const { values } = parseArgs({ args: argv, options: { sizes: { type: 'string' }, queries: { type: 'string' }, out: { type: 'string' } } });
+  const { values } = parseArgs({ args: argv, options: { sizes: { type: 'string' }, queries: { type: 'string' }, out: { type: 'string' }, cache: { type: 'string' } } });
   const sizes = (values.sizes ?? '10000,100000,1000000,4000000').split(',').map(Number);
   const queries = Number(values.queries ?? 1000);
   const results: any[] = [];
@@ -21,7 +25,7 @@ export async function main(argv: string[]) {
     const dq = n <= 20000 ? 200 : n <= 200000 ? 100 : n <= 2000000 ? 30 : 10;
     process.stderr.write(`scale: building synthetic ${n} nodes…\n`);
     try {
-      const r = await runChild(join(HERE, 'lib', 'build-child.ts'), ['synthetic', String(n), '1', String(queries), String(dq)], { nodeArgs: ['--max-old-space-size=8192'] });
+      const r = await runChild(join(HERE, 'lib', 'build-child.ts'), ['synthetic', String(n), '1', String(queries), String(dq), ...(values.cache ? [resolve(values.cache)] : [])], { nodeArgs: ['--max-old-space-size=8192'] });
       results.push(r);
       process.stderr.write(`scale: ${JSON.stringify(r)}\n`);
     } catch (e) {

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import type { Config } from '../src/config.ts';
 import { ROOT } from '../src/config.ts';
 import { log } from '../src/log.ts';
+import { readManifest, type Manifest } from '../src/format/index.ts';
+import { ROUTE_FORMAT_VERSION } from '../workers/routing/format.ts';
 
 export interface Sources {
   roads: { name: string; input: string; profiles?: ('driving' | 'walk' | 'cycle')[] }[];
@@ -15,18 +17,26 @@ export function readSources(): Sources {
   return JSON.parse(readFileSync(join(ROOT, 'data', 'sources.json'), 'utf8'));
 }
 
+/** A road build in another route format would be refused at load (src/data/catalog.ts): rebuild it instead. */
+export function roadBuildIsStale(m: Manifest): boolean {
+  return m.format_version !== ROUTE_FORMAT_VERSION || m.files.some((f) => f.version !== ROUTE_FORMAT_VERSION);
+}
+
 export async function ensureDefaultData(config: Config): Promise<void> {
   const sources = readSources();
   const progress = process.stdout.isTTY;
   for (const r of sources.roads) {
-    if (existsSync(join(config.builtDir, r.name, 'manifest.json'))) continue;
+    const m = readManifest(join(config.builtDir, r.name));
+    const stale = m !== null && roadBuildIsStale(m);
+    if (m && !stale) continue;
     const input = join(config.sharedDataDir, r.input);
     if (!existsSync(input)) {
-      log.warn('source_missing', { extract: r.name, input });
+      log.warn('source_missing', { extract: r.name, input, ...(stale ? { stale_format_version: m!.format_version, reads: ROUTE_FORMAT_VERSION } : {}) });
       continue;
     }
     const { buildRoadExtract } = await import('./roads.ts');
-    log.info('building', { extract: r.name, input });
+    if (stale) log.info('rebuilding', { extract: r.name, input, reason: `format version ${m!.format_version}, this build reads ${ROUTE_FORMAT_VERSION}` });
+    else log.info('building', { extract: r.name, input });
     await buildRoadExtract({ input, name: r.name, profiles: r.profiles, out: config.builtDir, progress });
   }
   if (!existsSync(join(config.builtDir, sources.gazetteer.name, 'manifest.json'))) {

@@ -4,7 +4,7 @@ import { compress, type BaseGraph } from './compress.ts';
 import { contract, type ContractOptions } from './ch.ts';
 import { buildSpatial } from './spatial.ts';
 import { components } from './components.ts';
-import { renumberByRank } from './renumber.ts';
+import { renumber } from './renumber.ts';
 import { writeContainer, type Section } from '../../src/format/index.ts';
 import { ROUTE_KIND, ROUTE_FORMAT_VERSION, WEIGHT_UNIT, type GraphMeta } from '../../workers/routing/format.ts';
 
@@ -19,7 +19,7 @@ export function buildGraph(segs: Segments, profile: string, opts: ContractOption
   const t0 = performance.now();
   const compressed = compress(segs);
   const t1 = performance.now();
-  const { base, ch } = renumberByRank(compressed, contract(compressed, opts));
+  const { base, ch } = renumber(compressed, contract(compressed, opts));
   const t2 = performance.now();
   const sp = buildSpatial(base);
   const cc = components(base);
@@ -30,7 +30,7 @@ export function buildGraph(segs: Segments, profile: string, opts: ContractOption
     main_component: cc.main, main_component_nodes: cc.mainNodes, components: cc.count,
   };
   const sections: Record<string, Section> = {
-    chFirst: ch.chFirst, chNbr: ch.chNbr, chFw: ch.chFw, chBw: ch.chBw, chFwMid: ch.chFwMid, chBwMid: ch.chBwMid,
+    chFirst: ch.chFirst, chArc: ch.chArc, chMid: ch.chMid,
     edgeU: base.edgeU, edgeV: base.edgeV, edgeW: base.edgeW, edgeDist: base.edgeDist, edgeFlags: base.edgeFlags,
     edgeShape: base.edgeShape, shapeLat: base.shapeLat, shapeLon: base.shapeLon, shapeCum: base.shapeCum,
     nodeLat: base.nodeLat, nodeLon: base.nodeLon, edgeComp: cc.edgeComp, segEdge: sp.segEdge, segPt: sp.segPt, spatial: sp.spatial,

@@ -7,15 +7,11 @@
 // block is frozen: at that moment every neighbour left is higher in the order, so
 // the frozen block is exactly the node's upward/downward CH adjacency.
 import { MinHeap } from '../../workers/routing/heap.ts';
+import { ARC, ARC_HEAD, ARC_W, HEAD_FW, HEAD_BW, HEAD_LAST, HEAD_SHIFT, MAX_NODES, type GraphViews } from '../../workers/routing/format.ts';
 import type { BaseGraph } from './compress.ts';
 
-export interface CH {
-  chFirst: Uint32Array;
-  chNbr: Int32Array;
-  chFw: Int32Array;
-  chBw: Int32Array;
-  chFwMid: Int32Array;
-  chBwMid: Int32Array;
+/** The CH sections exactly as the route file stores them (workers/routing/format.ts), plus the order. */
+export interface CH extends Pick<GraphViews, 'chFirst' | 'chArc' | 'chMid'> {
   rank: Uint32Array;
   shortcuts: number;
   arcs: number;
@@ -209,21 +205,31 @@ export function contract(g: BaseGraph, opts: ContractOptions = {}): CH {
     if (opts.onProgress && order % step === 0) opts.onProgress(order / n);
   }
 
-  // --- freeze: each node's block, as it was at contraction, is its CH adjacency
+  // --- freeze: each node's block, as it was at contraction, is its CH adjacency, packed as the route
+  // file stores it (workers/routing/format.ts): one entry per neighbour, or two when its arcs differ
+  if (n > MAX_NODES) throw new Error(`graph of ${n} nodes: the route format holds at most ${MAX_NODES}`);
+  const split = (k: number) => fw[k] >= 0 && bw[k] >= 0 && (fw[k] !== bw[k] || fwMid[k] !== bwMid[k]);
   const chFirst = new Uint32Array(n + 1);
-  for (let v = 0; v < n; v++) chFirst[v + 1] = chFirst[v] + len[v];
-  const total = chFirst[n];
-  const chNbr = new Int32Array(total), chFw = new Int32Array(total), chBw = new Int32Array(total);
-  const chFwMid = new Int32Array(total), chBwMid = new Int32Array(total);
-  let realShortcuts = 0;
   for (let v = 0; v < n; v++) {
-    const s = start[v], l = len[v], o = chFirst[v];
-    chNbr.set(nbr.subarray(s, s + l), o); chFw.set(fw.subarray(s, s + l), o); chBw.set(bw.subarray(s, s + l), o);
-    chFwMid.set(fwMid.subarray(s, s + l), o); chBwMid.set(bwMid.subarray(s, s + l), o);
-    for (let k = s; k < s + l; k++) {
+    let c = 0;
+    for (let k = start[v]; k < start[v] + len[v]; k++) c += split(k) ? 2 : 1;
+    chFirst[v + 1] = chFirst[v] + c;
+  }
+  const total = chFirst[n];
+  const chArc = new Int32Array(ARC * total), chMid = new Int32Array(total);
+  let realShortcuts = 0, o = 0;
+  const put = (y: number, dirs: number, w: number, mid: number) => {
+    chArc[ARC * o + ARC_HEAD] = (y << HEAD_SHIFT) | dirs; chArc[ARC * o + ARC_W] = w; chMid[o] = mid; o++;
+  };
+  for (let v = 0; v < n; v++) {
+    for (let k = start[v]; k < start[v] + len[v]; k++) {
+      if (split(k)) { put(nbr[k], HEAD_FW, fw[k], fwMid[k]); put(nbr[k], HEAD_BW, bw[k], bwMid[k]); }
+      else if (fw[k] >= 0) put(nbr[k], bw[k] >= 0 ? HEAD_FW | HEAD_BW : HEAD_FW, fw[k], fwMid[k]);
+      else put(nbr[k], HEAD_BW, bw[k], bwMid[k]);
       if (fw[k] >= 0 && fwMid[k] >= 0) realShortcuts++;
       if (bw[k] >= 0 && bwMid[k] >= 0) realShortcuts++;
     }
+    if (o > chFirst[v]) chArc[ARC * (o - 1) + ARC_HEAD] |= HEAD_LAST;
   }
-  return { chFirst, chNbr, chFw, chBw, chFwMid, chBwMid, rank, shortcuts: realShortcuts, arcs: total };
+  return { chFirst, chArc, chMid, rank, shortcuts: realShortcuts, arcs: total };
 }

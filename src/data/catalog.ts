@@ -4,6 +4,13 @@ import { readdirSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, readShared, readManifest, FormatError } from '../format/index.ts';
 import type { Dataset } from '../../workers/task.ts';
+import { ROUTE_KIND, ROUTE_FORMAT_VERSION } from '../../workers/routing/format.ts';
+
+/**
+ * Format version this build reads, per container kind. The manifest's own `version` only says
+ * what was written; without this an old file would pass here and fail later inside every worker.
+ */
+const READS: Record<string, number> = { [ROUTE_KIND]: ROUTE_FORMAT_VERSION };
 
 export interface LoadReport {
   datasets: Dataset[];
@@ -42,7 +49,7 @@ export function loadDataset(dir: string): Dataset | null {
     const path = join(dir, f.file);
     if (!existsSync(path)) throw new FormatError(path, 'listed in manifest.json but missing');
     const sab = readShared(path);
-    open(sab, { file: path, kind: f.kind, version: f.version, verify: true });
+    open(sab, { file: path, kind: f.kind, version: READS[f.kind] ?? f.version, verify: true });
     files[f.file] = sab;
   }
   return { dataset: m.dataset, name: m.name, dir, manifest: m, files };

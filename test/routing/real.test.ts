@@ -4,14 +4,15 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { join } from 'node:path';
 import { readFileSync, writeFileSync, mkdirSync, readdirSync, copyFileSync } from 'node:fs';
 import { buildRoadExtract } from '../../graph-build/roads.ts';
-import { openGraph } from '../../workers/routing/format.ts';
+import { openGraph, ROUTE_FORMAT_VERSION } from '../../workers/routing/format.ts';
+import { roadBuildIsStale } from '../../graph-build/defaults.ts';
 import { checkGraph } from '../../bench/lib/check.ts';
 import { snap, loadIndex } from '../../workers/routing/snap.ts';
 import { E7 } from '../../workers/routing/format.ts';
 import { M_PER_DEG } from '../../workers/routing/geo.ts';
 import { rng } from '../../bench/lib/rand.ts';
 import { loadDataset } from '../../src/data/catalog.ts';
-import { readShared } from '../../src/format/index.ts';
+import { readShared, readManifest, writeManifest } from '../../src/format/index.ts';
 import { tempDir, loadInto, task, SHARED_DATA } from './helpers.ts';
 import type { Manifest } from '../../src/format/index.ts';
 
@@ -109,6 +110,29 @@ describe('routing on real extracts', () => {
       b[b.length - 100] ^= 0xff;
       writeFileSync(f, b);
       expect(() => loadDataset(dst)).toThrow(/driving\.route\.bin.*checksum/);
+    } finally { t2.remove(); }
+  });
+
+  it('refuses a graph in an older format, and npm start would rebuild it', () => {
+    const t2 = tempDir();
+    try {
+      const dst = join(t2.dir, 'algiers-east');
+      buildCopy(join(tmp.dir, 'algiers-east'), dst);
+      const old = ROUTE_FORMAT_VERSION - 1;
+      // what an older build left behind: its own version in every file header and in the manifest
+      for (const p of ['driving', 'walk', 'cycle']) {
+        const f = join(dst, `${p}.route.bin`);
+        const b = readFileSync(f);
+        b.writeUInt32LE(old, 24); // kind version (outside the checksummed payload)
+        writeFileSync(f, b);
+      }
+      const m = readManifest(dst)!;
+      expect(roadBuildIsStale(m)).toBe(false);
+      m.format_version = old;
+      for (const f of m.files) f.version = old;
+      writeManifest(dst, m);
+      expect(roadBuildIsStale(readManifest(dst)!)).toBe(true);
+      expect(() => loadDataset(dst)).toThrow(new RegExp(`route\\.bin: road-graph format version ${old}, this build reads ${ROUTE_FORMAT_VERSION}; rebuild`));
     } finally { t2.remove(); }
   });
 
