@@ -44,8 +44,36 @@ function timeAll<T>(inputs: T[], fn: (x: T) => unknown, repeat = 1) {
   cs.sort((a, b) => a - b);
   return {
     n: ts.length, p50_us: r1(pct(ts, 50)), p99_us: r1(pct(ts, 99)), mean_us: r1(ts.reduce((a, b) => a + b, 0) / ts.length),
-    cpu_p50_us: pct(cs, 50), cpu_p99_us: pct(cs, 99),
+    cpu_p50_us: pct(cs, 50), cpu_p99_us: pct(cs, 99), cpu_mean_us: r1(cs.reduce((a, b) => a + b, 0) / cs.length),
   };
+}
+
+/**
+ * Geocode + JSON serialisation (the worker's whole cost) over the mixed query list in its
+ * order, reported per query kind: mean and p50 of wall and CPU time in µs. The mean is what
+ * throughput sees.
+ */
+function timeByKind(queries: GenQuery[], fn: (q: GenQuery) => unknown, repeat: number) {
+  for (const q of queries.slice(0, 200)) fn(q);
+  const by: Record<string, { ts: number[]; cs: number[] }> = {};
+  for (let k = 0; k < repeat; k++) {
+    for (const q of queries) {
+      const c = process.cpuUsage();
+      const t = performance.now();
+      fn(q);
+      const w = (performance.now() - t) * 1000;
+      const d = process.cpuUsage(c);
+      for (const key of [q.kind, 'all']) {
+        const b = (by[key] ??= { ts: [], cs: [] });
+        b.ts.push(w); b.cs.push(d.user + d.system);
+      }
+    }
+  }
+  const mean = (xs: number[]) => r1(xs.reduce((a, b) => a + b, 0) / xs.length);
+  return Object.fromEntries(Object.entries(by).map(([k, { ts, cs }]) => {
+    ts.sort((a, b) => a - b); cs.sort((a, b) => a - b);
+    return [k, { n: ts.length / repeat, mean_us: mean(ts), p50_us: r1(pct(ts, 50)), cpu_mean_us: mean(cs), cpu_p50_us: pct(cs, 50) }];
+  }));
 }
 
 export async function main(args: string[]) {
@@ -117,10 +145,11 @@ export async function main(args: string[]) {
   }
   const summary = (rs: ReturnType<typeof timeAll>[]) => ({
     n: rs[0].n, p50_us: median(rs.map((x) => x.p50_us)), p99_us: median(rs.map((x) => x.p99_us)), mean_us: median(rs.map((x) => x.mean_us)),
-    cpu_p50_us: median(rs.map((x) => x.cpu_p50_us)), cpu_p99_us: median(rs.map((x) => x.cpu_p99_us)),
+    cpu_p50_us: median(rs.map((x) => x.cpu_p50_us)), cpu_p99_us: median(rs.map((x) => x.cpu_p99_us)), cpu_mean_us: median(rs.map((x) => x.cpu_mean_us)),
     rounds_p50_us: rs.map((x) => x.p50_us), rounds_p99_us: rs.map((x) => x.p99_us),
   });
   const serialise = timeAll(geocodeArgs, (a) => JSON.stringify(T.geocode(a, ctx)), 2);
+  const byKind = timeByKind(queries, (q) => JSON.stringify(T.geocode({ q: q.q, country: q.country, limit: 5 }, ctx)), 5);
 
   // 5. Accuracy: ours and the peer on the same generated queries.
   const accOurs = accuracy(queries, (q: GenQuery) => (T.geocode({ q: q.q, country: q.country, limit: 5 }, ctx) as any).results.map((r: any) => r.id));
@@ -150,6 +179,7 @@ export async function main(args: string[]) {
     in_worker: {
       geocode: summary(ours.geocode), suggest: summary(ours.suggest), reverse: summary(ours.reverse), nearby: summary(ours.nearby),
       geocode_with_json_serialise: serialise,
+      geocode_with_json_by_kind: byKind,
     },
     accuracy: accOurs.byKind,
     misses: accOurs.misses.slice(0, 20).map((m) => ({ kind: m.q.kind, q: m.q.q, country: m.q.country, expect: m.q.expect, name: m.q.name, got: m.got })),

@@ -7,6 +7,7 @@ import { ROOT } from '../src/config.ts';
 import { log } from '../src/log.ts';
 import { readManifest, type Manifest } from '../src/format/index.ts';
 import { ROUTE_FORMAT_VERSION } from '../workers/routing/format.ts';
+import { GAZ_VERSION, gazetteerIsStale } from '../workers/geo/format.ts';
 
 export interface Sources {
   roads: { name: string; input: string; profiles?: ('driving' | 'walk' | 'cycle')[] }[];
@@ -39,9 +40,11 @@ export async function ensureDefaultData(config: Config): Promise<void> {
     else log.info('building', { extract: r.name, input });
     await buildRoadExtract({ input, name: r.name, profiles: r.profiles, out: config.builtDir, progress });
   }
-  if (!existsSync(join(config.builtDir, sources.gazetteer.name, 'manifest.json'))) {
+  const gm = readManifest(join(config.builtDir, sources.gazetteer.name));
+  if (!gm || gazetteerIsStale(gm)) {
     const { buildGazetteer } = await import('./gazetteer/index.ts');
-    log.info('building', { dataset: sources.gazetteer.name });
+    if (gm) log.info('rebuilding', { dataset: sources.gazetteer.name, reason: `format version ${gm.format_version}, this build writes ${GAZ_VERSION}` });
+    else log.info('building', { dataset: sources.gazetteer.name });
     await buildGazetteer({ sharedDataDir: config.sharedDataDir, out: config.builtDir, sources: sources.gazetteer, roads: sources.roads, progress });
   }
 }

@@ -1,13 +1,18 @@
 // Builds the text index the worker searches: a sorted token dictionary, postings
 // (token → name ids, most important feature first), per-name and per-feature-context
 // token lists, and a SymSpell-style deletion table (hash of every token with up to
-// 1 or 2 characters deleted → token id) so typo lookups are hash probes, not scans.
+// 1 or 2 characters deleted → token id) so typo lookups are hash probes, not scans, and
+// per token its neighbour list (what that lookup returns for the token itself), so a query
+// word found in the dictionary reads one list instead of probing; and per name a record of
+// what scoring it reads (workers/geo/records.ts).
 import { tokens, deletes, hash32 } from '../../workers/geo/normalize.ts';
+import { neighbourLists } from '../../workers/geo/fuzzy.ts';
+import { buildNameRecords } from '../../workers/geo/records.ts';
 import type { Feat } from './model.ts';
 
 export interface TextIndex {
   sections: Record<string, Uint8Array | Uint32Array | Float32Array>;
-  counts: { tokens: number; names: number; postings: number; deletion_entries: number };
+  counts: { tokens: number; names: number; postings: number; deletion_entries: number; neighbour_entries: number };
 }
 
 /** Edits the dictionary side must pre-delete so any query within maxEdits(query) meets it (see docs/geo.md). */
@@ -69,6 +74,8 @@ export function buildTextIndex(feats: Feat[], contextOf: (i: number) => string[]
   };
   const names = csr(nameToks);
   const ctx = csr(ctxToks);
+  // Importance as features.bin stores it (Float32), so scores match whichever array is read.
+  const recs = buildNameRecords(nameFeat, names.start, names.ids, ctx.start, ctx.ids, (f) => Math.fround(feats[f].importance));
 
   // Deletion table, sorted by hash, with a directory over the top bits of the hash.
   const pairs: number[] = [];
@@ -96,6 +103,9 @@ export function buildTextIndex(feats: Feat[], contextOf: (i: number) => string[]
     dir[b] = i;
   }
 
+  const delHashArr = Uint32Array.from(delHash), delTokArr = Uint32Array.from(delTok);
+  const nb = neighbourLists({ tokens: sorted, delDir: dir, delHash: delHashArr, delTok: delTokArr, delShift: shift });
+
   const enc = new TextEncoder();
   const blob = (strs: string[]) => {
     const parts = strs.map((s) => enc.encode(s));
@@ -115,8 +125,10 @@ export function buildTextIndex(feats: Feat[], contextOf: (i: number) => string[]
       postStart, postings,
       nameFeat: Uint32Array.from(nameFeat), nameTokStart: names.start, nameToks: names.ids, nameStr: nt.bytes, nameOff: nt.off,
       ctxStart: ctx.start, ctxToks: ctx.ids,
-      delDir: dir, delHash: Uint32Array.from(delHash), delTok: Uint32Array.from(delTok),
+      delDir: dir, delHash: delHashArr, delTok: delTokArr,
+      nbStart: nb.start, nbTok: nb.tok,
+      nameRecStart: recs.recStart, nameRec: recs.rec,
     },
-    counts: { tokens: sorted.length, names: nameToks.length, postings: total, deletion_entries: delHash.length },
+    counts: { tokens: sorted.length, names: nameToks.length, postings: total, deletion_entries: delHash.length, neighbour_entries: nb.tok.length },
   };
 }

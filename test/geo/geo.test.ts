@@ -81,6 +81,35 @@ describe('geocode quality on queries generated from the data', () => {
   });
 });
 
+describe('typo lookup: neighbour lists and the probing fallback', () => {
+  it('stores for each dictionary word exactly what probing the deletion table finds', async () => {
+    const { Fuzzy } = await import('../../workers/geo/fuzzy.ts');
+    expect(g.nbStart).not.toBeNull();
+    const fz = new Fuzzy(g, new Int32Array(g.tokens.length));
+    for (let t = 0; t < g.tokens.length; t += 37) {
+      const n = fz.near(g.tokens[t], true);
+      expect(Array.from(g.nbTok!.subarray(g.nbStart![t], g.nbStart![t + 1])), g.tokens[t]).toEqual(Array.from(fz.tok.subarray(0, n)));
+    }
+  });
+  it('stores the name records a v1 build would derive', async () => {
+    const { buildNameRecords } = await import('../../workers/geo/records.ts');
+    const d = buildNameRecords(g.nameFeat, g.nameTokStart, g.nameToks, g.ctxStart, g.ctxToks, (f) => g.importance[f]);
+    expect(Array.from(g.recStart)).toEqual(Array.from(d.recStart));
+    expect(Buffer.from(g.rec.buffer, g.rec.byteOffset, g.rec.byteLength).equals(Buffer.from(d.rec.buffer))).toBe(true);
+  });
+  it('answers the same without them (a v1 build), and survives odd words', async () => {
+    const { TextSearch } = await import('../../workers/geo/text.ts');
+    const v1 = new TextSearch(Object.assign(Object.create(Object.getPrototypeOf(g)), g, { nbStart: null, nbTok: null }));
+    const v2 = new TextSearch(g);
+    const cc = new Map(g.meta.countries.map((c: { code: string }, i: number) => [c.code, i]));
+    for (const q of generateQueries(g, 5)) {
+      const filter = { country: q.country ? (cc.get(q.country) as number) : -1, cats: null };
+      expect(v2.search(q.q, filter, { limit: 5 }), q.q).toEqual(v1.search(q.q, filter, { limit: 5 }));
+    }
+    expect(call('geocode', { q: 'constructor hasOwnProperty' }).results).toBeInstanceOf(Array);
+  });
+});
+
 describe('geocode, suggest and places in the worker', () => {
   it('answers SPEC §2 fields plus type, score and source, best first', () => {
     const r = call('geocode', { q: 'Nairobi' });

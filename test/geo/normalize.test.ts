@@ -119,3 +119,47 @@ describe('deletion hashes without strings', () => {
     }
   });
 });
+
+describe('fast paths give the reference answers', () => {
+  it('bit-parallel pattern distance equals the DP distance', async () => {
+    const { setPattern, patternDistance } = await import('../../workers/geo/normalize.ts');
+    let seed = 7;
+    const rnd = () => { seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff; return seed / 0x80000000; };
+    const word = (n: number, abc: string) => Array.from({ length: n }, () => abc[Math.floor(rnd() * abc.length)]).join('');
+    for (let it = 0; it < 20000; it++) {
+      const abc = it % 3 ? 'abcdé' : 'ab';
+      const a = word(1 + Math.floor(rnd() * 32), abc);
+      // Half near copies (edits and swaps), half unrelated words.
+      let b = it % 2 ? a : word(Math.floor(rnd() * 34), abc);
+      if (it % 2) for (let e = Math.floor(rnd() * 4); e > 0; e--) {
+        const i = Math.floor(rnd() * Math.max(1, b.length - 1));
+        const op = Math.floor(rnd() * 4);
+        b = op === 0 ? b.slice(0, i) + 'x' + b.slice(i + 1) : op === 1 ? b.slice(0, i) + b.slice(i + 1) : op === 2 ? b.slice(0, i) + 'y' + b.slice(i) : b.slice(0, i) + (b[i + 1] ?? '') + b[i] + b.slice(i + 2);
+      }
+      setPattern(a);
+      for (const max of [1, 2, 40]) expect(patternDistance(b, max), `${a} ${b} ${max}`).toBe(Math.min(editDistance(a, b, max), max + 1));
+    }
+    setPattern('x'.repeat(40)); // longer than 32: the DP fallback
+    expect(patternDistance('x'.repeat(39), 2)).toBe(1);
+  });
+  it('the one-pass ASCII tokenizer matches the general (NFKD) path', () => {
+    // A non-ASCII word appended sends the same text through the general path.
+    for (const s of ["N'Djamena", "rock 'n' roll", "'abc'", "a''b", "St Mary's", 'Broad St', '`x`y', '', '  ', 'A--B__c', 'st st', 'Rd. 5 Ave', "x'", 'ST', "Jomo Kenyatta Int'l Airport"]) {
+      expect([...tokens(s), 'e'], s).toEqual(tokens(`${s} é`));
+    }
+  });
+  it('does not take Object.prototype keys for abbreviations', () => {
+    expect(tokens('constructor toString __proto__')).toEqual(['constructor', 'tostring', 'proto']);
+  });
+  it('deleteHashes writes the same hashes as forEachDeleteHash, one-deletion variants first', async () => {
+    const { forEachDeleteHash, deleteHashes } = await import('../../workers/geo/normalize.ts');
+    const buf = new Uint32Array(600);
+    for (const [w, d] of [['ouagadougou', 2], ['lagos', 1], ['ab', 2], ['nairobi', 2], ['x', 2]] as [string, number][]) {
+      const want = new Set<number>();
+      forEachDeleteHash(w, d, (h) => want.add(h));
+      const n = deleteHashes(w, d, buf);
+      expect(new Set(buf.subarray(0, n))).toEqual(want);
+      expect(new Set(buf.subarray(0, Math.min(n, w.length + 1)))).toEqual(new Set([...deletes(w, Math.min(d, 1))].map(hash32)));
+    }
+  });
+});

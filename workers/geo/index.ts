@@ -90,7 +90,13 @@ export const geo: EngineModule = {
   tasks: {
     geocode(a, ctx) {
       const { g, hits } = textSearch(a, ctx, false);
-      return sandboxed(ctx, { results: hits.map((h) => result(g, h.f, { score: round3(h.score) })) });
+      const results = new Array(hits.length);
+      for (let i = 0; i < hits.length; i++) {
+        const r = result(g, hits[i].f);
+        r.score = round3(hits[i].score);
+        results[i] = r;
+      }
+      return sandboxed(ctx, { results });
     },
 
     suggest(a, ctx) {
@@ -98,7 +104,8 @@ export const geo: EngineModule = {
       return sandboxed(ctx, {
         suggestions: hits.map((h) => {
           const matched = g.altName(h.name);
-          const r = result(g, h.f, { score: round3(h.score) });
+          const r = result(g, h.f);
+          r.score = round3(h.score);
           if (matched !== r.name) r.matched_name = matched;
           return r;
         }),

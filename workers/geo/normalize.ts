@@ -2,13 +2,15 @@
 // (query side): one definition, so both sides always produce the same tokens.
 
 /** Common abbreviations → the word the index stores. "st" is special-cased below. */
-const ABBREV: Record<string, string> = {
+const ABBREV_WORDS: Record<string, string> = {
   rd: 'road', ave: 'avenue', av: 'avenue', avda: 'avenida', blvd: 'boulevard', bd: 'boulevard', bvd: 'boulevard',
   hwy: 'highway', expy: 'expressway', pkwy: 'parkway', jct: 'junction', sq: 'square', ln: 'lane', cres: 'crescent',
   mt: 'mount', mtn: 'mountain', ste: 'sainte', ft: 'fort', pt: 'port', intl: 'international', natl: 'national',
   gen: 'general', hosp: 'hospital', ctr: 'centre', cntr: 'centre', center: 'centre', centro: 'centro',
   univ: 'university', dist: 'district', govt: 'government', nr: 'near',
 };
+// A Map, not the object: a plain lookup would also find Object.prototype's keys ("constructor").
+const ABBREV = new Map(Object.entries(ABBREV_WORDS));
 
 // Letters that NFKD does not decompose into base + mark.
 const FOLD: Record<string, string> = {
@@ -35,20 +37,31 @@ export function fold(text: string): string {
  * Hospital) and Street elsewhere (Broad St): the same rule on both sides keeps them in step.
  */
 const ASCII_RE = /^[\x20-\x7e]*$/;
-const ASCII_SPLIT_RE = /[^a-z0-9]+/;
 
 export function tokens(text: string): string[] {
   const out: string[] = [];
-  // Most queries are plain ASCII: skip NFKD and the Unicode-class regexes for them (same result).
-  const parts = ASCII_RE.test(text) ? text.toLowerCase().replace(/['`]/g, '').split(ASCII_SPLIT_RE) : fold(text).split(SPLIT_RE);
-  for (const raw of parts) {
-    if (!raw) continue;
-    let t = raw;
-    if (t === 'st') t = out.length === 0 ? 'saint' : 'street';
-    else if (ABBREV[t]) t = ABBREV[t];
-    out.push(t);
+  // Most queries are plain ASCII: one pass over the lower-cased text, no NFKD and no
+  // Unicode-class regexes (same result: apostrophes and backticks join, the rest splits).
+  if (ASCII_RE.test(text)) {
+    const s = text.toLowerCase();
+    let head = '', start = -1;
+    for (let i = 0; i <= s.length; i++) {
+      const c = i < s.length ? s.charCodeAt(i) : 32;
+      if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) { if (start < 0) start = i; continue; }
+      if (c === 39 || c === 96) { if (start >= 0) { head += s.slice(start, i); start = -1; } continue; }
+      if (start >= 0) { head += s.slice(start, i); start = -1; }
+      if (head) { push(out, head); head = ''; }
+    }
+    return out;
   }
+  for (const raw of fold(text).split(SPLIT_RE)) if (raw) push(out, raw);
   return out;
+}
+
+function push(out: string[], t: string) {
+  if (t === 'st') t = out.length === 0 ? 'saint' : 'street';
+  else t = ABBREV.get(t) ?? t;
+  out.push(t);
 }
 
 /** Typo budget by token length (issue 4: one edit from 5 letters, two from 9). */
@@ -110,6 +123,49 @@ export function editDistance(a: string, b: string, max: number): number {
     const t = prev2; prev2 = prev; prev = cur; cur = t;
   }
   return prev[lb];
+}
+
+// Bit-parallel OSA distance against one fixed pattern (Hyyrö 2003, "A bit-vector algorithm
+// for computing Levenshtein and Damerau edit distances"): the fuzzy lookup compares one query
+// word with every candidate the deletion table returns, so the pattern's match masks are built
+// once per word and each candidate costs a few word operations per letter instead of a DP row.
+const peq = new Int32Array(65536);
+let pat = '';
+
+/** Sets the pattern `patternDistance` compares against (≤ 32 UTF-16 units use the bit-parallel path). */
+export function setPattern(p: string): void {
+  if (pat.length <= 32) for (let i = 0; i < pat.length; i++) peq[pat.charCodeAt(i)] = 0;
+  pat = p;
+  if (p.length <= 32) for (let i = 0; i < p.length; i++) peq[p.charCodeAt(i)] |= 1 << i;
+}
+
+/**
+ * OSA distance (as `editDistance`) from the current pattern to `t`, or max+1 when it exceeds
+ * `max`. Falls back to the DP for patterns longer than 32.
+ */
+export function patternDistance(t: string, max: number): number {
+  const m = pat.length, n = t.length;
+  if (Math.abs(m - n) > max) return max + 1;
+  if (m === 0 || n === 0) return Math.max(m, n);
+  if (m > 32) return editDistance(pat, t, max);
+  const top = 1 << (m - 1);
+  let vp = -1 >>> (32 - m), vn = 0, d0 = 0, pmPrev = 0, dist = m;
+  for (let j = 0; j < n; j++) {
+    const pm = peq[t.charCodeAt(j)];
+    // Transposition: a match of t[j] at i-1 and of t[j-1] at i, where the cell to the upper left had no diagonal match.
+    d0 = ((~d0 & pm) << 1) & pmPrev;
+    d0 |= (((pm & vp) + vp) ^ vp) | pm | vn;
+    let hp = vn | ~(d0 | vp);
+    const hn = d0 & vp;
+    if (hp & top) dist++;
+    else if (hn & top) dist--;
+    hp = (hp << 1) | 1;
+    const hn1 = hn << 1;
+    vp = hn1 | ~(d0 | hp);
+    vn = d0 & hp;
+    pmPrev = pm;
+  }
+  return dist > max ? max + 1 : dist;
 }
 
 /**
@@ -177,4 +233,41 @@ function prefixStates(s: string): Int32Array {
   out[0] = h;
   for (let i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 0x01000193); out[i + 1] = h; }
   return out;
+}
+
+/**
+ * Writes the hash32 of every variant of `s` with up to `d` (≤ 2) characters deleted into
+ * `out`: `s` itself first, then the one-deletion variants (entries 1..n), then the
+ * two-deletion ones (`deleteHashes2`); returns the count. Same hashes as
+ * `forEachDeleteHash`, no callback.
+ */
+export function deleteHashes(s: string, d: number, out: Uint32Array): number {
+  const n = s.length;
+  let c = 0;
+  out[c++] = hash32(s);
+  if (d <= 0 || n <= 1) return c;
+  const pre = prefixStates(s);
+  for (let i = 0; i < n; i++) {
+    let h = pre[i];
+    for (let k = i + 1; k < n; k++) { h ^= s.charCodeAt(k); h = Math.imul(h, 0x01000193); }
+    out[c++] = h >>> 0;
+  }
+  return d > 1 ? deleteHashes2(s, out, c) : c;
+}
+
+/** Appends the two-deletion variants' hashes of `s` to `out` from index `c`; returns the new count. */
+export function deleteHashes2(s: string, out: Uint32Array, c: number): number {
+  const n = s.length;
+  if (n <= 2) return c;
+  const pre = prefixStates(s);
+  for (let i = 0; i < n; i++) {
+    let mid = pre[i];
+    for (let j = i + 1; j < n; j++) {
+      let h2 = mid;
+      for (let k = j + 1; k < n; k++) { h2 ^= s.charCodeAt(k); h2 = Math.imul(h2, 0x01000193); }
+      out[c++] = h2 >>> 0;
+      mid ^= s.charCodeAt(j); mid = Math.imul(mid, 0x01000193);
+    }
+  }
+  return c;
 }

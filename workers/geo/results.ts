@@ -2,22 +2,23 @@
 // lat, lng, address, country_code) plus type, score and source.
 import type { Gazetteer } from './store.ts';
 
-const round = (x: number, d = 6) => Math.round(x * 10 ** d) / 10 ** d;
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
+const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
 
 export function result(g: Gazetteer, f: number, extra?: Record<string, unknown>): Record<string, unknown> {
   const src = g.sources(f);
   const out: Record<string, unknown> = {
-    id: `svc:${g.code(f)}`,
+    id: 'svc:' + g.code(f),
     name: g.name(f),
-    lat: round(g.lat[f]),
-    lng: round(g.lng[f]),
+    lat: round6(g.lat[f]),
+    lng: round6(g.lng[f]),
     address: g.address(f),
     country_code: g.countryCode(f),
     type: g.category(f),
-    source: src[0] ?? null,
+    source: src.length ? src[0] : null,
   };
   if (src.length > 1) out.sources = src;
-  if (extra) Object.assign(out, extra);
+  if (extra) for (const k in extra) out[k] = extra[k];
   return out;
 }
 
