@@ -2,7 +2,6 @@
 // (typed-array views over SharedArrayBuffers from workerData) and answers tasks
 // from the task table that the modules below contribute.
 import { workerData, threadId, type MessagePort } from 'node:worker_threads';
-import { Piscina } from 'piscina';
 import { Unpackr } from 'msgpackr';
 import { withAttribution } from '../src/attribution.ts';
 import { encodeBatchReply, readBatchReply, type BatchReply } from './batch.ts';
@@ -34,17 +33,6 @@ interface Answer {
 
 function answer(status: number, body: unknown): Answer {
   return { status, json: withAttribution(body) };
-}
-
-/** Marks a value whose buffer is transferred to the main thread rather than copied. */
-class Moved<T> {
-  constructor(private value: T, private buffer: ArrayBuffer) {}
-  get [Piscina.transferableSymbol]() {
-    return [this.buffer];
-  }
-  get [Piscina.valueSymbol](): T {
-    return this.value;
-  }
 }
 
 /** The control task that hands this thread its private channel to the main thread (see src/pool.ts). */
@@ -80,20 +68,14 @@ function attach(msg: AttachRequest): number {
   return threadId;
 }
 
-/**
- * One message may carry a batch of requests: the pool round trip (~50 µs) is paid once per
- * batch instead of once per request, which is what lets cheap tasks run at HTTP speed.
- */
+/** Piscina's task entry: the lane handshake, control tasks, and batches when a thread has no lane. */
 export default function entry(msg: TaskRequest | { packed: Uint8Array } | AttachRequest) {
   if ('attach' in msg) return attach(msg);
-  // Piscina transfers only objects marked by move(); anything else would be copied.
-  if ('packed' in msg) {
-    const value = runBatch(msg.packed);
-    return Piscina.move(new Moved(value, value.buffer as ArrayBuffer) as unknown as ArrayBuffer);
-  }
-  const a = runOne(msg);
-  const [one] = readBatchReply(encodeBatchReply([a], 0));
-  return Piscina.move(new Moved(one, one.body.buffer as ArrayBuffer) as unknown as ArrayBuffer);
+  // Replies on this path are copied, not transferred: it carries the control tasks and, only
+  // while a thread has no lane, batches; the worker need not load Piscina's main module.
+  if ('packed' in msg) return runBatch(msg.packed);
+  const [one] = readBatchReply(encodeBatchReply([runOne(msg)], 0));
+  return one;
 }
 
 function runOne(req: TaskRequest): Answer {

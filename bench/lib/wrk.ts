@@ -32,6 +32,21 @@ export interface WrkResult {
 
 const lua = (s: string) => JSON.stringify(s); // a JSON string literal is a valid Lua string literal for our ASCII paths
 
+/**
+ * wrk comes from Debian's package; install it on first use when it is missing (we run as root
+ * on the bench machines). Fails with the command to run by hand otherwise.
+ */
+let wrkChecked = false;
+export function ensureWrk(): void {
+  if (wrkChecked) return;
+  if (spawnSync('wrk', ['--version']).error) {
+    process.stderr.write('bench: wrk is missing; installing Debian package wrk…\n');
+    const r = spawnSync('sh', ['-c', 'apt-get install -y -qq wrk || (apt-get update -qq && apt-get install -y -qq wrk)'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    if (r.status !== 0 || spawnSync('wrk', ['--version']).error) throw new Error('wrk is not installed and apt-get could not install it: run `apt-get install -y wrk`');
+  }
+  wrkChecked = true;
+}
+
 function writeScript(o: WrkOptions): { dir: string; script: string; args: string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'svc-wrk-'));
   const script = join(dir, 'paths.lua');
@@ -61,6 +76,7 @@ end
 
 /** Run wrk asynchronously (the server may live in this process). */
 export async function runWrk(o: WrkOptions): Promise<WrkResult> {
+  ensureWrk();
   const { dir, args } = writeScript(o);
   try {
     const out = await new Promise<string>((resolve, reject) => {
@@ -79,6 +95,7 @@ export async function runWrk(o: WrkOptions): Promise<WrkResult> {
 
 /** Synchronous form for benches whose server runs in another process. */
 export function wrk(o: { base: string; paths: string[]; headers?: Record<string, string>; seconds?: number; connections?: number; threads?: number }): WrkResult {
+  ensureWrk();
   const { dir, args } = writeScript({ baseUrl: o.base, paths: o.paths, headers: o.headers, durationS: o.seconds, connections: o.connections, threads: o.threads });
   try {
     const r = spawnSync('wrk', args, { encoding: 'utf8' });

@@ -35,6 +35,28 @@ describe('worker pool', () => {
     });
   });
 
+  it('matches replies when several batches are out on a lane at once', async () => {
+    // Requests issued over successive event-loop turns leave as separate batches, and cheap
+    // batches are queued on a thread that is already busy: replies must still meet their requests.
+    const ops: string[] = [];
+    const waiting: Promise<{ status: number; body: Uint8Array }>[] = [];
+    for (let turn = 0; turn < 40; turn++) {
+      for (let j = 0; j < 1 + (turn % 5); j++) {
+        const op = (turn + j) % 4 === 0 ? 'describe' : (turn + j) % 4 === 3 ? 'no_such_op' : 'ping';
+        ops.push(op);
+        waiting.push(engine.run(op, null));
+      }
+      await new Promise((r) => setImmediate(r));
+    }
+    const replies = await Promise.all(waiting);
+    replies.forEach((r, i) => {
+      const body = decode(r.body);
+      if (ops[i] === 'ping') expect([r.status, body.ok]).toEqual([200, true]);
+      else if (ops[i] === 'describe') expect(body.ops).toContain('ping');
+      else expect(r.status).toBe(500);
+    });
+  });
+
   it('keeps answering when a thread dies, and the replacement gets a lane', async () => {
     const pool = (engine as unknown as { gen: { pool: { threads: { terminate(): Promise<number> }[] } } }).gen.pool;
     await pool.threads[0].terminate();
