@@ -42,7 +42,16 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
   for (const r of [...allRoutes, ...extraRoutes]) router.add(r);
   const ctx: AppContext = { engine, store, config, limits, metrics, routes: router.routes };
   const http = new HttpServer({ ctx, router, auth, limits, metrics });
-  const port = await http.start(config.host, config.port);
+  let port: number;
+  try {
+    port = await http.start(config.host, config.port);
+  } catch (e) {
+    await limits.stop().catch(() => {});
+    auth.stop();
+    await engine.close().catch(() => {});
+    await store.close();
+    throw e;
+  }
   // Last, so a start that fails earlier never swallows the one chance to show the keys.
   const bootstrapped = await bootstrapKeys(store);
   log.info('listening', { port, base_url: config.baseUrl, database: store.kind });

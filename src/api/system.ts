@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { capabilityDocument } from '../capabilities.ts';
 import { requireAdmin } from '../http/admin.ts';
 import { HttpError, type RouteDef } from '../http/types.ts';
+import { displayPath } from '../http/router.ts';
 import { PLANS } from '../auth/scopes.ts';
 import { secondsToMonthEnd } from '../auth/limits.ts';
 import { ROOT } from '../config.ts';

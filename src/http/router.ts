@@ -26,6 +26,11 @@ export function normalisePath(url: string): string {
   return '/' + url;
 }
 
+/** A route's path as clients write it after the version prefix: "//healthz" (absolute) → "/healthz". */
+export function displayPath(path: string): string {
+  return path.startsWith('//') ? path.slice(1) : path;
+}
+
 export class Router {
   private statics = new Map<string, Map<Method, RouteDef>>();
   private patterns: Pattern[] = [];

@@ -3,7 +3,7 @@
 import uWS from 'uWebSockets.js';
 import { randomBytes } from 'node:crypto';
 import { ATTRIBUTION_HEADER, withAttribution } from '../attribution.ts';
-import { Router, normalisePath } from './router.ts';
+import { Router, normalisePath, displayPath } from './router.ts';
 import { Metrics } from './metrics.ts';
 import { HttpError, type AppContext, type KeyInfo, type Method, type Reply, type Req, type RouteDef } from './types.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
@@ -72,8 +72,11 @@ export class HttpServer {
 
   start(host: string, port: number): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.app.listen(host, port, (sock) => {
-        if (!sock) return reject(new Error(`cannot listen on ${host}:${port}`));
+      // Exclusive: uSockets otherwise sets SO_REUSEPORT, and a second server started on the same
+      // port would silently share its traffic instead of failing.
+      const listen = this.app.listen as unknown as (h: string, p: number, o: number, cb: (s: uWS.us_listen_socket | false) => void) => void;
+      listen.call(this.app, host, port, (uWS as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT?: number }).LIBUS_LISTEN_EXCLUSIVE_PORT ?? 1, (sock) => {
+        if (!sock) return reject(new Error(`cannot listen on ${host}:${port}: the port is in use or not available`));
         this.listen = sock;
         this.port = uWS.us_socket_local_port(sock);
         resolve(this.port);
@@ -117,7 +120,7 @@ export class HttpServer {
     }
     const route = m.route;
     let routeName = this.routeNames.get(route);
-    if (routeName === undefined) this.routeNames.set(route, (routeName = `${route.method} ${route.path}`));
+    if (routeName === undefined) this.routeNames.set(route, (routeName = `${route.method} ${displayPath(route.path)}`));
     const req: Req = {
       method: route.method, path, params: m.params, query: new URLSearchParams(rawQuery), headers, body: undefined, key: null,
     };
@@ -176,7 +179,7 @@ export class HttpServer {
       if (e instanceof HttpError) reply = errorReply(e.status, e.code, e.message, e.headers);
       else {
         const id = randomBytes(6).toString('hex');
-        log.error('unhandled', { error_id: id, route: `${route.method} ${route.path}`, error: String((e as Error)?.stack ?? e) });
+        log.error('unhandled', { error_id: id, route: routeName, error: String((e as Error)?.stack ?? e) });
         reply = errorReply(500, 'internal', `Internal error (reference ${id}). Retry with exponential back-off.`);
       }
     }
@@ -190,7 +193,7 @@ export class HttpServer {
       if (!a.ok) return errorReply(401, 'unauthorized', UNAUTHORIZED[a.reason], { 'WWW-Authenticate': 'Bearer' });
       const key = (req.key = a.key);
       if (route.scope !== 'any' && !key.scopes.includes(route.scope)) {
-        return errorReply(403, 'forbidden', `This key lacks the '${route.scope}' scope needed for ${route.method} ${route.path}.`);
+        return errorReply(403, 'forbidden', `This key lacks the '${route.scope}' scope needed for ${route.method} ${displayPath(route.path)}.`);
       }
       const admitted = this.d.limits.admit(key);
       const v = admitted instanceof Promise ? await admitted : admitted;

@@ -1,5 +1,6 @@
 // The foundation's contract over HTTP: auth matrix, limits, errors, attribution, capabilities.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { createServer, type AddressInfo } from 'node:net';
 import { BACKENDS, freshDb, type TestDb } from '../helpers/db.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { revokeKey } from '../../src/auth/keys.ts';
@@ -163,6 +164,8 @@ describe.each(BACKENDS)('foundation over HTTP (%s)', (backend) => {
     expect(text).toMatch(/svc_requests_total\{route="GET \/ping",status="200"\} \d+/);
     expect(text).toMatch(/svc_request_duration_seconds_bucket/);
     expect(text).toMatch(/svc_pool_queue_depth \d+/);
+    // Routes outside /api/v1 are labelled as clients write them.
+    expect(text).toMatch(/svc_requests_total\{route="GET \/healthz",status="200"\} \d+/);
     expect(text).toMatch(/svc_limit_rejections_total\{reason="quota_exceeded"\} [1-9]/);
   });
 });
@@ -191,5 +194,27 @@ describe('burst limit', () => {
     expect(statuses.filter((x) => x === 200).length).toBeGreaterThanOrEqual(5);
     expect(statuses).toContain(429);
     expect(Number(retry)).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('listening', () => {
+  it('a second server on a port already served fails to start instead of sharing the port', async () => {
+    const db1 = await freshDb('pglite'), db2 = await freshDb('pglite');
+    // A fixed port, as in production: a socket bound to port 0 is never shared, so it would prove nothing.
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const p = (probe.address() as AddressInfo).port;
+        probe.close(() => resolve(p));
+      });
+    });
+    const s1 = await startTestServer(db1, { PORT: String(port) });
+    try {
+      await expect(startTestServer(db2, { PORT: String(s1.app.port) })).rejects.toThrow(/cannot listen on 127\.0\.0\.1:\d+: the port is in use/);
+      expect((await s1.get('/healthz')).status).toBe(200);
+    } finally {
+      await s1.close();
+      await db1.drop();
+      await db2.drop();
+    }
   });
 });
