@@ -27,6 +27,8 @@ const MIN_BATCH = 8;
  * the HTTP thread pays for.
  */
 const SPLIT_US = 50;
+/** Queued work (µs) behind which a cheap batch still joins a busy thread rather than waking an idle one. */
+const QUEUE_BEHIND_US = 4 * SPLIT_US;
 /**
  * Batches out on one lane at a time. More than one keeps the thread fed while the HTTP thread
  * answers the previous batch and reads the next requests: with a single batch out, the HTTP
@@ -229,8 +231,8 @@ export class Engine {
 
   /**
    * Send what is pending. Runs once per event-loop turn, so every request read in that turn
-   * leaves in the same message(s). Cheap work goes whole to the least-loaded thread that is
-   * already busy; larger work is split over threads, least loaded first. When every lane has
+   * leaves in the same message(s). Cheap work goes whole to a busy thread with little queued
+   * (else to the least-loaded one); larger work is split over threads, least loaded first. When every lane has
    * MAX_INFLIGHT batches out, tasks wait here for the next reply.
    */
   private dispatch = () => {
@@ -245,7 +247,8 @@ export class Engine {
     const work = items.length * this.costUs;
     const chunks = Math.max(1, Math.min(Math.ceil(items.length / MIN_BATCH), Math.ceil(work / SPLIT_US), open.length));
     if (chunks === 1) {
-      const lane = open.find((l) => l.out.length > 0) ?? open[0];
+      // An awake thread whose queue drains soon beats waking one; a long queue (routes, say) does not.
+      const lane = open.find((l) => l.out.length > 0 && l.us <= QUEUE_BEHIND_US) ?? open[0];
       return this.send(lane, items, work);
     }
     const per = Math.ceil(items.length / chunks);
