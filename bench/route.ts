@@ -17,7 +17,7 @@ import { openGraph, E7, type GraphViews } from '../workers/routing/format.ts';
 import { ChQuery } from '../workers/routing/ch-query.ts';
 import { DijkstraQuery } from '../workers/routing/dijkstra.ts';
 import { leg } from '../workers/routing/route.ts';
-import { ArraySink } from '../workers/routing/geometry.ts';
+import { JsonCoordSink } from '../workers/routing/geometry.ts';
 import { snap, loadIndex, type Snap } from '../workers/routing/snap.ts';
 import { haversine } from '../workers/routing/geo.ts';
 import { runChild } from './lib/child.ts';
@@ -92,7 +92,7 @@ export async function main(argv: string[]) {
       chR.push(percentile(a, 50)); chP99.push(percentile(a, 99));
       djR.push(percentile(timeSide((s, t) => searchOnly(dj, s, t)), 50));
       legR.push(percentile(timeSide((s, t) => leg(g, ch, s, t, path)), 50));
-      geoR.push(percentile(timeSide((s, t) => leg(g, ch, s, t, path, new ArraySink())), 50));
+      geoR.push(percentile(timeSide((s, t) => { const c = new JsonCoordSink(); leg(g, ch, s, t, path, c); c.text(); }), 50));
     }
     let mismatches = 0, settled = 0, routed = 0;
     const routable: [Snap, Snap][] = [];
@@ -138,7 +138,7 @@ export async function main(argv: string[]) {
       peer,
       method: {
         rounds, ch_query: 'one thread, no geometry: phantom start/end on the snapped edges + bidirectional CH with stall-on-demand; median over rounds of the per-round p50/p99',
-        ch_leg: 'same plus shortcut unpacking and distance', ch_route_geometry: 'same plus the full [lng,lat] coordinate arrays (JSON serialisation not included)',
+        ch_leg: 'same plus shortcut unpacking and distance', ch_route_geometry: 'same plus the geometry written as its JSON text (the coordinates array the answer carries; the rest of the body is not included)',
         dijkstra: 'plain Dijkstra on the uncontracted (compressed) graph, same phantoms, alternated with CH each round',
         http: 'wrk -t1 -c32, GET /api/v1/route with full geometry over the routable pairs among the same ones, 2 workers; wrk shares the 2 cores with the server; median of rounds',
       },

@@ -1,5 +1,7 @@
 // Every response carries this (JSON field `attribution`, header `X-Attribution`, drawn on images).
 // It names the service and the licences of the data it serves from.
+import { JsonText } from '../workers/task.ts';
+
 export const ATTRIBUTION =
   'svc maps API. Data © OpenStreetMap contributors (ODbL), GeoNames (CC BY 4.0), Natural Earth (public domain), healthsites.io (ODbL), WHO/KEMRI-Wellcome, USGS, GTFS feeds of Accra, Nairobi and Kigali';
 
@@ -10,11 +12,16 @@ const ATTR_JSON = JSON.stringify(ATTRIBUTION);
 
 /**
  * JSON text of {...body, attribution} without building a second object: the body's own
- * serialisation with the attribution spliced in before its closing brace. A body that is
- * not a plain object is wrapped as {"result": body}.
+ * serialisation (or a task's JsonText) with the attribution spliced in before its closing
+ * brace. A body that is not a plain object is wrapped as {"result": body}.
  */
 export function withAttribution(body: unknown): string {
+  if (body instanceof JsonText) return splice(body.text);
   if (!body || typeof body !== 'object' || Array.isArray(body)) return JSON.stringify({ result: body, attribution: ATTRIBUTION });
-  const inner = JSON.stringify(body);
+  return splice(JSON.stringify(body));
+}
+
+/** The text of a JSON object with the attribution added as its last member. */
+function splice(inner: string): string {
   return inner === '{}' ? `{"attribution":${ATTR_JSON}}` : `${inner.slice(0, -1)},"attribution":${ATTR_JSON}}`;
 }

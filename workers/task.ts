@@ -1,7 +1,7 @@
 // The typed task interface between the front end and the worker pool.
 //
 // The main thread sends { op, args, sandbox }. A module's task function returns a
-// plain response-body object (without `attribution`) or throws TaskError; the
+// plain response-body object (without `attribution`) or a JsonText, or throws TaskError; the
 // engine serialises it to finished JSON bytes inside the worker, so the main
 // thread only writes bytes (no second serialisation on the hot path).
 
@@ -21,6 +21,15 @@ export interface TaskContext {
 }
 
 export type TaskFn = (args: any, ctx: TaskContext) => unknown;
+
+/**
+ * A response body a task has already written as the text of one JSON object, for bodies that
+ * can be written faster than JSON.stringify would (route geometry); the engine only adds the
+ * attribution.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
 
 export interface EngineModule {
   /** Called once per worker at start with every loaded dataset; keep only views, never copies. */

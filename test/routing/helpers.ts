@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadDataset } from '../../src/data/catalog.ts';
 import { routing } from '../../workers/routing/index.ts';
-import { TaskError, type Dataset } from '../../workers/task.ts';
+import { TaskError, JsonText, type Dataset } from '../../workers/task.ts';
 import type { RawNetwork } from '../../graph-build/osm/read.ts';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
@@ -25,7 +25,9 @@ export function loadInto(builtDir: string, names: string[]): Dataset[] {
 /** Run a task like the worker does; a TaskError becomes { status, code }. */
 export function task(op: string, args: unknown): any {
   try {
-    return routing.tasks[op](args, { sandbox: false });
+    const out = routing.tasks[op](args, { sandbox: false });
+    // What the worker answers, parsed as a client would (route bodies arrive as JSON text).
+    return out instanceof JsonText ? JSON.parse(out.text) : out;
   } catch (e) {
     if (e instanceof TaskError) return { status: e.status, code: e.code, message: e.message };
     throw e;

@@ -1,10 +1,10 @@
 // Routing module: contraction-hierarchy queries, snapping and geometry over road graphs.
 // Tasks: `route` (full answer with geometry, issue 3 §7) and `route_cost` (cost only, for benchmarks).
-import { TaskError, type EngineModule } from '../task.ts';
+import { TaskError, JsonText, type EngineModule } from '../task.ts';
 import { loadGraphs, type LoadedGraph } from './graphs.ts';
 import { snap, type Snap } from './snap.ts';
 import { leg } from './route.ts';
-import { ArraySink, type CoordSink } from './geometry.ts';
+import { JsonCoordSink, type CoordSink } from './geometry.ts';
 
 export const MODES = ['driving', 'walk', 'cycle'] as const;
 export type Mode = (typeof MODES)[number];
@@ -96,22 +96,27 @@ function route<S extends CoordSink | null>(graph: LoadedGraph, snaps: Snap[], si
 
 const snapped = (s: Snap) => ({ lat: Math.round(s.lat * 1e7) / 1e7, lng: Math.round(s.lng * 1e7) / 1e7, distance_m: round1(s.dist) });
 
-/** The issue 3 §7 body as an object (geometry as [[lng, lat], …]). */
-export function routeTask(args: RouteArgs) {
-  const r = solve(args, () => new ArraySink());
+/** Stands for the coordinates while the rest of the body is serialised (no other field can hold it). */
+const COORDS = '\u0000coords';
+const COORDS_JSON = JSON.stringify(COORDS);
+
+/** The issue 3 §7 body (geometry as [[lng, lat], …]) as JSON text. */
+export function routeTask(args: RouteArgs): JsonText {
+  const r = solve(args, () => new JsonCoordSink());
   const t = totals(r);
-  const body: any = {
+  const body = {
     route: {
       mode: args.mode ?? 'driving',
       distance_m: round1(t.dist),
       duration_s: round1(t.cost / 1000),
-      geometry: { type: 'LineString', coordinates: r.coords.coords },
+      geometry: { type: 'LineString', coordinates: COORDS },
       legs: r.legs.map((l) => ({ distance_m: round1(l.dist), duration_s: round1(l.cost / 1000) })),
       snapped: snappedAll(r.snaps),
       extract: r.graph.extract,
     },
   };
-  return body;
+  const coords = r.coords.text();
+  return new JsonText(JSON.stringify(body).replace(COORDS_JSON, () => coords));
 }
 
 function totals(r: Solved) {
