@@ -9,9 +9,11 @@ const pairs: [[number, number], [number, number]][] = JSON.parse(readFileSync(pa
 const engine = new Engine({ builtDir, workers: Number(workers) });
 await engine.start();
 let ok = 0;
-// enough concurrency that every worker allocates its query state
-for (let i = 0; i < pairs.length; i += 16) {
-  const rs = await Promise.all(pairs.slice(i, i + 16).map(([from, to]) => engine.run('route', { from, to, mode: 'driving' })));
+// Enough concurrency that the pool splits every batch over all the workers (at least 8 tasks per
+// worker, see src/pool.ts), so each one allocates its query state and makes its garbage.
+const wave = 16 * Number(workers);
+for (let i = 0; i < pairs.length; i += wave) {
+  const rs = await Promise.all(pairs.slice(i, i + wave).map(([from, to]) => engine.run('route', { from, to, mode: 'driving' })));
   ok += rs.filter((r) => r.status === 200).length;
 }
 global.gc?.();
