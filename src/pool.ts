@@ -190,10 +190,9 @@ export class Engine {
   }
 
   /**
-   * Queue a task. Requests are sent to the workers in batches, at most one message in flight
-   * per worker thread: while every thread is busy, new tasks wait here and leave together when
-   * one comes back. Under load the message round trip is thus paid per batch rather than
-   * per request; when idle a task leaves at the end of the current event-loop turn.
+   * Queue a task. It leaves at the end of the current event-loop turn together with every other
+   * task queued in that turn (see dispatch), so under load the message round trip is paid per
+   * batch rather than per request, and an idle server adds no waiting.
    */
   run(op: string, args: unknown, sandbox = false): Promise<TaskReply> {
     return new Promise((resolve, reject) => {
@@ -232,8 +231,8 @@ export class Engine {
   /**
    * Send what is pending. Runs once per event-loop turn, so every request read in that turn
    * leaves in the same message(s). Cheap work goes whole to a busy thread with little queued
-   * (else to the least-loaded one); larger work is split over threads, least loaded first. When every lane has
-   * MAX_INFLIGHT batches out, tasks wait here for the next reply.
+   * (else to the least-loaded one); larger work is split over threads, least loaded first.
+   * When every lane has MAX_INFLIGHT batches out, tasks wait here for the next reply.
    */
   private dispatch = () => {
     this.scheduled = false;
