@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import type { Config } from '../src/config.ts';
 import { ROOT } from '../src/config.ts';
 import { log } from '../src/log.ts';
-import { readManifest, type Manifest } from '../src/format/index.ts';
+import { readManifest, isStale } from '../src/format/index.ts';
 import { ROUTE_FORMAT_VERSION } from '../workers/routing/format.ts';
-import { GAZ_VERSION, gazetteerIsStale } from '../workers/geo/format.ts';
+import { GAZ_VERSION } from '../workers/geo/format.ts';
 
 export interface Sources {
   roads: { name: string; input: string; profiles?: ('driving' | 'walk' | 'cycle')[] }[];
@@ -18,17 +18,12 @@ export function readSources(): Sources {
   return JSON.parse(readFileSync(join(ROOT, 'data', 'sources.json'), 'utf8'));
 }
 
-/** A road build in another route format would be refused at load (src/data/catalog.ts): rebuild it instead. */
-export function roadBuildIsStale(m: Manifest): boolean {
-  return m.format_version !== ROUTE_FORMAT_VERSION || m.files.some((f) => f.version !== ROUTE_FORMAT_VERSION);
-}
-
 export async function ensureDefaultData(config: Config): Promise<void> {
   const sources = readSources();
   const progress = process.stdout.isTTY;
   for (const r of sources.roads) {
     const m = readManifest(join(config.builtDir, r.name));
-    const stale = m !== null && roadBuildIsStale(m);
+    const stale = m !== null && isStale(m, ROUTE_FORMAT_VERSION);
     if (m && !stale) continue;
     const input = join(config.sharedDataDir, r.input);
     if (!existsSync(input)) {
@@ -41,7 +36,7 @@ export async function ensureDefaultData(config: Config): Promise<void> {
     await buildRoadExtract({ input, name: r.name, profiles: r.profiles, out: config.builtDir, progress });
   }
   const gm = readManifest(join(config.builtDir, sources.gazetteer.name));
-  if (!gm || gazetteerIsStale(gm)) {
+  if (!gm || isStale(gm, GAZ_VERSION)) {
     const { buildGazetteer } = await import('./gazetteer/index.ts');
     if (gm) log.info('rebuilding', { dataset: sources.gazetteer.name, reason: `format version ${gm.format_version}, this build writes ${GAZ_VERSION}` });
     else log.info('building', { dataset: sources.gazetteer.name });

@@ -2,4 +2,4 @@
 export { encode, open, readShared, writeAtomic, writeContainer, FormatError, MAGIC, CONTAINER_VERSION } from './container.ts';
 export type { Section, Opened, OpenOptions } from './container.ts';
 export type { Manifest, ManifestFile } from './manifest.ts';
-export { readManifest, writeManifest } from './manifest.ts';
+export { readManifest, writeManifest, isStale } from './manifest.ts';

@@ -33,6 +33,14 @@ export function readManifest(dir: string): Manifest | null {
   return JSON.parse(readFileSync(p, 'utf8')) as Manifest;
 }
 
+/**
+ * True when a build was written in another format version than `version`, by the manifest or
+ * by any of its files: such a build would be refused at load, so `npm start` rebuilds it.
+ */
+export function isStale(m: Manifest, version: number): boolean {
+  return m.format_version !== version || m.files.some((f) => f.version !== version);
+}
+
 /** Written last and atomically: a dataset folder is complete exactly when its manifest exists. */
 export function writeManifest(dir: string, m: Manifest): void {
   writeAtomic(join(dir, 'manifest.json'), new TextEncoder().encode(JSON.stringify(m, null, 2) + '\n'));

@@ -5,14 +5,13 @@ import { join } from 'node:path';
 import { readFileSync, writeFileSync, mkdirSync, readdirSync, copyFileSync } from 'node:fs';
 import { buildRoadExtract } from '../../graph-build/roads.ts';
 import { openGraph, ROUTE_FORMAT_VERSION } from '../../workers/routing/format.ts';
-import { roadBuildIsStale } from '../../graph-build/defaults.ts';
 import { checkGraph } from '../../bench/lib/check.ts';
 import { snap, loadIndex } from '../../workers/routing/snap.ts';
 import { E7 } from '../../workers/routing/format.ts';
 import { M_PER_DEG } from '../../workers/routing/geo.ts';
 import { rng } from '../../bench/lib/rand.ts';
 import { loadDataset } from '../../src/data/catalog.ts';
-import { readShared, readManifest, writeManifest } from '../../src/format/index.ts';
+import { readShared, readManifest, writeManifest, isStale } from '../../src/format/index.ts';
 import { tempDir, loadInto, task, SHARED_DATA } from './helpers.ts';
 import type { Manifest } from '../../src/format/index.ts';
 
@@ -127,11 +126,11 @@ describe('routing on real extracts', () => {
         writeFileSync(f, b);
       }
       const m = readManifest(dst)!;
-      expect(roadBuildIsStale(m)).toBe(false);
+      expect(isStale(m, ROUTE_FORMAT_VERSION)).toBe(false);
       m.format_version = old;
       for (const f of m.files) f.version = old;
       writeManifest(dst, m);
-      expect(roadBuildIsStale(readManifest(dst)!)).toBe(true);
+      expect(isStale(readManifest(dst)!, ROUTE_FORMAT_VERSION)).toBe(true);
       expect(() => loadDataset(dst)).toThrow(new RegExp(`route\\.bin: road-graph format version ${old}, this build reads ${ROUTE_FORMAT_VERSION}; rebuild`));
     } finally { t2.remove(); }
   });
