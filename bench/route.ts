@@ -12,14 +12,14 @@ import { parseArgs } from 'node:util';
 import createGraph from 'ngraph.graph';
 import * as ngraphPathNs from 'ngraph.path';
 import * as gpfNs from 'geojson-path-finder';
-import { readShared } from '../src/format/index.ts';
-import { openGraph, E7, type GraphViews } from '../workers/routing/format.ts';
+import { readShared } from '../src/core/format/index.ts';
+import { openGraph, E7, type GraphViews } from '../src/core/format/route.ts';
 import { ChQuery } from '../workers/routing/ch-query.ts';
 import { DijkstraQuery } from '../workers/routing/dijkstra.ts';
 import { leg } from '../workers/routing/route.ts';
 import { JsonCoordSink } from '../workers/routing/geometry.ts';
 import { snap, loadIndex, type Snap } from '../workers/routing/snap.ts';
-import { haversine } from '../workers/routing/geo.ts';
+import { haversine } from '../src/core/geometry.ts';
 import { runChild } from './lib/child.ts';
 import { runWrk, type WrkResult } from './lib/wrk.ts';
 import { checkGraph, randomPoints } from './lib/check.ts';
@@ -255,7 +255,7 @@ function peers(g: GraphViews, nPairs: number, rounds: number, ch: ChQuery) {
 }
 
 async function httpBench(tmp: string, built: string, pairs: [[number, number], [number, number]][], rounds: number, seconds: number) {
-  const { loadConfig } = await import('../src/config.ts');
+  const { loadConfig } = await import('../src/core/config.ts');
   const { startServer } = await import('../src/server.ts');
   const { createKey } = await import('../src/auth/keys.ts');
   process.env.LOG_LEVEL = 'silent';

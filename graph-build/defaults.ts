@@ -2,12 +2,12 @@
 // `npm start` calls this before serving, so a fresh clone serves real data.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '../src/config.ts';
-import { ROOT } from '../src/config.ts';
-import { log } from '../src/log.ts';
-import { readManifest, isStale } from '../src/format/index.ts';
-import { ROUTE_FORMAT_VERSION } from '../workers/routing/format.ts';
-import { GAZ_VERSION } from '../workers/geo/format.ts';
+import type { Config } from '../src/core/config.ts';
+import { ROOT } from '../src/core/config.ts';
+import { log } from '../src/core/log.ts';
+import { readManifest, isStale } from '../src/core/format/index.ts';
+import { ROUTE_FORMAT_VERSION } from '../src/core/format/route.ts';
+import { GAZ_VERSION } from '../src/core/format/gazetteer.ts';
 
 export interface Sources {
   roads: { name: string; input: string; profiles?: ('driving' | 'walk' | 'cycle')[] }[];

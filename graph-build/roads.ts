@@ -5,8 +5,8 @@ import { readOsm, type RawNetwork, type OsmInfo } from './osm/read.ts';
 import { PROFILES, type ProfileName } from './profiles/index.ts';
 import { profileSegments } from './contract/segments.ts';
 import { buildGraph, writeGraph } from './contract/build.ts';
-import { writeManifest, type Manifest } from '../src/format/index.ts';
-import { ROUTE_FORMAT_VERSION, ROUTE_KIND } from '../workers/routing/format.ts';
+import { writeManifest, type Manifest } from '../src/core/format/index.ts';
+import { ROUTE_FORMAT_VERSION, ROUTE_KIND } from '../src/core/format/route.ts';
 import { progressBar } from './progress.ts';
 
 export interface RoadBuildOptions {

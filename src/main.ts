@@ -1,8 +1,8 @@
 // `npm start`: build the default datasets when missing, then serve.
-import { loadConfig } from './config.ts';
+import { loadConfig } from './core/config.ts';
 import { startServer } from './server.ts';
-import { ensureDefaultData } from '../graph-build/defaults.ts';
-import { log } from './log.ts';
+import { ensureDefaultData } from '../graph-build/index.ts';
+import { log } from './core/log.ts';
 
 const config = loadConfig();
 if (!config.skipBuild) await ensureDefaultData(config);

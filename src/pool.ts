@@ -13,10 +13,9 @@ import { Piscina } from 'piscina';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Packr } from 'msgpackr';
 import { loadCatalog, type LoadReport } from './data/catalog.ts';
-import type { Dataset, TaskReply, TaskRequest } from '../workers/task.ts';
-import type { AttachRequest } from '../workers/engine.ts';
-import { readBatchReply, batchMicros, type BatchReply } from '../workers/batch.ts';
-import { log } from './log.ts';
+import type { AttachRequest, Dataset, TaskReply, TaskRequest } from './core/task.ts';
+import { readBatchReply, batchMicros, type BatchReply } from './core/batch.ts';
+import { log } from './core/log.ts';
 import { engineEntry } from './engine-bundle.ts';
 
 const MIN_BATCH = 8;

@@ -11,8 +11,8 @@ import { Metrics } from './http/metrics.ts';
 import { HttpServer } from './http/server.ts';
 import { allRoutes } from './api/index.ts';
 import type { AppContext, RouteDef } from './http/types.ts';
-import type { Config } from './config.ts';
-import { log } from './log.ts';
+import type { Config } from './core/config.ts';
+import { log } from './core/log.ts';
 
 export interface Running {
   port: number;

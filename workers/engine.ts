@@ -1,11 +1,11 @@
 // Piscina entry point: the compute engine. Each worker opens every dataset once
 // (typed-array views over SharedArrayBuffers from workerData) and answers tasks
 // from the task table that the modules below contribute.
-import { workerData, threadId, type MessagePort } from 'node:worker_threads';
+import { workerData, threadId } from 'node:worker_threads';
 import { Unpackr } from 'msgpackr';
-import { withAttribution } from '../src/attribution.ts';
-import { encodeBatchReply, readBatchReply, type BatchReply } from './batch.ts';
-import { TaskError, type Dataset, type EngineModule, type TaskFn, type TaskReply, type TaskRequest } from './task.ts';
+import { withAttribution } from '../src/core/attribution.ts';
+import { encodeBatchReply, readBatchReply, type BatchReply } from '../src/core/batch.ts';
+import { TaskError, type Dataset, type EngineModule, type TaskFn, type TaskReply, type TaskRequest, type AttachRequest } from '../src/core/task.ts';
 import { routing } from './routing/index.ts';
 import { geo } from './geo/index.ts';
 import { system, setOpsProvider } from './system.ts';
@@ -36,13 +36,6 @@ function answer(status: number, body: unknown): Answer {
 }
 
 /** The control task that hands this thread its private channel to the main thread (see src/pool.ts). */
-export interface AttachRequest {
-  attach: MessagePort;
-  /** Shared counter: every attach task of a round waits here until `count` have arrived. */
-  barrier: Int32Array;
-  count: number;
-  timeoutMs: number;
-}
 
 function runBatch(packed: Uint8Array): BatchReply {
   const t0 = performance.now();

@@ -1,7 +1,7 @@
 // Engine self-description: which ops this worker serves and which datasets it opened.
 // Used by /healthz and by the capability document (a capability is live only when
 // its op is registered and its data is loaded).
-import type { Dataset, EngineModule } from './task.ts';
+import type { Dataset, EngineModule } from '../src/core/task.ts';
 
 let loaded: { dataset: string; name: string; files: string[] }[] = [];
 let opsList: () => string[] = () => [];

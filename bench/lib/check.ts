@@ -1,13 +1,13 @@
 // Correctness check of one routed graph (issue 3 §9): for random pairs of points on the
 // road network, the CH cost equals plain Dijkstra on the uncontracted graph exactly,
 // the unpacked path is continuous, and the geometry length matches distance_m within 0.5%.
-import type { GraphViews } from '../../workers/routing/format.ts';
-import { E7 } from '../../workers/routing/format.ts';
+import type { GraphViews } from '../../src/core/format/route.ts';
+import { E7 } from '../../src/core/format/route.ts';
 import { ChQuery } from '../../workers/routing/ch-query.ts';
 import { DijkstraQuery } from '../../workers/routing/dijkstra.ts';
 import { leg } from '../../workers/routing/route.ts';
 import { snap, loadIndex } from '../../workers/routing/snap.ts';
-import { haversine } from '../../workers/routing/geo.ts';
+import { haversine } from '../../src/core/geometry.ts';
 import { ArraySink } from '../../workers/routing/geometry.ts';
 import { rng } from './rand.ts';
 

@@ -5,8 +5,8 @@ import { contract, type ContractOptions } from './ch.ts';
 import { buildSpatial } from './spatial.ts';
 import { components } from './components.ts';
 import { renumber } from './renumber.ts';
-import { writeContainer, type Section } from '../../src/format/index.ts';
-import { ROUTE_KIND, ROUTE_FORMAT_VERSION, WEIGHT_UNIT, type GraphMeta } from '../../workers/routing/format.ts';
+import { writeContainer, type Section } from '../../src/core/format/index.ts';
+import { ROUTE_KIND, ROUTE_FORMAT_VERSION, WEIGHT_UNIT, type GraphMeta } from '../../src/core/format/route.ts';
 
 export interface BuiltGraph {
   meta: GraphMeta;

@@ -6,8 +6,8 @@
 // (weight x→y and y→x) in a pool of typed arrays. When a node is contracted its
 // block is frozen: at that moment every neighbour left is higher in the order, so
 // the frozen block is exactly the node's upward/downward CH adjacency.
-import { MinHeap } from '../../workers/routing/heap.ts';
-import { ARC, ARC_HEAD, ARC_W, HEAD_FW, HEAD_BW, HEAD_LAST, HEAD_SHIFT, MAX_NODES, type GraphViews } from '../../workers/routing/format.ts';
+import { MinHeap } from '../../src/core/heap.ts';
+import { ARC, ARC_HEAD, ARC_W, HEAD_FW, HEAD_BW, HEAD_LAST, HEAD_SHIFT, MAX_NODES, type GraphViews } from '../../src/core/format/route.ts';
 import type { BaseGraph } from './compress.ts';
 
 /** The CH sections exactly as the route file stores them (workers/routing/format.ts), plus the order. */

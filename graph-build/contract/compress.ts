@@ -2,8 +2,8 @@
 // shape points of one edge between junctions. Every OSM shape point is kept so
 // geometry unpacks exactly and snapping can land anywhere on the road.
 import type { Segments } from './segments.ts';
-import { haversine } from '../../workers/routing/geo.ts';
-import { E7, type GraphViews } from '../../workers/routing/format.ts';
+import { haversine } from '../../src/core/geometry.ts';
+import { E7, type GraphViews } from '../../src/core/format/route.ts';
 
 /** The compressed (uncontracted) graph: the base-edge and shape sections of the route file, plus counts. */
 export type BaseGraph = Pick<GraphViews,

@@ -11,7 +11,7 @@
 // The query never compares ids, so any permutation is valid; only locality changes.
 import type { BaseGraph } from './compress.ts';
 import type { CH } from './ch.ts';
-import { ARC, ARC_HEAD, HEAD_SHIFT } from '../../workers/routing/format.ts';
+import { ARC, ARC_HEAD, HEAD_SHIFT } from '../../src/core/format/route.ts';
 
 const TOP_SHARE = 0.01;
 const CELL_NODES = 64;

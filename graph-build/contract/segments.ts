@@ -2,7 +2,7 @@
 // and a speed. OSM extracts and synthetic benchmark networks both arrive in this form.
 import type { RawNetwork } from '../osm/read.ts';
 import { wayRule, type ProfileName } from '../profiles/index.ts';
-import { haversine } from '../../workers/routing/geo.ts';
+import { haversine } from '../../src/core/geometry.ts';
 
 export interface Segments {
   lat: Float64Array;

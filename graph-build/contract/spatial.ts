@@ -2,7 +2,7 @@
 // coordinates (lon·cos(lat0), lat) so that box distances are roughly isotropic.
 import Flatbush from 'flatbush';
 import type { BaseGraph } from './compress.ts';
-import { E7 } from '../../workers/routing/format.ts';
+import { E7 } from '../../src/core/format/route.ts';
 
 export interface Spatial {
   segEdge: Int32Array;

@@ -1,6 +1,6 @@
 // The in-memory feature record of the build, before it is packed into typed arrays.
 import { createHash } from 'node:crypto';
-import type { Category, Layer } from '../../workers/geo/categories.ts';
+import type { Category, Layer } from '../../src/core/categories.ts';
 
 export interface Feat {
   /** Stable code: the part after "svc:" (source prefix + source id, or a hash of source fields). */

@@ -5,9 +5,9 @@
 // per token its neighbour list (what that lookup returns for the token itself), so a query
 // word found in the dictionary reads one list instead of probing; and per name a record of
 // what scoring it reads (workers/geo/records.ts).
-import { tokens, deletes, hash32 } from '../../workers/geo/normalize.ts';
-import { neighbourLists } from '../../workers/geo/fuzzy.ts';
-import { buildNameRecords } from '../../workers/geo/records.ts';
+import { tokens, deletes, hash32 } from '../../src/core/text/normalize.ts';
+import { neighbourLists } from '../../src/core/text/fuzzy.ts';
+import { buildNameRecords } from '../../src/core/text/records.ts';
 import type { Feat } from './model.ts';
 
 export interface TextIndex {

@@ -2,7 +2,7 @@
 // validated here (cheap, 400 naming the parameter); the search runs in a worker task.
 import type { AppContext, Req, RouteDef } from '../http/types.ts';
 import { point, int, num, str, bad, country as countryParam, pick, parseLatLng } from '../http/params.ts';
-import { NEARBY_NAMES, HEALTH_CATEGORIES, resolveCategory } from '../../workers/geo/categories.ts';
+import { NEARBY_NAMES, HEALTH_CATEGORIES, resolveCategory } from '../core/categories.ts';
 
 const ready = (op: string) => (ctx: AppContext) => ctx.engine.has(op) && ctx.engine.hasDataset('gazetteer');
 const sandbox = (req: Req) => !!req.key?.test;

@@ -7,7 +7,7 @@ import { HttpError, type RouteDef } from '../http/types.ts';
 import { displayPath } from '../http/router.ts';
 import { PLANS } from '../auth/scopes.ts';
 import { secondsToMonthEnd } from '../auth/limits.ts';
-import { ROOT } from '../config.ts';
+import { ROOT } from '../core/config.ts';
 
 const text = (s: string, type: string) => ({ bytes: new TextEncoder().encode(s), contentType: type });
 

@@ -4,7 +4,7 @@
 import type { Store } from '../store/index.ts';
 import type { KeyInfo } from '../http/types.ts';
 import { hashKey, KEY_RE } from './keys.ts';
-import { log } from '../log.ts';
+import { log } from '../core/log.ts';
 
 type Entry = KeyInfo & { revoked: boolean };
 const KEY_COLS = 'id, project_id, hash, plan, scopes, test, revoked_at, updated_at';

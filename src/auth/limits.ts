@@ -5,7 +5,7 @@
 import type { Store } from '../store/index.ts';
 import type { KeyInfo } from '../http/types.ts';
 import { PLANS } from './scopes.ts';
-import { log } from '../log.ts';
+import { log } from '../core/log.ts';
 
 export type Verdict = { ok: true } | { ok: false; code: 'quota_exceeded' | 'rate_limited'; message: string; retryAfter: number };
 const ADMITTED: Verdict = Object.freeze({ ok: true });

@@ -2,7 +2,7 @@
 // embedded database included (it connects through the server's PGlite socket).
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../core/config.ts';
 import { Store } from '../store/index.ts';
 import { createKey, listKeys, revokeKey } from '../auth/keys.ts';
 import type { Plan } from '../auth/scopes.ts';

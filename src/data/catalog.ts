@@ -2,9 +2,9 @@
 // SharedArrayBuffers, verifying each container once here so workers never see a bad file.
 import { readdirSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { open, readShared, readManifest, FormatError } from '../format/index.ts';
-import type { Dataset } from '../../workers/task.ts';
-import { ROUTE_KIND, ROUTE_FORMAT_VERSION } from '../../workers/routing/format.ts';
+import { open, readShared, readManifest, FormatError } from '../core/format/index.ts';
+import type { Dataset } from '../core/task.ts';
+import { ROUTE_KIND, ROUTE_FORMAT_VERSION } from '../core/format/route.ts';
 
 /**
  * Format version this build reads, per container kind. The manifest's own `version` only says

@@ -2,14 +2,14 @@
 // write bytes. Handlers that need compute call the worker pool; nothing heavy runs here.
 import uWS from 'uWebSockets.js';
 import { randomBytes } from 'node:crypto';
-import { ATTRIBUTION_HEADER, withAttribution } from '../attribution.ts';
+import { ATTRIBUTION_HEADER, withAttribution } from '../core/attribution.ts';
 import { Router, normalisePath, displayPath } from './router.ts';
 import { Metrics } from './metrics.ts';
 import { HttpError, type AppContext, type KeyInfo, type Method, type Reply, type Req, type RouteDef } from './types.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { Limits } from '../auth/limits.ts';
 import { RequestLog } from './request-log.ts';
-import { log } from '../log.ts';
+import { log } from '../core/log.ts';
 
 const STATUS: Record<number, string> = {
   200: '200 OK', 201: '201 Created', 202: '202 Accepted', 204: '204 No Content',

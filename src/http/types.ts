@@ -1,10 +1,10 @@
 // The contract between the HTTP core and the endpoint files in src/api/.
 // An endpoint file exports a RouteDef[]; the core adds auth, quotas, validation
 // errors, attribution, logging and metrics around every handler.
-import type { TaskReply } from '../../workers/task.ts';
+import type { TaskReply } from '../core/task.ts';
 import type { Engine } from '../pool.ts';
 import type { Store } from '../store/index.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../core/config.ts';
 import type { Limits } from '../auth/limits.ts';
 import type { Metrics } from './metrics.ts';
 

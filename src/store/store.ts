@@ -7,7 +7,7 @@ import pg from 'pg';
 import { mkdirSync, readFileSync, writeFileSync, rmSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { migrate } from './migrate.ts';
-import { log } from '../log.ts';
+import { log } from '../core/log.ts';
 
 export interface StoreOptions {
   databaseUrl: string | null;

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { revokeKey } from '../../src/auth/keys.ts';
 import { CAPABILITIES } from '../../src/capabilities.ts';
 import { HttpError, type RouteDef } from '../../src/http/types.ts';
-import { ATTRIBUTION, ATTRIBUTION_HEADER } from '../../src/attribution.ts';
+import { ATTRIBUTION, ATTRIBUTION_HEADER } from '../../src/core/attribution.ts';
 
 // Test-only routes that exercise the body and error paths of the core.
 const extra: RouteDef[] = [

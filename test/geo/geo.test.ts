@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { buildGazetteer } from '../../graph-build/gazetteer/index.ts';
 import { stableHash } from '../../graph-build/gazetteer/model.ts';
 import { loadDataset } from '../../src/data/catalog.ts';
-import type { Manifest } from '../../src/format/index.ts';
+import type { Manifest } from '../../src/core/format/index.ts';
 import { geo, load } from '../../workers/geo/index.ts';
 import type { Gazetteer } from '../../workers/geo/store.ts';
-import { TaskError } from '../../workers/task.ts';
+import { TaskError } from '../../src/core/task.ts';
 import { generateQueries, accuracy } from './queries.ts';
 import { freshPglite, type TestDb } from '../helpers/db.ts';
 import { startTestServer, REPO, SHARED_DATA, type TestServer } from '../helpers/server.ts';
@@ -83,7 +83,7 @@ describe('geocode quality on queries generated from the data', () => {
 
 describe('typo lookup: neighbour lists and the probing fallback', () => {
   it('stores for each dictionary word exactly what probing the deletion table finds', async () => {
-    const { Fuzzy } = await import('../../workers/geo/fuzzy.ts');
+    const { Fuzzy } = await import('../../src/core/text/fuzzy.ts');
     expect(g.nbStart).not.toBeNull();
     const fz = new Fuzzy(g, new Int32Array(g.tokens.length));
     for (let t = 0; t < g.tokens.length; t += 37) {
@@ -92,7 +92,7 @@ describe('typo lookup: neighbour lists and the probing fallback', () => {
     }
   });
   it('stores the name records a v1 build would derive', async () => {
-    const { buildNameRecords } = await import('../../workers/geo/records.ts');
+    const { buildNameRecords } = await import('../../src/core/text/records.ts');
     const d = buildNameRecords(g.nameFeat, g.nameTokStart, g.nameToks, g.ctxStart, g.ctxToks, (f) => g.importance[f]);
     expect(Array.from(g.recStart)).toEqual(Array.from(d.recStart));
     expect(Buffer.from(g.rec.buffer, g.rec.byteOffset, g.rec.byteLength).equals(Buffer.from(d.rec.buffer))).toBe(true);

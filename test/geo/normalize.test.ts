@@ -2,8 +2,8 @@
 // the "same facility" rule of the health deduplication. Small fixtures written here.
 import { describe, it, expect } from 'vitest';
 import { deflateRawSync } from 'node:zlib';
-import { tokens, fold, maxEdits, editDistance, deletes, hash32 } from '../../workers/geo/normalize.ts';
-import { resolveCategory, inLagos } from '../../workers/geo/categories.ts';
+import { tokens, fold, maxEdits, editDistance, deletes, hash32 } from '../../src/core/text/normalize.ts';
+import { resolveCategory, inLagos } from '../../src/core/categories.ts';
 import { zipEntries, zipText } from '../../graph-build/gazetteer/zip.ts';
 import { parseCsv } from '../../graph-build/gazetteer/csv.ts';
 import { sameFacility } from '../../graph-build/gazetteer/sources/health.ts';
@@ -100,7 +100,7 @@ describe('health deduplication rule', () => {
 
 describe('prefix distance (typo in a partial word)', () => {
   it('compares a partial word with the closest prefix of a full one', async () => {
-    const { prefixDistance } = await import('../../workers/geo/normalize.ts');
+    const { prefixDistance } = await import('../../src/core/text/normalize.ts');
     expect(prefixDistance('nairbo', 'nairobi', 1)).toBe(1);
     expect(prefixDistance('nair', 'nairobi', 1)).toBe(0);
     expect(prefixDistance('kinsh', 'kinshasa', 1)).toBe(0);
@@ -111,7 +111,7 @@ describe('prefix distance (typo in a partial word)', () => {
 
 describe('deletion hashes without strings', () => {
   it('reports exactly the hashes of the deletion variants', async () => {
-    const { forEachDeleteHash } = await import('../../workers/geo/normalize.ts');
+    const { forEachDeleteHash } = await import('../../src/core/text/normalize.ts');
     for (const [w, d] of [['ouagadougou', 2], ['lagos', 1], ['ab', 2], ['nairobi', 2]] as [string, number][]) {
       const got = new Set<number>();
       forEachDeleteHash(w, d, (h) => got.add(h));
@@ -122,7 +122,7 @@ describe('deletion hashes without strings', () => {
 
 describe('fast paths give the reference answers', () => {
   it('bit-parallel pattern distance equals the DP distance', async () => {
-    const { setPattern, patternDistance } = await import('../../workers/geo/normalize.ts');
+    const { setPattern, patternDistance } = await import('../../src/core/text/normalize.ts');
     let seed = 7;
     const rnd = () => { seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff; return seed / 0x80000000; };
     const word = (n: number, abc: string) => Array.from({ length: n }, () => abc[Math.floor(rnd() * abc.length)]).join('');
@@ -152,7 +152,7 @@ describe('fast paths give the reference answers', () => {
     expect(tokens('constructor toString __proto__')).toEqual(['constructor', 'tostring', 'proto']);
   });
   it('deleteHashes writes the same hashes as forEachDeleteHash, one-deletion variants first', async () => {
-    const { forEachDeleteHash, deleteHashes } = await import('../../workers/geo/normalize.ts');
+    const { forEachDeleteHash, deleteHashes } = await import('../../src/core/text/normalize.ts');
     const buf = new Uint32Array(600);
     for (const [w, d] of [['ouagadougou', 2], ['lagos', 1], ['ab', 2], ['nairobi', 2], ['x', 2]] as [string, number][]) {
       const want = new Set<number>();

@@ -8,7 +8,7 @@
 // with-country variants. Typos are applied to the longest word and must not produce
 // another real word of the dictionary.
 import type { Gazetteer } from '../../workers/geo/store.ts';
-import { tokens, maxEdits } from '../../workers/geo/normalize.ts';
+import { tokens, maxEdits } from '../../src/core/text/normalize.ts';
 
 export type Kind = 'exact' | 'alternate' | 'typo1' | 'typo2' | 'exact+country' | 'typo1+country';
 export interface GenQuery { kind: Kind; q: string; country?: string; expect: string; layer: string; name: string }

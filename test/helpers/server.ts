@@ -1,6 +1,6 @@
 // Start a real server (uWS + worker pool + store) on a free port for a suite.
 import { join, resolve } from 'node:path';
-import { loadConfig, type Config } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/core/config.ts';
 import { startServer, type Running } from '../../src/server.ts';
 import { createKey } from '../../src/auth/keys.ts';
 import type { RouteDef } from '../../src/http/types.ts';

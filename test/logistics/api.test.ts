@@ -4,7 +4,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { BACKENDS, freshDb, type TestDb } from '../helpers/db.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { ATTRIBUTION } from '../../src/attribution.ts';
+import { ATTRIBUTION } from '../../src/core/attribution.ts';
 
 const LEKKI = { lat: 6.4281, lng: 3.4219 };
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -2,7 +2,8 @@
 import { describe, it, expect } from 'vitest';
 import { newCode, parseCode, ALPHABET } from '../../src/api/logistics/delivery-code.ts';
 import { checkPhotoUrl } from '../../src/api/logistics/photo-url.ts';
-import { inPolygon, haversine } from '../../src/api/logistics/geo-math.ts';
+import { inPolygon } from '../../src/api/logistics/geo-math.ts';
+import { haversine } from '../../src/core/geometry.ts';
 import { parsePolygon } from '../../src/api/logistics/geofence.ts';
 import { parsePings } from '../../src/api/logistics/tracking.ts';
 import { HttpError } from '../../src/http/types.ts';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadDataset } from '../../src/data/catalog.ts';
 import { routing } from '../../workers/routing/index.ts';
-import { TaskError, JsonText, type Dataset } from '../../workers/task.ts';
+import { TaskError, JsonText, type Dataset } from '../../src/core/task.ts';
 import type { RawNetwork } from '../../graph-build/osm/read.ts';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');

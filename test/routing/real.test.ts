@@ -4,16 +4,16 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { join } from 'node:path';
 import { readFileSync, writeFileSync, mkdirSync, readdirSync, copyFileSync } from 'node:fs';
 import { buildRoadExtract } from '../../graph-build/roads.ts';
-import { openGraph, ROUTE_FORMAT_VERSION } from '../../workers/routing/format.ts';
+import { openGraph, ROUTE_FORMAT_VERSION } from '../../src/core/format/route.ts';
 import { checkGraph } from '../../bench/lib/check.ts';
 import { snap, loadIndex } from '../../workers/routing/snap.ts';
-import { E7 } from '../../workers/routing/format.ts';
-import { M_PER_DEG } from '../../workers/routing/geo.ts';
+import { E7 } from '../../src/core/format/route.ts';
+import { M_PER_DEG } from '../../src/core/geometry.ts';
 import { rng } from '../../bench/lib/rand.ts';
 import { loadDataset } from '../../src/data/catalog.ts';
-import { readShared, readManifest, writeManifest, isStale } from '../../src/format/index.ts';
+import { readShared, readManifest, writeManifest, isStale } from '../../src/core/format/index.ts';
 import { tempDir, loadInto, task, SHARED_DATA } from './helpers.ts';
-import type { Manifest } from '../../src/format/index.ts';
+import type { Manifest } from '../../src/core/format/index.ts';
 
 const EXTRACTS = [
   { name: 'tanzania-sw', file: 'tanzania-sw-rural-roads-gostnets-2025.osm.pbf' },

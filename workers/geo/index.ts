@@ -1,13 +1,13 @@
 // Geo module: geocode, reverse, suggest, places and nearby layers over the gazetteer.
 // Arguments arrive validated by src/api/geo.ts; the checks here are a second line
 // (a TaskError 400) for callers that use the engine directly (bench, tests).
-import { TaskError, type Dataset, type EngineModule, type TaskContext } from '../task.ts';
+import { TaskError, type Dataset, type EngineModule, type TaskContext } from '../../src/core/task.ts';
 import { Gazetteer } from './store.ts';
 import { TextSearch, type SearchFilter } from './text.ts';
 import { result, detail } from './results.ts';
 import { nearest, countryAt, countryNear, nearestStreets, nearestWater } from './spatial.ts';
-import { CAT, NEARBY, NEARBY_NAMES, HEALTH_CATEGORIES, resolveCategory, inLagos, type Category } from './categories.ts';
-import { haversine } from './geometry.ts';
+import { CAT, NEARBY, NEARBY_NAMES, HEALTH_CATEGORIES, resolveCategory, inLagos, type Category } from '../../src/core/categories.ts';
+import { haversine } from '../../src/core/geometry.ts';
 
 let g: Gazetteer | null = null;
 let text: TextSearch | null = null;

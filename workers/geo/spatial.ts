@@ -2,7 +2,7 @@
 // point-in-polygon, nearest street segment, distance to rivers and lake shores.
 import { around } from 'geokdbush';
 import type { Gazetteer } from './store.ts';
-import { inRing, segmentDistance, haversine, degBox } from './geometry.ts';
+import { inRing, segmentDistance, haversine, degBox } from '../../src/core/geometry.ts';
 
 export interface Near { f: number; d: number }
 

@@ -7,10 +7,10 @@
 // accepts `from(buffer, byteOffset)` and is used as is.
 import KDBush from 'kdbush';
 import Flatbush from 'flatbush';
-import { open, FormatError, type Opened } from '../../src/format/index.ts';
-import type { Dataset } from '../task.ts';
-import { GAZ_FILES, GAZ_VERSION, GAZ_READS_ALSO } from './format.ts';
-import { buildNameRecords } from './records.ts';
+import { open, FormatError, type Opened } from '../../src/core/format/index.ts';
+import type { Dataset } from '../../src/core/task.ts';
+import { GAZ_FILES, GAZ_VERSION, GAZ_READS_ALSO } from '../../src/core/format/gazetteer.ts';
+import { buildNameRecords } from '../../src/core/text/records.ts';
 
 const ARRAY_TYPES = [Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array];
 

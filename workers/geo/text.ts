@@ -2,9 +2,9 @@
 // candidate generation from the rarest query tokens' postings, and scoring by text
 // match, importance and optional distance to a focus point.
 import type { Gazetteer } from './store.ts';
-import { tokens as tokenize, prefixDistance } from './normalize.ts';
-import { Fuzzy } from './fuzzy.ts';
-import { haversine } from './geometry.ts';
+import { tokens as tokenize, prefixDistance } from '../../src/core/text/normalize.ts';
+import { Fuzzy } from '../../src/core/text/fuzzy.ts';
+import { haversine } from '../../src/core/geometry.ts';
 
 /** Weight of a token match by edit count; prefix and context matches are scaled below. */
 const EDIT_W = [1, 0.8, 0.65];

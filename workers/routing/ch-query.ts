@@ -11,9 +11,9 @@
 // which frees the slot for a copy of chFirst[y]: settling x reads no shared offset array,
 // and HEAD_LAST ends the block. The arc used is not stored: unpacking finds it again in
 // the predecessor's block, so a relaxation writes nothing beyond the record.
-import { ARC, ARC_HEAD, ARC_W, HEAD_FW, HEAD_BW, HEAD_LAST, HEAD_SHIFT, type GraphViews } from './format.ts';
+import { ARC, ARC_HEAD, ARC_W, HEAD_FW, HEAD_BW, HEAD_LAST, HEAD_SHIFT, type GraphViews } from '../../src/core/format/route.ts';
 import type { PathSearch } from './search.ts';
-import { MinHeap } from './heap.ts';
+import { MinHeap } from '../../src/core/heap.ts';
 
 const STAMP = 4, PRED = 5, FIRST = 7;
 

@@ -1,8 +1,8 @@
 // Plain Dijkstra on the uncontracted (compressed) graph: the reference the CH answers
 // are checked against, and the baseline of the speed-up figure.
-import type { GraphViews } from './format.ts';
+import type { GraphViews } from '../../src/core/format/route.ts';
 import type { PathSearch } from './search.ts';
-import { MinHeap } from './heap.ts';
+import { MinHeap } from '../../src/core/heap.ts';
 
 export class DijkstraQuery implements PathSearch {
   private first: Uint32Array; private to: Int32Array; private w: Int32Array; private eid: Int32Array;

@@ -1,8 +1,8 @@
 // The routed graphs a worker holds: views over shared buffers plus per-worker query state,
 // created on first use so idle extracts cost no memory beyond the shared file bytes.
 import type Flatbush from 'flatbush';
-import type { Dataset } from '../task.ts';
-import { openGraph, ROUTE_KIND, type GraphViews } from './format.ts';
+import type { Dataset } from '../../src/core/task.ts';
+import { openGraph, ROUTE_KIND, type GraphViews } from '../../src/core/format/route.ts';
 import { ChQuery } from './ch-query.ts';
 import { loadIndex } from './snap.ts';
 

@@ -1,6 +1,6 @@
 // Routing module: contraction-hierarchy queries, snapping and geometry over road graphs.
 // Tasks: `route` (full answer with geometry, issue 3 §7) and `route_cost` (cost only, for benchmarks).
-import { TaskError, JsonText, type EngineModule } from '../task.ts';
+import { TaskError, JsonText, type EngineModule } from '../../src/core/task.ts';
 import { loadGraphs, type LoadedGraph } from './graphs.ts';
 import { snap, type Snap } from './snap.ts';
 import { leg } from './route.ts';

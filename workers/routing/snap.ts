@@ -1,8 +1,8 @@
 // Snapping: the nearest road segment to a point, with the point projected onto it.
 import Flatbush from 'flatbush';
-import type { GraphViews } from './format.ts';
-import { E7 } from './format.ts';
-import { haversine, M_PER_DEG } from './geo.ts';
+import type { GraphViews } from '../../src/core/format/route.ts';
+import { E7 } from '../../src/core/format/route.ts';
+import { haversine, M_PER_DEG } from '../../src/core/geometry.ts';
 
 export interface Snap {
   edge: number;

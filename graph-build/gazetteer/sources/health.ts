@@ -9,8 +9,8 @@ import { around } from 'geokdbush';
 import type { Feat } from '../model.ts';
 import { stableHash } from '../model.ts';
 import { parseCsv } from '../csv.ts';
-import { tokens, editDistance } from '../../../workers/geo/normalize.ts';
-import type { Category } from '../../../workers/geo/categories.ts';
+import { tokens, editDistance } from '../../../src/core/text/normalize.ts';
+import type { Category } from '../../../src/core/categories.ts';
 
 const OSM_CAT: Record<string, Category> = {
   pharmacy: 'pharmacy', hospital: 'hospital', clinic: 'clinic', doctors: 'doctors', doctor: 'doctors', dentist: 'dentist',

@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Feat } from '../model.ts';
 import { stableHash } from '../model.ts';
-import { tokens } from '../../../workers/geo/normalize.ts';
-import type { Category } from '../../../workers/geo/categories.ts';
+import { tokens } from '../../../src/core/text/normalize.ts';
+import type { Category } from '../../../src/core/categories.ts';
 
 const norm = (s: string) => tokens(s).join(' ');
 

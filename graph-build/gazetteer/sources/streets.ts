@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createOSMStream } from 'osm-pbf-parser-node';
 import type { Feat } from '../model.ts';
 import type { Rings } from './naturalearth.ts';
-import { tokens } from '../../../workers/geo/normalize.ts';
+import { tokens } from '../../../src/core/text/normalize.ts';
 
 const IMPORTANCE: Record<string, number> = {
   motorway: 0.4, trunk: 0.38, primary: 0.35, secondary: 0.32, tertiary: 0.3, residential: 0.25, unclassified: 0.25,

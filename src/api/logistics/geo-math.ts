@@ -1,16 +1,6 @@
-// Small geometry for the proof layer: great-circle distance and point-in-polygon.
+// Small geometry for the proof layer: point-in-polygon over GeoJSON rings (distance: src/core/geometry.ts).
 // Zones are small (a depot, a neighbourhood, a city), so planar tests on lng/lat are exact
 // enough; polygons crossing the antimeridian are not supported (none in Africa).
-
-const R = 6_371_008.8; // mean Earth radius, metres
-
-export function haversine(lat1: number, lng1: number, lat2: number, lng2: number): number {
-  const rad = Math.PI / 180;
-  const dLat = (lat2 - lat1) * rad;
-  const dLng = (lng2 - lng1) * rad;
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLng / 2) ** 2;
-  return 2 * R * Math.asin(Math.min(1, Math.sqrt(a)));
-}
 
 /** Even-odd ray cast on one ring of [lng, lat] positions (closed: first = last). */
 export function inRing(lng: number, lat: number, ring: number[][]): boolean {

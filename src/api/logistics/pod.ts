@@ -7,7 +7,7 @@ import { owner, notFound, type Owner } from './owner.ts';
 import { bodyObject, string, lat, lng, accuracy, time, invalid, DEVICE_RE, DEVICE_HINT, SLUG_RE, SLUG_HINT } from './validate.ts';
 import { checkPhotoUrl } from './photo-url.ts';
 import { loadStop, stopByCode, codeParam, currentPin, round1 } from './stops.ts';
-import { haversine } from './geo-math.ts';
+import { haversine } from '../../core/geometry.ts';
 import { newId, isId } from './ids.ts';
 
 /** Beyond this distance from the pin a delivery is flagged for review. */

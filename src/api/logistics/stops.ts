@@ -7,7 +7,7 @@ import { owner, notFound, type Owner } from './owner.ts';
 import { bodyObject, string, lat, lng, accuracy, time, has, invalid } from './validate.ts';
 import { newCode, parseCode, AFRICAN_COUNTRIES } from './delivery-code.ts';
 import { newId, isId } from './ids.ts';
-import { haversine } from './geo-math.ts';
+import { haversine } from '../../core/geometry.ts';
 
 // A pooled query or one inside a transaction: both take (text, values).
 type Q = { query: (text: string, values?: unknown[]) => Promise<pg.QueryResult<any>> };

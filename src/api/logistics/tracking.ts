@@ -2,7 +2,7 @@
 // A whole batch is validated before anything is written: one bad ping rejects the
 // request with a 400 naming it ("pings[17].lat"), so a retry never half-applies.
 import { HttpError, type RouteDef } from '../../http/types.ts';
-import { ATTRIBUTION } from '../../attribution.ts';
+import { ATTRIBUTION } from '../../core/attribution.ts';
 import { bad } from '../../http/params.ts';
 import { owner } from './owner.ts';
 import { bodyObject, object, array, string, number, time, has, invalid, DEVICE_RE, DEVICE_HINT, type Obj } from './validate.ts';

@@ -7,7 +7,7 @@ import { type RouteDef } from '../../http/types.ts';
 import { owner, notFound } from './owner.ts';
 import { bodyObject, object, array, string, number, boolean, oneOf, lat, lng, accuracy, time, invalid, SLUG_RE, SLUG_HINT, DEVICE_RE, DEVICE_HINT } from './validate.ts';
 import { loadStop, stopByCode, codeParam, currentPin, round1 } from './stops.ts';
-import { haversine } from './geo-math.ts';
+import { haversine } from '../../core/geometry.ts';
 
 export const BUILTIN_SLUG = 'logistics-partner';
 export const OUTCOMES = ['delivered', 'failed', 'cancelled', 'returned', 'partial'] as const;

@@ -3,3 +3,4 @@ export { encode, open, readShared, writeAtomic, writeContainer, FormatError, MAG
 export type { Section, Opened, OpenOptions } from './container.ts';
 export type { Manifest, ManifestFile } from './manifest.ts';
 export { readManifest, writeManifest, isStale } from './manifest.ts';
+export { DATASET_FORMATS, type DatasetKind } from './kinds.ts';

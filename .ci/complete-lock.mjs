@@ -1,7 +1,7 @@
 // Adds lock-file entries for optional platform packages that the registry mirror here does not
 // serve (other OSes and CPUs of @napi-rs/canvas and msgpackr-extract). Without them `npm ci`
 // refuses the lock file as out of sync; with them it skips each one as not for this platform.
-// Run after any `npm install` that changes the lock file: node scripts/complete-lock.mjs
+// Run after any `npm install` that changes the lock file: node .ci/complete-lock.mjs
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const file = new URL('../package-lock.json', import.meta.url);

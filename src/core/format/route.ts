@@ -1,14 +1,11 @@
 // The routed-graph container: one file per extract and profile ("<profile>.route.bin"),
 // written by graph-build/contract and opened zero-copy by workers. One definition for both sides.
-import { open, type Opened } from '../../src/format/index.ts';
+import { open, type Opened } from './index.ts';
+import { DATASET_FORMATS } from './kinds.ts';
 
 export const ROUTE_KIND = 'road-graph';
-/**
- * Bump when a section is added, removed or changes meaning; old files are then refused with "rebuild"
- * (the catalog refuses them, and `npm start` rebuilds default extracts whose manifest says otherwise).
- * 2: CH entries packed into chArc [head, weight] + chMid; node ids in locality order (renumber.ts).
- */
-export const ROUTE_FORMAT_VERSION = 2;
+/** The version lives in the one table of dataset formats (kinds.ts). */
+export const ROUTE_FORMAT_VERSION = DATASET_FORMATS.road;
 
 /**
  * chArc: two Int32 per CH entry, [head, weight]. A node's entries are contiguous, so settling it

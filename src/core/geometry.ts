@@ -1,9 +1,15 @@
-// Small spherical helpers on plain numbers and flat coordinate arrays, shared by the
-// build (country assignment) and the worker (reverse, boundaries, waterways).
+// Spherical helpers on plain numbers and flat coordinate arrays: the one great-circle distance
+// every stage uses (edge lengths at build, snapping and geometry length at query, pins and zones
+// in the proof layer), point-in-ring and the degree boxes of radius searches.
 
-const R = 6371008.8;
+/** Mean Earth radius, metres. */
+export const EARTH_R = 6371008.8;
+const R = EARTH_R;
 const RAD = Math.PI / 180;
+/** Metres per degree of latitude (spherical). */
+export const M_PER_DEG = EARTH_R * RAD;
 
+/** Great-circle distance in metres. */
 export function haversine(lat1: number, lng1: number, lat2: number, lng2: number): number {
   const dLat = (lat2 - lat1) * RAD, dLng = (lng2 - lng1) * RAD;
   const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(dLng / 2) ** 2;

@@ -4,6 +4,7 @@
 // plain response-body object (without `attribution`) or a JsonText, or throws TaskError; the
 // engine serialises it to finished JSON bytes inside the worker, so the main
 // thread only writes bytes (no second serialisation on the hot path).
+import type { MessagePort } from 'node:worker_threads';
 
 /** One built dataset as handed to workers: its manifest and one SharedArrayBuffer per file. */
 export interface Dataset {
@@ -55,4 +56,13 @@ export interface TaskRequest {
 export interface TaskReply {
   status: number;
   body: Uint8Array;
+}
+
+/** Sent once to each worker thread at start: its private lane for batches (see src/pool.ts). */
+export interface AttachRequest {
+  attach: MessagePort;
+  /** Shared counter: every attach task of a round waits here until `count` have arrived. */
+  barrier: Int32Array;
+  count: number;
+  timeoutMs: number;
 }

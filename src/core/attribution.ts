@@ -1,6 +1,6 @@
 // Every response carries this (JSON field `attribution`, header `X-Attribution`, drawn on images).
 // It names the service and the licences of the data it serves from.
-import { JsonText } from '../workers/task.ts';
+import { JsonText } from './task.ts';
 
 export const ATTRIBUTION =
   'svc maps API. Data © OpenStreetMap contributors (ODbL), GeoNames (CC BY 4.0), Natural Earth (public domain), healthsites.io (ODbL), WHO/KEMRI-Wellcome, USGS, GTFS feeds of Accra, Nairobi and Kigali';

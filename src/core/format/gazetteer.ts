@@ -1,8 +1,9 @@
 // The gazetteer's file names, container kinds and format version: one definition for
-// graph-build (writer) and the worker (reader). Bump GAZ_VERSION on any layout change.
+// graph-build (writer) and the worker (reader). Bump the version in kinds.ts on any layout change.
+import { DATASET_FORMATS } from './kinds.ts';
 
 /** 2: text.bin adds per-token neighbour lists (nbStart, nbTok) and per-name scoring records (nameRecStart, nameRec). */
-export const GAZ_VERSION = 2;
+export const GAZ_VERSION = DATASET_FORMATS.gazetteer;
 /**
  * Older versions the worker still reads: v1 lacks only those additions (typo lookups then probe
  * the deletion table for every word, as v1 did, and each worker derives the name records), so an

@@ -1,0 +1,11 @@
+// Every dataset this build reads, with the format version it reads and writes: one row per
+// dataset. Bump a version on any layout change of its files; older builds are then refused
+// with "rebuild", and `npm start` rebuilds default datasets whose manifest says otherwise.
+export const DATASET_FORMATS = {
+  /** Routed graphs, "<profile>.route.bin" (src/core/format/route.ts). 2: packed CH entries, locality order. */
+  road: 2,
+  /** Gazetteer features, text and spatial files (src/core/format/gazetteer.ts). 2: neighbour lists, name records. */
+  gazetteer: 2,
+} as const;
+
+export type DatasetKind = keyof typeof DATASET_FORMATS;
