@@ -1,7 +1,7 @@
-// GET /route: validates on the main thread (cheap), then one `route` task in the worker pool.
+// GET /route: a declared operation (validated before the handler), then one `route` task in the pool.
 import type { RouteDef } from '../http/types.ts';
 import { HttpError } from '../http/types.ts';
-import { point, parseLatLng, int, str, bad } from '../http/params.ts';
+import { Q } from '../http/operation.ts';
 
 /** Accepted spellings of each mode. */
 const MODE_ALIASES: Record<string, 'driving' | 'walk' | 'cycle'> = {
@@ -9,8 +9,12 @@ const MODE_ALIASES: Record<string, 'driving' | 'walk' | 'cycle'> = {
   walk: 'walk', walking: 'walk', foot: 'walk',
   cycle: 'cycle', cycling: 'cycle', bicycle: 'cycle', bike: 'cycle',
 };
-const NOT_IMPLEMENTED = new Set(['truck', 'hgv', 'transit']);
+const NOT_IMPLEMENTED = ['truck', 'hgv', 'transit'];
 export const MAX_VIA = 25;
+/** Snap radius in metres: how far from a road a point may be. */
+export const SNAP_RADIUS = { default: 1000, max: 10000 };
+
+const lineString = { type: 'object', required: ['type', 'coordinates'], properties: { type: { const: 'LineString' }, coordinates: { type: 'array', items: { type: 'array', items: { type: 'number' } } } } };
 
 export const routes: RouteDef[] = [
   {
@@ -20,20 +24,41 @@ export const routes: RouteDef[] = [
     capabilities: ['route_driving'],
     ready: (ctx) => ctx.engine.has('route') && ctx.engine.hasDataset('road'),
     note: 'Contraction-hierarchy routes (driving, walk, cycle) over the built OpenStreetMap extracts.',
+    decl: {
+      summary: 'A route between two points (and optional via points) as GeoJSON',
+      tag: 'routing',
+      query: {
+        from: { schema: Q.latlng(), required: true, aliases: ['origin'], description: 'Start, LAT,LNG' },
+        to: { schema: Q.latlng(), required: true, aliases: ['destination'], description: 'End, LAT,LNG' },
+        via: { schema: Q.latlngList(MAX_VIA), aliases: ['waypoints'], description: `Up to ${MAX_VIA} intermediate points, LAT,LNG;LAT,LNG` },
+        mode: { schema: Q.enum([...Object.keys(MODE_ALIASES), ...NOT_IMPLEMENTED], 'driving'), description: 'driving, walk or cycle (aliases car, walking, cycling, bicycle); truck, hgv and transit answer 501' },
+        radius: { schema: Q.int({ min: 1, max: SNAP_RADIUS.max, default: SNAP_RADIUS.default }), description: 'Snap radius in metres' },
+      },
+      responses: {
+        200: {
+          description: 'The route',
+          schema: {
+            type: 'object', required: ['route'],
+            properties: {
+              route: {
+                type: 'object', required: ['mode', 'distance_m', 'duration_s', 'geometry', 'legs'],
+                properties: { mode: { type: 'string' }, distance_m: { type: 'number' }, duration_s: { type: 'number' }, geometry: lineString, legs: { type: 'array' }, snapped: { type: 'array' }, extract: { type: 'string' } },
+              },
+            },
+          },
+        },
+        400: { description: 'Invalid parameter, out_of_coverage, no_road_nearby or no_route' },
+        501: { description: 'Truck or transit routing' },
+      },
+      examples: [{ query: 'from=-5.6333,32.7667&to=-5.80,32.90&radius=5000', summary: 'Sikonge, Tanzania' }],
+    },
     async handler(req, ctx) {
-      const q = req.query;
-      const from = point(q, ['from', 'origin'], { required: true, separate: false })!;
-      const to = point(q, ['to', 'destination'], { required: true, separate: false })!;
-      const modeRaw = (str(q, 'mode', { max: 20 }) ?? 'driving').toLowerCase();
-      if (NOT_IMPLEMENTED.has(modeRaw)) {
+      const { from, to, via = [], radius } = req.q;
+      const modeRaw = String(req.q.mode).toLowerCase();
+      if (NOT_IMPLEMENTED.includes(modeRaw)) {
         throw new HttpError(501, 'not_implemented', `mode=${modeRaw} is not available in this build; use driving, walk or cycle.`);
       }
       const mode = MODE_ALIASES[modeRaw];
-      if (!mode) throw bad('mode', `must be one of driving, walk, cycle (aliases car, walking, cycling, bicycle), got '${modeRaw}'`);
-      const radius = int(q, 'radius', { min: 1, max: 10000, def: 1000 })!;
-      const viaRaw = str(q, ['via', 'waypoints']);
-      const via = viaRaw ? viaRaw.split(/[;|]/).filter((s) => s.trim() !== '').map((s, i) => parseLatLng(`via[${i}]`, s)) : [];
-      if (via.length > MAX_VIA) throw bad('via', `has ${via.length} points; at most ${MAX_VIA} are allowed`);
       return { task: await ctx.engine.run('route', { from, to, via, mode, radius }, !!req.key?.test) };
     },
   },

@@ -10,6 +10,7 @@ import type { Authenticator } from '../auth/authenticator.ts';
 import type { Limits } from '../auth/limits.ts';
 import { RequestLog } from './request-log.ts';
 import { log } from '../core/log.ts';
+import { compileRoutes, validateRequest } from './operation.ts';
 
 const STATUS: Record<number, string> = {
   200: '200 OK', 201: '201 Created', 202: '202 Accepted', 204: '204 No Content',
@@ -66,6 +67,7 @@ export class HttpServer {
 
   constructor(private d: HttpDeps) {
     this.reqLog = new RequestLog(d.ctx.config.logRequests);
+    compileRoutes(d.router.routes);
     this.app = uWS.App();
     this.app.any('/*', (res, req) => this.onRequest(res, req));
   }
@@ -122,7 +124,7 @@ export class HttpServer {
     let routeName = this.routeNames.get(route);
     if (routeName === undefined) this.routeNames.set(route, (routeName = `${route.method} ${displayPath(route.path)}`));
     const req: Req = {
-      method: route.method, path, params: m.params, query: new URLSearchParams(rawQuery), headers, body: undefined, key: null,
+      method: route.method, path, params: m.params, query: new URLSearchParams(rawQuery), headers, body: undefined, q: {}, key: null,
     };
 
     if (!BODY_METHODS.has(method)) {
@@ -199,6 +201,7 @@ export class HttpServer {
       const v = admitted instanceof Promise ? await admitted : admitted;
       if (!v.ok) return errorReply(429, v.code, v.message, { 'Retry-After': String(v.retryAfter) });
     }
+    if (route.decl) validateRequest(route, req);
     return route.handler(req, this.d.ctx);
   }
 

@@ -7,6 +7,7 @@ import type { Store } from '../store/index.ts';
 import type { Config } from '../core/config.ts';
 import type { Limits } from '../auth/limits.ts';
 import type { Metrics } from './metrics.ts';
+import type { Declaration } from './operation.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -31,6 +32,8 @@ export interface Req {
   headers: Record<string, string>;
   /** Parsed JSON body (POST/PUT/PATCH), undefined otherwise. */
   body: any;
+  /** Validated query of a declared route: canonical names, coerced types, defaults applied (operation.ts). */
+  q: Record<string, any>;
   key: KeyInfo | null;
 }
 
@@ -64,6 +67,8 @@ export interface RouteDef {
   handler: (req: Req, ctx: AppContext) => Promise<Reply> | Reply;
   /** A request that answers 200 with a key holding the scope (query string and/or JSON body); used by the auth-matrix test. */
   example?: { query?: string; body?: unknown; params?: Record<string, string> };
+  /** The declaration: schemas for path, query and body, responses and examples (operation.ts). Validated before the handler. */
+  decl?: Declaration;
 }
 
 /** An expected failure, answered as {"error":{"code","message"}} with this status. */
