@@ -48,6 +48,11 @@ const UNAUTHORIZED: Record<string, string> = {
   revoked: 'This API key has been revoked.',
 };
 
+function bearerFromQuery(q: URLSearchParams): string | undefined {
+  const k = q.get('key');
+  return k ? `Bearer ${k}` : undefined;
+}
+
 /** One request in progress: what outlives uWS's request object, and whether it is answered. */
 class Exchange {
   readonly t0 = performance.now();
@@ -191,7 +196,8 @@ export class HttpServer {
   private async handle(req: Req, route: RouteDef): Promise<Reply> {
     if (this.draining) return errorReply(503, 'shutting_down', 'The server is shutting down; retry shortly.');
     if (route.scope !== null) {
-      const a = this.d.auth.lookupCached(req.headers.authorization) ?? (await this.d.auth.lookup(req.headers.authorization));
+      const header = req.headers.authorization ?? (route.keyInQuery ? bearerFromQuery(req.query) : undefined);
+      const a = this.d.auth.lookupCached(header) ?? (await this.d.auth.lookup(header));
       if (!a.ok) return errorReply(401, 'unauthorized', UNAUTHORIZED[a.reason], { 'WWW-Authenticate': 'Bearer' });
       const key = (req.key = a.key);
       if (route.scope !== 'any' && !key.scopes.includes(route.scope)) {
