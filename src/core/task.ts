@@ -32,6 +32,14 @@ export class JsonText {
   constructor(readonly text: string) {}
 }
 
+/**
+ * A binary response body (a rendered image): travels back as raw bytes instead of JSON. The
+ * route that calls such a task knows its content type; error answers are still JSON.
+ */
+export class BinaryBody {
+  constructor(readonly bytes: Uint8Array) {}
+}
+
 export interface EngineModule {
   /** Called once per worker at start with every loaded dataset; keep only views, never copies. */
   init(datasets: Dataset[]): void;

@@ -66,7 +66,7 @@ describe('tiles over HTTP', () => {
   });
 
   it('TileJSON lists the layers and a tile URL on this host carrying the key', async () => {
-    const j = await (await raw(`/tiles/tiles.json?key=${key}`)).json();
+    const j = await (await raw(`/tiles/tiles.json?key=${key}`)).json() as any;
     expect(j.tilejson).toBe('3.0.0');
     expect(j.tiles[0]).toBe(`${s.config.tilesUrl}/tiles/{z}/{x}/{y}.pbf?key=${key}`);
     expect(j.vector_layers.map((l: any) => l.id)).toEqual(['boundaries', 'water', 'roads', 'places', 'pois']);
@@ -74,8 +74,8 @@ describe('tiles over HTTP', () => {
   });
 
   it('day and night styles validate with 0 errors, differ in colours and point only at this host', async () => {
-    const day = await (await raw(`/tiles/style.json?key=${key}`)).json();
-    const dark = await (await raw(`/tiles/style-dark.json?key=${key}`)).json();
+    const day = await (await raw(`/tiles/style.json?key=${key}`)).json() as any;
+    const dark = await (await raw(`/tiles/style-dark.json?key=${key}`)).json() as any;
     expect(validateStyleMin(day)).toEqual([]);
     expect(validateStyleMin(dark)).toEqual([]);
     const bg = (st: any) => st.layers.find((l: any) => l.id === 'background').paint['background-color'];
@@ -97,7 +97,7 @@ describe('tiles over HTTP', () => {
     expect(empty.status).toBe(200);
     expect((await raw(`/tiles/glyphs/Comic%20Sans/0-255.pbf?key=${key}`)).status).toBe(404);
     expect((await raw(`/tiles/glyphs/Noto%20Sans%20Regular/1-256.pbf?key=${key}`)).status).toBe(404);
-    const j = await (await raw(`/tiles/sprites/sprite@2x.json?key=${key}`)).json();
+    const j = await (await raw(`/tiles/sprites/sprite@2x.json?key=${key}`)).json() as any;
     expect(j.marker.pixelRatio).toBe(2);
     const png = await raw(`/tiles/sprites/sprite.png?key=${key}`);
     expect(png.headers.get('content-type')).toBe('image/png');

@@ -3,6 +3,8 @@
 export const ICONS = ['hospital', 'health', 'pharmacy', 'bus_stop', 'airport', 'port', 'marker'] as const;
 export type IconName = (typeof ICONS)[number];
 export const ICON_SIZE = 18;
+/** Default colour of a marker pin. */
+export const MARKER_COLOUR = '#e53935';
 
 type Ctx = {
   beginPath(): void; closePath(): void; moveTo(x: number, y: number): void; lineTo(x: number, y: number): void;
@@ -24,7 +26,7 @@ function cross(ctx: Ctx, s: number, colour: string) {
 }
 
 /** Draw one icon into the box (0,0)-(s,s). */
-export function drawIcon(ctx: Ctx, name: IconName, s: number): void {
+export function drawIcon(ctx: Ctx, name: IconName, s: number, colour?: string): void {
   switch (name) {
     case 'hospital': disc(ctx, s, '#d32f2f'); cross(ctx, s, '#ffffff'); break;
     case 'health': disc(ctx, s, '#e57373'); cross(ctx, s, '#ffffff'); break;
@@ -60,7 +62,7 @@ export function drawIcon(ctx: Ctx, name: IconName, s: number): void {
     }
     case 'marker': {
       // A pin whose tip is the bottom centre of the box.
-      ctx.fillStyle = '#e53935'; ctx.strokeStyle = '#ffffff'; ctx.lineWidth = s / 14;
+      ctx.fillStyle = colour ?? MARKER_COLOUR; ctx.strokeStyle = '#ffffff'; ctx.lineWidth = s / 14;
       ctx.beginPath();
       ctx.arc(s / 2, s * 0.38, s * 0.3, Math.PI * 0.8, Math.PI * 0.2);
       ctx.lineTo(s / 2, s * 0.98);
