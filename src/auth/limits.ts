@@ -42,7 +42,7 @@ export class Limits {
   private buckets = new Map<string, { tokens: number; at: number }>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
-  rejections = { quota_exceeded: 0, rate_limited: 0 };
+  rejections = { quota_exceeded: 0, rate_limited: 0, overloaded: 0 };
 
   constructor(private store: Store, private burstRps: number, private flushMs = 500, private now = () => Date.now()) {}
 
