@@ -94,6 +94,8 @@ export class HttpServer {
   private drainWaiters: (() => void)[] = [];
   private reqLog: RequestLog;
   private cors: CorsPolicy;
+  /** Peers that sent a request we could not frame in this event-loop turn (see onRequest). */
+  private poisoned = new Set<string>();
   port = 0;
 
   constructor(private d: HttpDeps) {
@@ -152,7 +154,17 @@ export class HttpServer {
     ex.origin = headers.origin;
     res.onAborted(() => { ex.aborted = true; ex.onAbort?.(); });
     this.d.metrics.inFlight++;
+    if (this.poisoned.size && this.poisoned.has(remote(res))) {
+      // Bytes that followed a request we could not frame, which uWS parsed as a request of their
+      // own: refused, never served (closing instead would discard the 400 still being written).
+      ex.close = true;
+      return this.finish(ex, errorReply(400, 'bad_request', 'Follows a request that could not be framed; not served.'), 'unmatched', null);
+    }
     if (framing) {
+      // uWS 20.30 keeps parsing what follows on the connection even after an answer marked
+      // Connection: close, so whatever comes from this peer in the same read is dropped, not served.
+      if (!this.poisoned.size) setImmediate(() => this.poisoned.clear());
+      this.poisoned.add(remote(res));
       ex.close = true;
       return this.finish(ex, errorReply(400, 'bad_request', `${framing} The request cannot be framed safely.`), 'unmatched', null);
     }
@@ -337,6 +349,8 @@ export class HttpServer {
     return status;
   }
 }
+
+const remote = (res: uWS.HttpResponse) => Buffer.from(res.getRemoteAddressAsText()).toString();
 
 /** The Allow header for a path's routes: HEAD wherever GET is, and OPTIONS everywhere. */
 function allowHeader(methods: string[]): string {
