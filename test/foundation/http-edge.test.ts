@@ -153,3 +153,29 @@ describe('HTTP edges', () => {
     expect(r.ms).toBeLessThan(12_000);
   }, 20_000);
 });
+
+describe('overload', () => {
+  it('sheds pool work past the queue bound with 503 + Retry-After; everything else is answered 200', async () => {
+    const db = await freshDb('pglite');
+    const s = await startTestServer(db, { POOL_MAX_QUEUE: '1' });
+    try {
+      const key = await s.key();
+      // Many connections at once: several requests are read in one event-loop turn, and only one may be queued.
+      const rs = await Promise.all(Array.from({ length: 60 }, () => s.get('/api/v1/ping?pool=1', key)));
+      const statuses = rs.map((r) => r.status);
+      expect(statuses.every((x) => x === 200 || x === 503)).toBe(true);
+      expect(statuses).toContain(200);
+      const shed = rs.filter((r) => r.status === 503);
+      expect(shed.length).toBeGreaterThan(0);
+      for (const r of shed) {
+        expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        expect(((await r.json()) as any).error.code).toBe('overloaded');
+      }
+      const m = await s.get('/healthz');
+      expect(m.status).toBe(200);
+    } finally {
+      await s.close();
+      await db.drop();
+    }
+  });
+});
