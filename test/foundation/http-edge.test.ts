@@ -112,7 +112,7 @@ describe('HTTP edges', () => {
   });
 
   it('admin routes answer 401 with WWW-Authenticate for a missing or wrong token', async () => {
-    for (const h of [{}, { authorization: 'Bearer wrong' }]) {
+    for (const h of [{}, { authorization: 'Bearer wrong' }] as Record<string, string>[]) {
       const r = await fetch(s.url + '/metrics', { headers: h });
       expect(r.status).toBe(401);
       expect(r.headers.get('www-authenticate')).toBe('Bearer');
