@@ -24,6 +24,15 @@ export interface Config {
   /** Skip building default datasets at start (tests that bring their own). */
   skipBuild: boolean;
   logRequests: boolean;
+  /** Base address of an Open-Meteo-compatible weather upstream; null = no weather. */
+  weatherUrl: string | null;
+  weatherTimeoutMs: number;
+  /** Compute tasks accepted and unanswered beyond which new ones are shed with 503 (0 = no bound). */
+  poolMaxQueue: number;
+  /** Estimated compute-queue wait (ms) beyond which new tasks are shed with 503 (0 = no bound). */
+  poolMaxWaitMs: number;
+  /** Remaining monthly quota below which a key is counted in PostgreSQL per request (shared by every node). */
+  quotaSyncMargin: number;
 }
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, def: number): number {
@@ -54,5 +63,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxBodyBytes: intEnv(env, 'MAX_BODY_BYTES', 1 << 20),
     skipBuild: env.SKIP_BUILD === '1',
     logRequests: env.LOG_REQUESTS !== '0',
+    weatherUrl: env.WEATHER_URL ? env.WEATHER_URL.replace(/\/+$/, '') : null,
+    weatherTimeoutMs: Math.max(1, intEnv(env, 'WEATHER_TIMEOUT_MS', 3000)),
+    poolMaxQueue: intEnv(env, 'POOL_MAX_QUEUE', 4096),
+    poolMaxWaitMs: intEnv(env, 'POOL_MAX_WAIT_MS', 50),
+    quotaSyncMargin: intEnv(env, 'QUOTA_SYNC_MARGIN', 1000),
   };
 }

@@ -69,15 +69,13 @@ export interface RouteDef {
   /** Short note for the capability document. */
   note?: string;
   handler: (req: Req, ctx: AppContext) => Promise<Reply> | Reply;
-  /** A request that answers 200 with a key holding the scope (query string and/or JSON body); used by the auth-matrix test. */
-  example?: { query?: string; body?: unknown; params?: Record<string, string> };
   /**
    * Also accept the key as `?key=` (compat layers, tiles, SDK and other browser-loaded URLs whose
    * clients cannot set headers). The request log records the path only, so the key is never logged.
    */
   keyInQuery?: boolean;
   /** The declaration: schemas for path, query and body, responses and examples (operation.ts). Validated before the handler. */
-  decl?: Declaration;
+  decl: Declaration;
 }
 
 /** An expected failure, answered as {"error":{"code","message"}} with this status. */

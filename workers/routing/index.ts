@@ -1,6 +1,8 @@
 // Routing module: contraction-hierarchy queries, snapping and geometry over road graphs.
-// Tasks: `route` (full answer with geometry, issue 3 §7) and `route_cost` (cost only, for benchmarks).
+// Task: `route` (full answer with geometry, issue 3 §7). Arguments arrive validated by the
+// declaration of GET /route (points in range, radius within SNAP_RADIUS); they are not re-checked.
 import { TaskError, JsonText, type EngineModule } from '../../src/core/task.ts';
+import { SNAP_RADIUS } from '../../src/core/limits.ts';
 import { loadGraphs, type LoadedGraph } from './graphs.ts';
 import { snap, type Snap } from './snap.ts';
 import { leg } from './route.ts';
@@ -8,8 +10,6 @@ import { JsonCoordSink, type CoordSink } from './geometry.ts';
 
 export const MODES = ['driving', 'walk', 'cycle'] as const;
 export type Mode = (typeof MODES)[number];
-export const DEFAULT_RADIUS = 1000;
-export const MAX_RADIUS = 10000;
 
 export interface RouteArgs {
   from: [number, number];
@@ -21,26 +21,16 @@ export interface RouteArgs {
 
 let graphs: LoadedGraph[] = [];
 
-export function setGraphs(gs: LoadedGraph[]) { graphs = gs; }
-
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const pointName = (i: number, n: number) => (i === 0 ? 'from' : i === n - 1 ? 'to' : `via[${i - 1}]`);
-
-function checkPoint(p: unknown, name: string): [number, number] {
-  if (!Array.isArray(p) || p.length !== 2 || !p.every((x) => typeof x === 'number' && Number.isFinite(x)) || Math.abs(p[0]) > 90 || Math.abs(p[1]) > 180)
-    throw new TaskError(400, 'invalid_parameter', `Parameter '${name}' must be a [lat, lng] pair.`);
-  return p as [number, number];
-}
 
 interface Solved<S extends CoordSink | null = CoordSink | null> { graph: LoadedGraph; snaps: Snap[]; legs: { cost: number; dist: number }[]; coords: S; settled: number }
 
 /** Pick the extract by coverage, snap every point, route every leg. */
 export function solve<S extends CoordSink | null>(args: RouteArgs, sink: () => S): Solved<S> {
-  const mode = (args.mode ?? 'driving') as Mode;
-  if (!MODES.includes(mode)) throw new TaskError(400, 'invalid_parameter', `Parameter 'mode' must be one of ${MODES.join(', ')}.`);
-  const radius = args.radius ?? DEFAULT_RADIUS;
-  if (!(radius > 0 && radius <= MAX_RADIUS)) throw new TaskError(400, 'invalid_parameter', `Parameter 'radius' must be between 1 and ${MAX_RADIUS} metres.`);
-  const pts = [checkPoint(args.from, 'from'), ...(args.via ?? []).map((p, i) => checkPoint(p, `via[${i}]`)), checkPoint(args.to, 'to')];
+  const mode = args.mode ?? 'driving';
+  const radius = args.radius ?? SNAP_RADIUS.default;
+  const pts = [args.from, ...(args.via ?? []), args.to];
   const cands = graphs.filter((g) => g.profile === mode && pts.every(([la, lo]) => g.covers(la, lo, radius)));
   if (cands.length === 0) {
     const any = graphs.some((g) => g.profile === mode && pts.some(([la, lo]) => g.covers(la, lo, radius)));
@@ -135,10 +125,5 @@ export const routing: EngineModule = {
   init(datasets) { graphs = loadGraphs(datasets); },
   tasks: {
     route: (args: RouteArgs) => routeTask(args),
-    route_cost: (args: RouteArgs) => {
-      const r = solve(args, () => null);
-      const t = totals(r);
-      return { cost_ms: t.cost, distance_m: round1(t.dist), settled: r.settled, extract: r.graph.extract };
-    },
   },
 };
