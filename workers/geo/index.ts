@@ -5,7 +5,7 @@ import { TaskError, type Dataset, type EngineModule, type TaskContext } from '..
 import { Gazetteer } from './store.ts';
 import { TextSearch, type SearchFilter } from './text.ts';
 import { result, detail } from './results.ts';
-import { nearest, countryAt, countryNear, nearestStreets, nearestWater } from './spatial.ts';
+import { nearest, countryAt, countryNear, nearestStreets, nearestWater, admin1At } from './spatial.ts';
 import { CAT, NEARBY, NEARBY_NAMES, HEALTH_CATEGORIES, resolveCategory, inLagos, type Category } from '../../src/core/categories.ts';
 import { haversine } from '../../src/core/geometry.ts';
 
@@ -83,6 +83,19 @@ function textSearch(a: any, ctx: TaskContext, prefix: boolean, extraFilter?: Par
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
+/** What every admin-1 answer says about its boundaries: they are older than today's. */
+export const ADMIN1_BOUNDARIES = 'Admin-1 by point-in-polygon on Natural Earth 10m states and provinces (c. 2012-2013): older than some current boundaries, e.g. Kenya as its 8 pre-2013 provinces rather than its 47 counties, South Sudan as its 10 pre-2015 states.';
+
+/** The admin-1 unit at a point as a result object (the admin1-layer feature), or null. */
+export function admin1Result(g: Gazetteer, lat: number, lng: number, cc: string | null): Record<string, unknown> | null {
+  const hit = admin1At(g, lat, lng, cc, COAST_M);
+  if (!hit) return null;
+  const f = g.admin1Feature(hit.u);
+  const u = g.admin1Units[hit.u];
+  const base = f >= 0 ? result(g, f) : { name: u.name, country_code: u.country, type: 'admin1' };
+  return { ...base, admin1_type: u.type, code: u.code, hasc: u.hasc, method: hit.method, boundaries: 'natural_earth_2012' };
+}
+
 export const geo: EngineModule = {
   init(datasets: Dataset[]) {
     load(datasets);
@@ -125,22 +138,14 @@ export const geo: EngineModule = {
       if (loc) out.push(result(g, loc.f, { distance_m: Math.round(loc.d) }));
       const inside = countryAt(g, lat, lng);
       const c = inside >= 0 ? inside : countryNear(g, lat, lng, COAST_M);
-      const admin1 = loc && (c < 0 || g.country[loc.f] === c) ? g.admin1Name(loc.f) : null;
-      if (admin1 && loc) {
-        const cc = g.countryCode(loc.f);
-        out.push({
-          id: `svc:admin1.${(cc ?? 'xx').toLowerCase()}.${encodeURIComponent(admin1.toLowerCase().replace(/\s+/g, '-'))}`,
-          name: admin1, lat: null, lng: null, address: [admin1, g.countryName(loc.f)].filter(Boolean).join(', '), country_code: cc,
-          type: 'admin1', source: g.sources(loc.f)[0] ?? null,
-          note: 'Admin-1 polygons are not available: this is the admin-1 of the nearest populated place.',
-          derived_from: `svc:${g.code(loc.f)}`,
-        });
-      }
+      const cc0 = c >= 0 ? g.meta.countries[c].code : null;
+      const a1 = admin1Result(g, lat, lng, cc0);
+      if (a1) out.push({ ...a1, distance_m: 0 });
       if (c >= 0) {
         const cf = g.layers.country[0] + c;
         out.push(result(g, cf, inside >= 0 ? { distance_m: 0 } : { distance_m: 0, method: `nearest_country_within_${COAST_M / 1000}km` }));
       }
-      return sandboxed(ctx, { results: out });
+      return sandboxed(ctx, { results: out, ...(a1 ? { admin1_boundaries: ADMIN1_BOUNDARIES } : {}) });
     },
 
     places_nearby(a, ctx) {
@@ -231,16 +236,13 @@ export const geo: EngineModule = {
       const inside = countryAt(g, lat, lng);
       const c = inside >= 0 ? inside : countryNear(g, lat, lng, COAST_M);
       const country = c >= 0 ? { ...result(g, g.layers.country[0] + c), method: inside >= 0 ? 'point_in_polygon' : `nearest_country_within_${COAST_M / 1000}km` } : null;
-      const loc = c >= 0 ? nearest(g, 'place', lat, lng, LOCALITY_RADIUS_M, 1, (f) => g.country[f] === c)[0] : undefined;
-      const a1 = loc ? g.admin1Name(loc.f) : null;
+      const a1 = c >= 0 ? admin1Result(g, lat, lng, g.meta.countries[c].code) : null;
       return sandboxed(ctx, {
         country,
-        admin1: a1 && loc ? {
-          name: a1, method: 'nearest_populated_place', place: { id: `svc:${g.code(loc.f)}`, name: g.name(loc.f), distance_m: Math.round(loc.d) },
-        } : null,
+        admin1: a1,
         note: c < 0
           ? 'The point is not inside or within 10 km of any African country polygon (Natural Earth 1:50m).'
-          : 'Country by point-in-polygon (Natural Earth 1:50m; within 10 km of the generalised coastline the nearest country). Admin-1 polygons are not available offline: admin-1 is that of the nearest populated place in the same country, or null when none lies within 30 km.',
+          : `Country by point-in-polygon (Natural Earth 1:50m; within 10 km of the generalised coastline the nearest country). ${a1 || g.a1Index ? ADMIN1_BOUNDARIES : 'Admin-1 polygons are not in this gazetteer build: admin1 is null.'}`,
       });
     },
   },
