@@ -8,6 +8,9 @@ import { result, detail } from './results.ts';
 import { nearest, countryAt, countryNear, nearestStreets, nearestWater, admin1At } from './spatial.ts';
 import { CAT, NEARBY, NEARBY_NAMES, HEALTH_CATEGORIES, resolveCategory, inLagos, type Category } from '../../src/core/categories.ts';
 import { haversine } from '../../src/core/geometry.ts';
+import { parseAddress, type ParsedAddress } from './address/parse.ts';
+import { lexiconOf } from './address/lexicon.ts';
+import { resolveParsed, isPartial, hasStructure } from './address/resolve.ts';
 
 let g: Gazetteer | null = null;
 let text: TextSearch | null = null;
@@ -20,8 +23,40 @@ export function load(datasets: Dataset[]): Gazetteer | null {
   text = g ? new TextSearch(g) : null;
   countryIndex.clear();
   if (g) g.meta.countries.forEach((c: { code: string; alias?: boolean }, i: number) => { if (!c.alias) countryIndex.set(c.code, i); });
+  // The address lexicon is built here, once per worker, so no request pays for it.
+  if (g) lexiconOf(g);
   return g;
 }
+
+/** The loaded gazetteer and its text search (for the address tasks), or a 503. */
+export function gazetteer(): { g: Gazetteer; text: TextSearch } {
+  return need();
+}
+
+/** A top hit whose text score reaches this matched the query whole: no address fallback. */
+const WHOLE_TEXT = 0.95;
+
+/** Parses an address (q, country) with the loaded gazetteer's lexicon. */
+export function parseQuery(g: Gazetteer, q: string, country?: string | null): ParsedAddress {
+  return parseAddress(q, lexiconOf(g), country ? String(country).toUpperCase() : null);
+}
+
+/**
+ * Geocode's fallback for a query it cannot match whole: parse it as an address and answer its
+ * most precise part that matches (street, landmark, locality, admin-1, country), saying so.
+ */
+function addressFallback(g: Gazetteer, text: TextSearch, a: any, ctx: TaskContext, hitsEmpty: boolean): Record<string, unknown> | null {
+  const q = String(a.q);
+  if (!/[,\d\s،]/.test(q.trim())) return null; // one word: nothing to split
+  const p = parseQuery(g, q, a.country);
+  if (!hasStructure(p) && !hitsEmpty) return null;
+  const r = resolveParsed(g, text, p, ctx.sandbox ? inSandbox(g) : undefined);
+  if (!r.best) return null;
+  const partial = isPartial(p.components, r);
+  const out = result(g, r.best.f, { score: r.best.score, match_level: r.best.level, partial_match: partial, matched_component: r.best.component });
+  return sandboxed(ctx, { results: [out], match_level: r.best.level, partial_match: partial, parsed: p.components });
+}
+
 
 function need(): { g: Gazetteer; text: TextSearch } {
   if (!g || !text) throw new TaskError(503, 'not_loaded', 'The gazetteer is not loaded on this server (run `npm run graph-build -- gazetteer`).');
@@ -103,6 +138,10 @@ export const geo: EngineModule = {
   tasks: {
     geocode(a, ctx) {
       const { g, hits } = textSearch(a, ctx, false);
+      if (!hits.length || hits[0].text < WHOLE_TEXT) {
+        const fb = addressFallback(g, text!, a, ctx, !hits.length);
+        if (fb) return fb;
+      }
       const results = new Array(hits.length);
       for (let i = 0; i < hits.length; i++) {
         const r = result(g, hits[i].f);
