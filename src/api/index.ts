@@ -3,6 +3,7 @@ import type { RouteDef } from '../http/types.ts';
 import { routes as system } from './system.ts';
 import { routes as route } from './route.ts';
 import { routes as geo } from './geo.ts';
+import { routes as address } from './address.ts';
 import { routes as logistics } from './logistics/index.ts';
 import { routes as weather } from './weather/index.ts';
 import { routes as maps } from './maps/index.ts';
@@ -11,6 +12,7 @@ export const allRoutes: RouteDef[] = [
   ...system,
   ...route,
   ...geo,
+  ...address,
   ...logistics,
   ...weather,
   ...maps,

@@ -7,6 +7,7 @@ import { loadGraphs, type LoadedGraph } from './graphs.ts';
 import { snap, type Snap } from './snap.ts';
 import { leg } from './route.ts';
 import { JsonCoordSink, type CoordSink } from './geometry.ts';
+import { roadAccess } from './access.ts';
 
 export const MODES = ['driving', 'walk', 'cycle'] as const;
 export type Mode = (typeof MODES)[number];
@@ -125,5 +126,6 @@ export const routing: EngineModule = {
   init(datasets) { graphs = loadGraphs(datasets); },
   tasks: {
     route: (args: RouteArgs) => routeTask(args),
+    road_access: (args) => roadAccess(graphs, args),
   },
 };
