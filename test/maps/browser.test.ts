@@ -10,8 +10,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { loadImage, createCanvas } from '@napi-rs/canvas';
 import { freshPglite, type TestDb } from '../helpers/db.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { buildTestTiles, tileOf, REPO, SHARED_DATA } from './fixture.ts';
-import { buildGazetteer } from '../../graph-build/gazetteer/index.ts';
+import { buildTestTiles, buildTestGazetteer, tileOf, REPO } from './fixture.ts';
 import { createKey } from '../../src/auth/keys.ts';
 import { PmArchive } from '../../src/core/maps/pmtiles.ts';
 import { decodeMvt } from '../../src/core/maps/mvt.ts';
@@ -21,7 +20,8 @@ import { unproject } from '../../src/core/maps/staticmap.ts';
 // Page code runs in the browser; the test file has no DOM types.
 declare const window: any;
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const SHOP = 'http://shop.example';
+// *.localhost is loopback to Chromium: a page there may load from this (loopback) server without Private Network Access refusing it.
+const SHOP = 'http://shop.localhost';
 let db: TestDb;
 let s: TestServer;
 let browser: Browser;
@@ -36,8 +36,7 @@ beforeAll(async () => {
   db = freshPglite();
   const built = join(db.dataDir, 'built');
   const { builtDir } = await buildTestTiles(built);
-  const sources = JSON.parse(readFileSync(join(REPO, 'data/sources.json'), 'utf8'));
-  await buildGazetteer({ sharedDataDir: SHARED_DATA, out: builtDir, sources: sources.gazetteer, roads: sources.roads, progress: false });
+  await buildTestGazetteer(builtDir);
   const port = await freePort();
   s = await startTestServer(db, { PORT: String(port), BASE_URL: `http://127.0.0.1:${port}` });
   key = (await createKey(s.app.ctx.store, { project: 'shop', plan: 'enterprise', test: false, origins: [SHOP] })).key;
@@ -83,7 +82,7 @@ function shopPage(url: string): string {
 <script src="${s.url}/sdk/v1/geocoder.js"></script>
 <script>
 window.m = new svc.Map({ container: 'map', center: [${Number(q.get('lat'))}, ${Number(q.get('lng'))}], zoom: ${Number(q.get('zoom'))}, theme: ${JSON.stringify(q.get('theme') ?? 'day')}, key: ${JSON.stringify(key)}, preserveDrawingBuffer: true });
-m.ready.then(function () { m.map.once('idle', function () { document.body.setAttribute('data-idle', '1'); }); });
+m.whenIdle().then(function () { document.body.setAttribute('data-idle', '1'); });
 </script></body></html>`;
 }
 
@@ -108,21 +107,39 @@ const count = (p: { data: Uint8ClampedArray }, colour: number[], tol = 28) => {
   for (let i = 0; i < p.data.length; i += 4) if (near([p.data[i], p.data[i + 1], p.data[i + 2]], colour, tol)) n++;
   return n;
 };
+/** A page that records its errors and failed requests, shown when a wait times out. */
+async function newPage(): Promise<Page> {
+  const page = await ctx.newPage();
+  const log: string[] = [];
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') log.push(`console.${m.type()}: ${m.text().slice(0, 300)}`); });
+  page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
+  page.on('requestfailed', (r) => log.push(`failed: ${r.url().slice(0, 150)} ${r.failure()?.errorText}`));
+  page.on('response', (r) => { if (r.status() >= 400) log.push(`${r.status()}: ${r.url().slice(0, 150)}`); });
+  (page as any).diag = log;
+  return page;
+}
+async function idle(page: Page) {
+  try {
+    await page.waitForSelector('body[data-idle="1"]', { timeout: 150_000 });
+  } catch (e) {
+    throw new Error(`map never idle: ${(e as Error).message.split('\n')[0]}\n${((page as any).diag as string[]).join('\n')}`);
+  }
+}
 const save = (name: string, png: Buffer) => { if (process.env.SAVE_SCREENSHOTS === '1') writeFileSync(join(REPO, 'docs', name), png); };
 
 describe('in headless Chromium', () => {
   it('the embed page draws our roads where the tiles have a road, with the attribution visible; dark changes the colours', async () => {
     expect(road).toBeDefined();
-    const page = await ctx.newPage();
+    const page = await newPage();
     const q = `lat=${road[0]}&lng=${road[1]}&zoom=15&key=${key}`;
     await page.goto(`${s.url}/embed/map?${q}`, { referer: `${SHOP}/product/42` });
-    await page.waitForSelector('body[data-idle="1"]', { timeout: 120_000 });
+    await idle(page);
     const day = await pixels(page);
     expect(around(day, 300, 200, hex(PALETTES.day.trunk))).toBe(true);
     expect(count(day, hex(PALETTES.day.land))).toBeGreaterThan(20_000);
     expect(await page.locator('.maplibregl-ctrl-attrib').innerText()).toMatch(/OpenStreetMap/);
     await page.goto(`${s.url}/embed/map?${q}&theme=dark&marker=1`, { referer: `${SHOP}/product/42` });
-    await page.waitForSelector('body[data-idle="1"]', { timeout: 120_000 });
+    await idle(page);
     const dark = await pixels(page);
     expect(count(dark, hex(PALETTES.dark.land))).toBeGreaterThan(20_000);
     expect(count(dark, hex(PALETTES.day.land))).toBe(0);
@@ -131,17 +148,17 @@ describe('in headless Chromium', () => {
     const evil = await page.goto(`${s.url}/embed/map?${q}`, { referer: 'http://evil.example/' });
     expect(evil!.status()).toBe(403);
     await page.close();
-  });
+  }, 300_000);
 
   it('an SDK page on the customer site: roads, setTheme, drawRoute, and the geocoder adapter answers OK for Nairobi', async () => {
-    const page = await ctx.newPage();
+    const page = await newPage();
     await page.goto(`${SHOP}/?lat=${road[0]}&lng=${road[1]}&zoom=15&theme=day`);
-    await page.waitForSelector('body[data-idle="1"]', { timeout: 120_000 });
+    await idle(page);
     const day = await pixels(page);
     expect(around(day, 300, 200, hex(PALETTES.day.trunk))).toBe(true);
     save('maps-day.png', day.png);
 
-    await page.evaluate(() => window.m.setTheme('dark'));
+    await page.evaluate(() => window.m.setTheme('dark').then(() => window.m.whenIdle()));
     const dark = await pixels(page);
     expect(around(dark, 300, 200, hex(PALETTES.dark.trunk))).toBe(true);
     expect(count(dark, hex(PALETTES.day.land))).toBe(0);
@@ -150,7 +167,7 @@ describe('in headless Chromium', () => {
     // A /route-shaped answer drawn in its colour across the view.
     await page.evaluate(([lat, lng]) => window.m.drawRoute({ route: { geometry: { type: 'LineString', coordinates: [[lng - 0.01, lat - 0.005], [lng + 0.01, lat + 0.005]] } } }, { color: '#ff00ff', fit: false }), road);
     await page.waitForTimeout(500);
-    await page.evaluate(() => new Promise((r) => window.m.map.once('idle', r)));
+    await page.evaluate(() => window.m.whenIdle());
     expect(count(await pixels(page), [255, 0, 255], 20)).toBeGreaterThan(300);
 
     const g = await page.evaluate(() => new Promise((res) => new window.svc.Geocoder({ key: window.m.key }).geocode({ address: 'Nairobi' }, (results: any[], status: string) =>
@@ -163,7 +180,7 @@ describe('in headless Chromium', () => {
     const f = await page.evaluate(() => window.svc.Geocoder.prototype.forwardGeocode.call(new window.svc.Geocoder({ key: window.m.key }), { query: 'Nairobi', limit: 2 }));
     expect((f as any).features[0].geometry.coordinates[0]).toBeCloseTo(36.8, 0);
     await page.close();
-  });
+  }, 300_000);
 
   it('not one request left this host', () => {
     expect(outside).toEqual([]);

@@ -53,3 +53,31 @@ export async function buildTestTiles(builtDir = join(mkdtempSync(join(tmpdir(), 
   if (!existsSync(join(builtDir, 'tiles'))) symlinkSync(dir, join(builtDir, 'tiles'), 'dir');
   return { builtDir, tiles };
 }
+
+let gaz: Promise<string> | null = null;
+
+/** The real gazetteer (for the geocoder adapter), shared the same way, linked into `builtDir/gazetteer`. */
+export async function buildTestGazetteer(builtDir: string): Promise<void> {
+  gaz ??= (async () => {
+    const h = createHash('sha1');
+    const walk = (d: string) => {
+      for (const f of readdirSync(d).sort()) {
+        const p = join(d, f);
+        if (statSync(p).isDirectory()) walk(p);
+        else if (f.endsWith('.ts')) h.update(p).update(readFileSync(p));
+      }
+    };
+    for (const d of ['graph-build/gazetteer', 'graph-build/osm', 'src/core']) walk(join(REPO, d));
+    h.update(readFileSync(join(REPO, 'data/sources.json')));
+    const root = join(tmpdir(), `svc-test-gazetteer-${h.digest('hex').slice(0, 16)}`);
+    if (!existsSync(join(root, 'gazetteer', 'manifest.json'))) {
+      const { buildGazetteer } = await import('../../graph-build/gazetteer/index.ts');
+      const s = JSON.parse(readFileSync(join(REPO, 'data/sources.json'), 'utf8'));
+      await buildGazetteer({ sharedDataDir: SHARED_DATA, out: root, sources: s.gazetteer, roads: s.roads, progress: false });
+    }
+    return join(root, 'gazetteer');
+  })();
+  const dir = await gaz;
+  mkdirSync(builtDir, { recursive: true });
+  if (!existsSync(join(builtDir, 'gazetteer'))) symlinkSync(dir, join(builtDir, 'gazetteer'), 'dir');
+}

@@ -68,7 +68,7 @@ function embedHtml(ctx: AppContext, o: { lat: number; lng: number; zoom: number;
 var o = ${js(o)};
 var map = new svc.Map({ container: 'map', center: [o.lat, o.lng], zoom: o.zoom, theme: o.theme, key: o.key, preserveDrawingBuffer: true });
 if (o.marker) map.addMarker({ lat: o.lat, lng: o.lng });
-map.ready.then(function () { document.body.setAttribute('data-ready', '1'); map.map.once('idle', function () { document.body.setAttribute('data-idle', '1'); }); });
+map.whenIdle().then(function () { document.body.setAttribute('data-idle', '1'); });
 window.svcMap = map;
 </script>
 </body></html>

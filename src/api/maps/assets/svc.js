@@ -120,6 +120,14 @@
     }
   };
 
+  /** Resolves once the map has drawn everything it is loading (now, when it already has). */
+  SvcMap.prototype.whenIdle = function () {
+    return this.ready.then(function (s) {
+      if (s.map.loaded() && !s.map.isMoving()) return s;
+      return new Promise(function (resolve) { s.map.once('idle', function () { resolve(s); }); });
+    });
+  };
+
   /** The underlying MapLibre map, once loaded. */
   SvcMap.prototype.getMap = function () { return this.ready.then(function (s) { return s.map; }); };
   SvcMap.prototype.on = function (ev, fn) { var self = this; this.ready.then(function () { self.map.on(ev, fn); }); return this; };
