@@ -4,5 +4,7 @@ import { routes as system } from './system.ts';
 import { routes as route } from './route.ts';
 import { routes as geo } from './geo.ts';
 import { routes as logistics } from './logistics/index.ts';
+import { routes as webhooks } from './webhooks.ts';
+import { routes as dashboard } from './dashboard/index.ts';
 
-export const allRoutes: RouteDef[] = [...system, ...route, ...geo, ...logistics];
+export const allRoutes: RouteDef[] = [...system, ...route, ...geo, ...logistics, ...webhooks, ...dashboard];

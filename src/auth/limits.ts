@@ -139,10 +139,16 @@ export class Limits {
     if (!batch.length) return Promise.resolve();
     this.flushing = this.store
       .query(
-        `INSERT INTO key_usage (key_id, month, count)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
-         ON CONFLICT (key_id, month) DO UPDATE SET count = key_usage.count + EXCLUDED.count`,
-        [batch.map((b) => b[0]), batch.map((b) => b[1]), batch.map((b) => b[2])],
+        // One statement for the month and the day (the dashboard's chart), so the two never disagree.
+        // The day is the flush's: at most one flush interval of requests lands on the next day.
+        `WITH m AS (
+           INSERT INTO key_usage (key_id, month, count)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
+           ON CONFLICT (key_id, month) DO UPDATE SET count = key_usage.count + EXCLUDED.count)
+         INSERT INTO key_usage_daily (key_id, day, count)
+         SELECT k, $4::date, n FROM unnest($1::text[], $3::bigint[]) AS u(k, n)
+         ON CONFLICT (key_id, day) DO UPDATE SET count = key_usage_daily.count + EXCLUDED.count`,
+        [batch.map((b) => b[0]), batch.map((b) => b[1]), batch.map((b) => b[2]), new Date(this.now()).toISOString().slice(0, 10)],
       )
       .then(() => undefined)
       .catch((e) => {

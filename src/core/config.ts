@@ -24,6 +24,16 @@ export interface Config {
   /** Skip building default datasets at start (tests that bring their own). */
   skipBuild: boolean;
   logRequests: boolean;
+  /** WEBHOOK_ALLOW_PRIVATE=1: webhooks may target http and loopback/private hosts (tests, private deployments). */
+  webhookAllowPrivate: boolean;
+  /** WEBHOOK_BACKOFF_SCALE: multiplies the retry schedule (tests use a small fraction; 1 = about 24 h). */
+  webhookBackoffScale: number;
+  /** WEBHOOK_TIMEOUT_MS: how long one delivery may take. */
+  webhookTimeoutMs: number;
+  /** DASHBOARD_SIGNUP: 'open' lets anyone create an account at /dashboard/signup; 'closed' = accounts come from the CLI. */
+  dashboardSignup: 'open' | 'closed';
+  /** DASHBOARD_SECURE_COOKIES: '1' always marks cookies Secure, '0' never, 'auto' when BASE_URL is https or X-Forwarded-Proto says https. */
+  dashboardSecureCookies: 'auto' | '1' | '0';
 }
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, def: number): number {
@@ -54,5 +64,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxBodyBytes: intEnv(env, 'MAX_BODY_BYTES', 1 << 20),
     skipBuild: env.SKIP_BUILD === '1',
     logRequests: env.LOG_REQUESTS !== '0',
+    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1',
+    webhookBackoffScale: env.WEBHOOK_BACKOFF_SCALE ? Number(env.WEBHOOK_BACKOFF_SCALE) : 1,
+    webhookTimeoutMs: intEnv(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
+    dashboardSignup: env.DASHBOARD_SIGNUP === 'closed' ? 'closed' : 'open',
+    dashboardSecureCookies: env.DASHBOARD_SECURE_COOKIES === '1' ? '1' : env.DASHBOARD_SECURE_COOKIES === '0' ? '0' : 'auto',
   };
 }
