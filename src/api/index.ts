@@ -6,6 +6,8 @@ import { routes as geo } from './geo.ts';
 import { routes as address } from './address.ts';
 import { routes as logistics } from './logistics/index.ts';
 import { routes as weather } from './weather/index.ts';
+import { routes as webhooks } from './webhooks.ts';
+import { routes as dashboard } from './dashboard/index.ts';
 
 export const allRoutes: RouteDef[] = [
   ...system,
@@ -14,4 +16,6 @@ export const allRoutes: RouteDef[] = [
   ...address,
   ...logistics,
   ...weather,
+  ...webhooks,
+  ...dashboard,
 ];

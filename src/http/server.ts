@@ -16,7 +16,7 @@ import { tooDeep, MAX_JSON_DEPTH } from './json-depth.ts';
 import { Overloaded } from '../pool.ts';
 
 const STATUS: Record<number, string> = {
-  200: '200 OK', 201: '201 Created', 202: '202 Accepted', 204: '204 No Content',
+  200: '200 OK', 201: '201 Created', 202: '202 Accepted', 204: '204 No Content', 302: '302 Found', 303: '303 See Other',
   400: '400 Bad Request', 401: '401 Unauthorized', 403: '403 Forbidden', 404: '404 Not Found',
   405: '405 Method Not Allowed', 408: '408 Request Timeout', 409: '409 Conflict', 413: '413 Payload Too Large', 415: '415 Unsupported Media Type',
   422: '422 Unprocessable Entity', 429: '429 Too Many Requests', 500: '500 Internal Server Error',
@@ -64,6 +64,16 @@ const UNAUTHORIZED: Record<string, string> = {
   unknown: 'Unknown API key.',
   revoked: 'This API key has been revoked.',
 };
+
+/** An HTML form body → an object; a name given more than once (checkboxes) → an array. */
+function formBody(text: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of new URLSearchParams(text)) {
+    const cur = out[k];
+    out[k] = cur === undefined ? v : Array.isArray(cur) ? [...cur, v] : [cur, v];
+  }
+  return out;
+}
 
 function bearerFromQuery(q: URLSearchParams): string | undefined {
   const k = q.get('key');
@@ -184,6 +194,8 @@ export class HttpServer {
     const req: Req = {
       method: route.method, path, params: m.params, query: new URLSearchParams(rawQuery), headers, body: undefined, q: {}, key: null,
     };
+    // Only keyless routes (the dashboard's login throttle) need the peer address: the hot path skips it.
+    if (route.scope === null) req.ip = Buffer.from(res.getRemoteAddressAsText()).toString();
 
     if (!BODY_METHODS.has(method)) {
       void this.serve(ex, req, route, routeName, null);
@@ -289,15 +301,21 @@ export class HttpServer {
       if (!a.ok) return errorReply(401, 'unauthorized', UNAUTHORIZED[a.reason], { 'WWW-Authenticate': 'Bearer' });
       const key = (req.key = a.key);
       if (route.scope !== 'any' && !key.scopes.includes(route.scope)) {
+        this.d.ctx.refusals?.record(key, 403, 'forbidden', `${route.method} ${displayPath(route.path)}`);
         return errorReply(403, 'forbidden', `This key lacks the '${route.scope}' scope needed for ${route.method} ${displayPath(route.path)}.`);
       }
       const admitted = this.d.limits.admit(key);
       const v = admitted instanceof Promise ? await admitted : admitted;
-      if (!v.ok) return errorReply(429, v.code, v.message, { 'Retry-After': String(v.retryAfter) });
+      if (!v.ok) {
+        this.d.ctx.refusals?.record(key, 429, v.code, `${route.method} ${displayPath(route.path)}`);
+        return errorReply(429, v.code, v.message, { 'Retry-After': String(v.retryAfter) });
+      }
     }
     if (body) {
       const text = await body;
-      if (text.trim() !== '') {
+      if (text.trim() !== '' && (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
+        req.body = formBody(text); // HTML forms (the dashboard); JSON schemas still validate the result
+      } else if (text.trim() !== '') {
         if (tooDeep(text)) throw new HttpError(400, 'invalid_json', `Request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`);
         try { req.body = JSON.parse(text); } catch (e) {
           throw new HttpError(400, 'invalid_json', `Request body is not valid JSON: ${(e as Error).message}`);

@@ -35,6 +35,8 @@ export interface Req {
   /** Validated query of a declared route: canonical names, coerced types, defaults applied (operation.ts). */
   q: Record<string, any>;
   key: KeyInfo | null;
+  /** Peer address, filled only for routes without a key (scope null). */
+  ip?: string;
 }
 
 export type Reply =
@@ -48,6 +50,10 @@ export interface AppContext {
   config: Config;
   limits: Limits;
   metrics: Metrics;
+  /** Requests refused to a known key (403, 429), for the dashboard. */
+  refusals?: import('../auth/refusals.ts').Refusals;
+  /** Outgoing webhook sender: woken after a write queues an event. */
+  webhooks?: import('../webhooks/dispatcher.ts').Dispatcher;
   /** Every registered route (the capability document derives from them). */
   routes: RouteDef[];
 }
