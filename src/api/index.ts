@@ -8,6 +8,7 @@ import { routes as logistics } from './logistics/index.ts';
 import { routes as weather } from './weather/index.ts';
 import { routes as webhooks } from './webhooks.ts';
 import { routes as dashboard } from './dashboard/index.ts';
+import { routes as maps } from './maps/index.ts';
 
 export const allRoutes: RouteDef[] = [
   ...system,
@@ -18,4 +19,5 @@ export const allRoutes: RouteDef[] = [
   ...weather,
   ...webhooks,
   ...dashboard,
+  ...maps,
 ];
