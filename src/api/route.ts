@@ -4,12 +4,12 @@ import { HttpError } from '../http/types.ts';
 import { Q } from '../http/operation.ts';
 
 /** Accepted spellings of each mode. */
-const MODE_ALIASES: Record<string, 'driving' | 'walk' | 'cycle'> = {
+export const MODE_ALIASES: Record<string, 'driving' | 'walk' | 'cycle'> = {
   driving: 'driving', drive: 'driving', car: 'driving',
   walk: 'walk', walking: 'walk', foot: 'walk',
   cycle: 'cycle', cycling: 'cycle', bicycle: 'cycle', bike: 'cycle',
 };
-const NOT_IMPLEMENTED = ['truck', 'hgv', 'transit'];
+export const NOT_IMPLEMENTED = ['truck', 'hgv', 'transit'];
 export const MAX_VIA = 25;
 /** Snap radius in metres: how far from a road a point may be. */
 export const SNAP_RADIUS = { default: 1000, max: 10000 };
