@@ -2,6 +2,7 @@
 import type { RouteDef } from '../http/types.ts';
 import { routes as system } from './system.ts';
 import { routes as route } from './route.ts';
+import { routes as matrix } from './matrix.ts';
 import { routes as geo } from './geo.ts';
 import { routes as address } from './address.ts';
 import { routes as logistics } from './logistics/index.ts';
@@ -13,6 +14,7 @@ import { routes as maps } from './maps/index.ts';
 export const allRoutes: RouteDef[] = [
   ...system,
   ...route,
+  ...matrix,
   ...geo,
   ...address,
   ...logistics,

@@ -5,12 +5,12 @@ import { Q } from '../http/operation.ts';
 import { MAX_VIA, SNAP_RADIUS } from '../core/limits.ts';
 
 /** Accepted spellings of each mode. */
-const MODE_ALIASES: Record<string, 'driving' | 'walk' | 'cycle'> = {
+export const MODE_ALIASES: Record<string, 'driving' | 'walk' | 'cycle'> = {
   driving: 'driving', drive: 'driving', car: 'driving',
   walk: 'walk', walking: 'walk', foot: 'walk',
   cycle: 'cycle', cycling: 'cycle', bicycle: 'cycle', bike: 'cycle',
 };
-const NOT_IMPLEMENTED = ['truck', 'hgv', 'transit'];
+export const NOT_IMPLEMENTED = ['truck', 'hgv', 'transit'];
 
 const snappedPoint = { type: 'object', required: ['lat', 'lng', 'distance_m'], properties: { lat: { type: 'number' }, lng: { type: 'number' }, distance_m: { type: 'number' } } };
 const lineString = { type: 'object', required: ['type', 'coordinates'], properties: { type: { const: 'LineString' }, coordinates: { type: 'array', items: { type: 'array', items: { type: 'number' } } } } };
