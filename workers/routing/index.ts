@@ -2,7 +2,7 @@
 // Tasks: `route` (full answer with geometry, issue 3 §7) and `route_cost` (cost only, for benchmarks).
 import { TaskError, JsonText, type EngineModule } from '../../src/core/task.ts';
 import { loadGraphs, type LoadedGraph } from './graphs.ts';
-import { snap, type Snap } from './snap.ts';
+import { snap, componentsNear, type Snap } from './snap.ts';
 import { leg } from './route.ts';
 import { JsonCoordSink, type CoordSink } from './geometry.ts';
 import { guidedRouteTask, type GuidedRouteArgs } from './guided.ts';
@@ -52,27 +52,14 @@ export function solve<S extends CoordSink | null>(args: RouteArgs, sink: () => S
   let firstMiss: string | null = null;
   let noRoute: string | null = null;
   for (const graph of cands) {
-    const snaps: Snap[] = [];
+    const cs: Snap[][] = [];
     for (let i = 0; i < pts.length; i++) {
-      const s = snap(graph.g, graph.index, pts[i][0], pts[i][1], radius);
-      if (!s) { firstMiss ??= `No ${mode} road within ${radius} m of '${pointName(i, pts.length)}'.`; break; }
-      snaps.push(s);
+      const c = candidates(graph, pts[i][0], pts[i][1], radius);
+      if (!c) { firstMiss ??= `No ${mode} road within ${radius} m of '${pointName(i, pts.length)}'.`; break; }
+      cs.push(c);
     }
-    if (snaps.length < pts.length) continue;
-    let r = route(graph, snaps, sink);
-    if (typeof r === 'string') {
-      // The nearest road may be an island (a clipped fragment, a private compound): retry with the
-      // points that snapped off the main network moved to its nearest road within the radius.
-      const main = graph.g.meta.main_component;
-      let moved = false;
-      const alt = snaps.map((s, i) => {
-        if (graph.g.edgeComp[s.edge] === main) return s;
-        const m = snap(graph.g, graph.index, pts[i][0], pts[i][1], radius, main);
-        if (m) moved = true;
-        return m ?? s;
-      });
-      if (moved) { const r2 = route(graph, alt, sink); if (typeof r2 !== 'string') r = r2; }
-    }
+    if (cs.length < pts.length) continue;
+    const r = route(graph, cs, sink, pts, radius);
     if (typeof r !== 'string') return r;
     noRoute ??= r;
   }
@@ -80,20 +67,113 @@ export function solve<S extends CoordSink | null>(args: RouteArgs, sink: () => S
   throw new TaskError(400, 'no_road_nearby', firstMiss ?? 'No road nearby.');
 }
 
-/** Route every leg through the snapped points; a string is the no_route message. */
-function route<S extends CoordSink | null>(graph: LoadedGraph, snaps: Snap[], sink: () => S): Solved<S> | string {
-  const mode = graph.profile;
-  const coords = sink();
-  const legs: { cost: number; dist: number }[] = [];
-  let settled = 0;
-  for (let i = 0; i + 1 < snaps.length; i++) {
-    const l = leg(graph.g, graph.query, snaps[i], snaps[i + 1], graph.path, coords ?? undefined);
-    if (!l) return `No ${mode} route from '${pointName(i, snaps.length)}' to '${pointName(i + 1, snaps.length)}' (the roads are not connected).`;
-    legs.push({ cost: l.cost, dist: l.dist });
-    settled += l.settled;
-  }
-  return { graph, snaps, legs, coords, settled };
+/**
+ * Where a point may join the graph: its nearest road within the radius and, when that road lies
+ * outside every big strongly connected component (a oneway dead end, an island, a street whose
+ * only exit is a wrong-way oneway), also the nearest road on a big one within the radius, as OSRM
+ * adds a "big component" phantom node (graph-build/contract/components.ts says which are big). A route uses whichever candidate gives the cheapest route, so a
+ * point is never declared unreachable because its nearest road is. Null when no road is in range.
+ */
+export function candidates(graph: LoadedGraph, lat: number, lng: number, radius: number): Snap[] | null {
+  const s = snap(graph.g, graph.index, lat, lng, radius);
+  if (!s) return null;
+  if (graph.onBig(s.edge)) return [s];
+  const m = snap(graph.g, graph.index, lat, lng, radius, graph.onBig);
+  return m ? [s, m] : [s];
 }
+
+/**
+ * Route every leg through the candidates of each point: the cheapest choice of one candidate per
+ * point (dynamic programming over the legs; a point has one or two), then the legs again with
+ * geometry. A string is the no_route message.
+ */
+function route<S extends CoordSink | null>(graph: LoadedGraph, cs: Snap[][], sink: () => S, pts: [number, number][], radius: number): Solved<S> | string {
+  const mode = graph.profile;
+  const n = cs.length;
+  // The common case, one candidate per point, routes straight away; a choice (or a failed leg) goes through choose().
+  let pick = cs.every((c) => c.length === 1) ? cs.map(() => 0) : choose(graph, cs, pts, radius);
+  for (let attempt = 0; ; attempt++) {
+    if (typeof pick === 'number') return noRouteMessage(mode, pick - 1, pick, n);
+    const snaps = cs.map((c, i) => c[(pick as number[])[i]]);
+    const coords = sink();
+    const legs: { cost: number; dist: number }[] = [];
+    let settled = 0, failed = false;
+    for (let i = 0; i + 1 < n; i++) {
+      const l = leg(graph.g, graph.query, snaps[i], snaps[i + 1], graph.path, coords ?? undefined);
+      if (!l) { failed = true; break; }
+      legs.push({ cost: l.cost, dist: l.dist });
+      settled += l.settled;
+    }
+    if (!failed) return { graph, snaps, legs, coords, settled };
+    if (attempt > 0) return noRouteMessage(mode, 0, n - 1, n); // choose() found these legs; cannot happen
+    pick = choose(graph, cs, pts, radius);
+  }
+}
+
+/**
+ * The cheapest choice of one candidate per point (dynamic programming over the legs), or the index
+ * of the first point no candidate of the previous one reaches. A leg that no pair of candidates
+ * connects gets, once, a candidate on every strongly connected component within the radius of each
+ * end (onComponentsNear). So a route is refused only when no road within the radius of one point
+ * reaches any road within the radius of the other. (OSRM's fixed
+ * "big component" test misses pairs whose component is just under its size limit.)
+ */
+export function choose(graph: LoadedGraph, cs: Snap[][], pts: [number, number][], radius: number): number[] | number {
+  const n = cs.length;
+  const extended = new Uint8Array(n);
+  for (;;) {
+    let best = cs[0].map(() => 0);
+    const from: number[][] = [[]];
+    let failed = -1;
+    for (let i = 1; i < n; i++) {
+      const nb = cs[i].map(() => Infinity), nf = cs[i].map(() => -1);
+      for (let a = 0; a < cs[i - 1].length; a++) {
+        if (best[a] === Infinity) continue;
+        for (let b = 0; b < cs[i].length; b++) {
+          const l = leg(graph.g, graph.query, cs[i - 1][a], cs[i][b], graph.path);
+          if (l && best[a] + l.cost < nb[b]) { nb[b] = best[a] + l.cost; nf[b] = a; }
+        }
+      }
+      best = nb; from.push(nf);
+      if (best.every((x) => x === Infinity)) { failed = i; break; }
+    }
+    if (failed < 0) {
+      const pick = new Array(n);
+      let c = 0;
+      for (let b = 1; b < best.length; b++) if (best[b] < best[c]) c = b;
+      for (let i = n - 1; i >= 0; i--) { pick[i] = c; c = i > 0 ? from[i][c] : 0; }
+      return pick;
+    }
+    const i = failed;
+    if (extended[i]) return i;
+    extended[i] = 1;
+    const addA = extended[i - 1] ? [] : onComponentsNear(graph, pts[i - 1], cs[i - 1], radius);
+    const addB = onComponentsNear(graph, pts[i], cs[i], radius);
+    extended[i - 1] = 1;
+    if (!addA.length && !addB.length) return i;
+    cs[i - 1] = cs[i - 1].concat(addA); cs[i] = cs[i].concat(addB);
+  }
+}
+
+/**
+ * For a pair no candidates connect: the point's nearest road, within the radius, on every strongly
+ * connected component with a road within the radius (that `own` does not already touch). Inside one
+ * SCC every road reaches every other, so the nearest road of each stands for all of them.
+ */
+export function onComponentsNear(graph: LoadedGraph, pt: [number, number], own: Snap[], radius: number): Snap[] {
+  const ec = graph.g.edgeComp;
+  const comps = componentsNear(graph.g, graph.index, pt[0], pt[1], radius);
+  for (const s of own) comps.delete(ec[s.edge]);
+  const out: Snap[] = [];
+  for (const c of comps) {
+    const s = snap(graph.g, graph.index, pt[0], pt[1], radius, (e) => ec[e] === c);
+    if (s) out.push(s);
+  }
+  return out;
+}
+
+const noRouteMessage = (mode: string, a: number, b: number, n: number) =>
+  `No ${mode} route from '${pointName(a, n)}' to '${pointName(b, n)}' (the roads are not connected).`;
 
 const snapped = (s: Snap) => ({ lat: Math.round(s.lat * 1e7) / 1e7, lng: Math.round(s.lng * 1e7) / 1e7, distance_m: round1(s.dist) });
 

@@ -22,10 +22,10 @@ export function loadIndex(g: GraphViews): Flatbush {
   return Flatbush.from(g.spatial.buffer as ArrayBuffer, g.spatial.byteOffset);
 }
 
-/** Nearest segment within `radius` metres (optionally only on edges of component `comp`), or null. */
-export function snap(g: GraphViews, index: Flatbush, lat: number, lng: number, radius: number, comp = -1): Snap | null {
+/** Nearest segment within `radius` metres (optionally only on edges that `onEdge` accepts), or null. */
+export function snap(g: GraphViews, index: Flatbush, lat: number, lng: number, radius: number, onEdge?: (edge: number) => boolean): Snap | null {
   if (g.segEdge.length === 0) return null;
-  const filter = comp >= 0 ? (i: number) => i < g.segEdge.length && g.edgeComp[g.segEdge[i]] === comp : undefined;
+  const filter = onEdge ? (i: number) => i < g.segEdge.length && onEdge(g.segEdge[i]) : undefined;
   const c = g.meta.index_cos_lat;
   const x = lng * c, y = lat;
   // Box distance is a lower bound on segment distance, up to the index's fixed cos(lat0) scaling of
@@ -49,6 +49,20 @@ export function snap(g: GraphViews, index: Flatbush, lat: number, lng: number, r
   const pos = g.shapeCum[p] + best.t * segLen;
   const len = g.edgeDist[e];
   return { edge: e, pt: p, pos, frac: len > 0 ? Math.min(1, Math.max(0, pos / len)) : 0, lat: plat, lng: plng, dist };
+}
+
+/** Strongly connected components (edgeComp ids ≥ 0) with a road within about `radius` metres (box distance, slightly generous). */
+export function componentsNear(g: GraphViews, index: Flatbush, lat: number, lng: number, radius: number): Set<number> {
+  const out = new Set<number>();
+  if (g.segEdge.length === 0) return out;
+  const c = g.meta.index_cos_lat;
+  const slack = 1.05 * Math.max(1, c / Math.max(0.01, Math.cos(lat * (Math.PI / 180))));
+  for (const i of index.neighbors(lng * c, lat, Infinity, (radius / M_PER_DEG) * slack)) {
+    if (i >= g.segEdge.length) continue;
+    const k = g.edgeComp[g.segEdge[i]];
+    if (k >= 0) out.add(k);
+  }
+  return out;
 }
 
 /** Exact nearest among candidate segments, in a local metric plane around the query point. */
