@@ -10,6 +10,7 @@ import { matrixTask, type MatrixArgs } from './matrix.ts';
 import { leg } from './route.ts';
 import { JsonCoordSink, type CoordSink } from './geometry.ts';
 import { roadAccess } from './access.ts';
+import { guidedRouteTask, type GuidedRouteArgs } from './guided.ts';
 
 import { MODES, type Mode } from './candidates.ts';
 export { MODES, type Mode };
@@ -131,7 +132,8 @@ function snappedAll(snaps: Snap[]) {
 export const routing: EngineModule = {
   init(datasets) { setLoadedGraphs(loadGraphs(datasets)); },
   tasks: {
-    route: (args: RouteArgs) => routeTask(args),
+    // steps and alternatives take the guided path (guided.ts); the plain answer keeps its own
+    route: (args: GuidedRouteArgs) => (args.steps || args.alternatives ? guidedRouteTask(args) : routeTask(args)),
     road_access: (args) => roadAccess(loadedGraphs(), args),
     route_matrix: (args: MatrixArgs) => matrixTask(args),
   },
