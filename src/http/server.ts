@@ -42,6 +42,11 @@ export function errorReply(status: number, code: string, message: string, header
   return { status, json: { error: { code, message } }, headers };
 }
 
+/** An error answered in the route's own error shape when it declares one (compat layers), else the standard envelope. */
+function routeError(route: RouteDef, status: number, code: string, message: string, headers?: Record<string, string>): Reply {
+  return route.errorBody ? { status, json: route.errorBody(status, code, message), headers } : errorReply(status, code, message, headers);
+}
+
 const UNAUTHORIZED: Record<string, string> = {
   malformed: "Missing or malformed API key: send 'Authorization: Bearer svc_live_…' or 'svc_test_…'.",
   unknown: 'Unknown API key.',
@@ -183,29 +188,32 @@ export class HttpServer {
     try {
       reply = await this.handle(req, route);
     } catch (e) {
-      if (e instanceof HttpError) reply = errorReply(e.status, e.code, e.message, e.headers);
+      if (e instanceof HttpError) reply = routeError(route, e.status, e.code, e.message, e.headers);
       else {
         const id = randomBytes(6).toString('hex');
         log.error('unhandled', { error_id: id, route: routeName, error: String((e as Error)?.stack ?? e) });
-        reply = errorReply(500, 'internal', `Internal error (reference ${id}). Retry with exponential back-off.`);
+        reply = routeError(route, 500, 'internal', `Internal error (reference ${id}). Retry with exponential back-off.`);
       }
     }
     this.finish(ex, reply, routeName, req.key);
   }
 
   private async handle(req: Req, route: RouteDef): Promise<Reply> {
-    if (this.draining) return errorReply(503, 'shutting_down', 'The server is shutting down; retry shortly.');
+    if (this.draining) return routeError(route, 503, 'shutting_down', 'The server is shutting down; retry shortly.');
     if (route.scope !== null) {
       const header = req.headers.authorization ?? (route.keyInQuery ? bearerFromQuery(req.query) : undefined);
       const a = this.d.auth.lookupCached(header) ?? (await this.d.auth.lookup(header));
-      if (!a.ok) return errorReply(401, 'unauthorized', UNAUTHORIZED[a.reason], { 'WWW-Authenticate': 'Bearer' });
+      if (!a.ok) {
+        const why = a.reason === 'malformed' && route.keyInQuery ? `${UNAUTHORIZED.malformed} This endpoint also takes it as ?key=.` : UNAUTHORIZED[a.reason];
+        return routeError(route, 401, 'unauthorized', why, { 'WWW-Authenticate': 'Bearer' });
+      }
       const key = (req.key = a.key);
       if (route.scope !== 'any' && !key.scopes.includes(route.scope)) {
-        return errorReply(403, 'forbidden', `This key lacks the '${route.scope}' scope needed for ${route.method} ${displayPath(route.path)}.`);
+        return routeError(route, 403, 'forbidden', `This key lacks the '${route.scope}' scope needed for ${route.method} ${displayPath(route.path)}.`);
       }
       const admitted = this.d.limits.admit(key);
       const v = admitted instanceof Promise ? await admitted : admitted;
-      if (!v.ok) return errorReply(429, v.code, v.message, { 'Retry-After': String(v.retryAfter) });
+      if (!v.ok) return routeError(route, 429, v.code, v.message, { 'Retry-After': String(v.retryAfter) });
     }
     if (route.decl) validateRequest(route, req);
     return route.handler(req, this.d.ctx);

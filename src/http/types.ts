@@ -72,6 +72,11 @@ export interface RouteDef {
    * clients cannot set headers). The request log records the path only, so the key is never logged.
    */
   keyInQuery?: boolean;
+  /**
+   * The body of every error this route answers (auth, quota, validation, handler errors), for
+   * routes that speak another platform's envelope. The HTTP status and headers stay ours (SPEC §7).
+   */
+  errorBody?: (status: number, code: string, message: string) => Record<string, unknown>;
   /** The declaration: schemas for path, query and body, responses and examples (operation.ts). Validated before the handler. */
   decl?: Declaration;
 }
