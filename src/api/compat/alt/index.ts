@@ -5,5 +5,7 @@ import { geocode } from './geocode.ts';
 import { autocomplete } from './autocomplete.ts';
 import { nearbysearch } from './nearbysearch.ts';
 import { placedetails } from './placedetails.ts';
+import { directions } from './directions.ts';
+import { distancematrix } from './distancematrix.ts';
 
-export const routes: RouteDef[] = [geocode, autocomplete, nearbysearch, placedetails];
+export const routes: RouteDef[] = [geocode, directions, autocomplete, nearbysearch, placedetails, distancematrix];
