@@ -26,6 +26,9 @@ export interface Config {
   /** Skip building default datasets at start (tests that bring their own). */
   skipBuild: boolean;
   logRequests: boolean;
+  /** Base address of an Open-Meteo-compatible weather upstream; null = no weather. */
+  weatherUrl: string | null;
+  weatherTimeoutMs: number;
 }
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, def: number): number {
@@ -57,5 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxBodyBytes: intEnv(env, 'MAX_BODY_BYTES', 1 << 20),
     skipBuild: env.SKIP_BUILD === '1',
     logRequests: env.LOG_REQUESTS !== '0',
+    weatherUrl: env.WEATHER_URL ? env.WEATHER_URL.replace(/\/+$/, '') : null,
+    weatherTimeoutMs: Math.max(1, intEnv(env, 'WEATHER_TIMEOUT_MS', 3000)),
   };
 }
