@@ -284,7 +284,7 @@ describe('directions with the official client', () => {
     const via = await client.directions({ params: { origin: o, destination: d, waypoints: [`via:${w}`], mode: 'walking' as any, key }, url: url('directions') });
     const vlegs = via.data.routes[0].legs;
     expect(vlegs).toHaveLength(1);
-    expect(vlegs[0].via_waypoint).toHaveLength(1);
+    expect((vlegs[0] as any).via_waypoint).toHaveLength(1);
     expect(vlegs[0].distance.value).toBe(legs[0].distance.value + legs[1].distance.value);
     expect(via.data.routes[0].overview_polyline.points).toBe(stop.data.routes[0].overview_polyline.points);
   });
