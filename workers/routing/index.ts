@@ -5,6 +5,7 @@ import { loadGraphs, type LoadedGraph } from './graphs.ts';
 import { snap, type Snap } from './snap.ts';
 import { leg } from './route.ts';
 import { JsonCoordSink, type CoordSink } from './geometry.ts';
+import { guidedRouteTask, type GuidedRouteArgs } from './guided.ts';
 
 export const MODES = ['driving', 'walk', 'cycle'] as const;
 export type Mode = (typeof MODES)[number];
@@ -134,7 +135,8 @@ function snappedAll(snaps: Snap[]) {
 export const routing: EngineModule = {
   init(datasets) { graphs = loadGraphs(datasets); },
   tasks: {
-    route: (args: RouteArgs) => routeTask(args),
+    // steps and alternatives take the guided path (guided.ts); the plain answer keeps its own
+    route: (args: GuidedRouteArgs) => (args.steps || args.alternatives ? guidedRouteTask(args) : routeTask(args)),
     route_cost: (args: RouteArgs) => {
       const r = solve(args, () => null);
       const t = totals(r);

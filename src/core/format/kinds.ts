@@ -2,8 +2,8 @@
 // dataset. Bump a version on any layout change of its files; older builds are then refused
 // with "rebuild", and `npm start` rebuilds default datasets whose manifest says otherwise.
 export const DATASET_FORMATS = {
-  /** Routed graphs, "<profile>.route.bin" (src/core/format/route.ts). 2: packed CH entries, locality order. */
-  road: 2,
+  /** Routed graphs, "<profile>.route.bin" (src/core/format/route.ts). 2: packed CH entries, locality order. 3: guidance (edgeAttr, wayAttrs, adjFirst/adjEdge). */
+  road: 3,
   /** Gazetteer features, text and spatial files (src/core/format/gazetteer.ts). 2: neighbour lists, name records. */
   gazetteer: 2,
 } as const;
