@@ -270,6 +270,35 @@ describe('directions with the official client', () => {
       expect(lng).toBeGreaterThanOrEqual(route.bounds.southwest.lng - 1e-5);
     }
     expect(r.data.geocoded_waypoints[0].place_id).toBe('svc:gn.149929');
+    // Steps: instructions, maneuvers and polylines that add up to the leg and join end to start.
+    expect(leg.steps.length).toBeGreaterThan(1);
+    expect(leg.steps[0].html_instructions).toMatch(/^Head /);
+    expect(leg.steps.slice(1).some((st) => /^turn-|^straight$|^roundabout-|^fork-|^keep-|^ramp-/.test((st as any).maneuver ?? ''))).toBe(true);
+    const sum = leg.steps.reduce((a, st) => a + st.distance.value, 0);
+    expect(Math.abs(sum - leg.distance.value)).toBeLessThan(leg.steps.length + 1);
+    for (let i = 1; i < leg.steps.length; i++) {
+      const a = leg.steps[i - 1].end_location, b = leg.steps[i].start_location;
+      expect(haversine(a.lat, a.lng, b.lat, b.lng)).toBeLessThan(1);
+    }
+    for (const st of leg.steps) {
+      expect(st.travel_mode).toBe('DRIVING');
+      expect(decode(st.polyline.points).length).toBeGreaterThan(1);
+    }
+    expect(route.summary).toBeTruthy();
+  });
+
+  it('gives alternatives when asked, and instructions in French', async () => {
+    const r = await client.directions({ params: { origin: '36.7213,3.1812', destination: '36.745,3.215', alternatives: true, language: 'fr' as any, key }, url: url('directions') });
+    expect(r.data.status).toBe('OK');
+    conforms('directions', r.data);
+    expect(r.data.routes.length).toBeGreaterThan(1);
+    const [best, alt] = r.data.routes;
+    expect(alt.overview_polyline.points).not.toBe(best.overview_polyline.points);
+    expect(alt.legs[0].duration.value).toBeGreaterThanOrEqual(best.legs[0].duration.value);
+    expect(best.legs[0].steps[0].html_instructions).toMatch(/^Se diriger/);
+    const one = await client.directions({ params: { origin: '36.7213,3.1812', destination: '36.745,3.215', key }, url: url('directions') });
+    expect(one.data.routes).toHaveLength(1);
+    expect(one.data.routes[0].overview_polyline.points).toBe(best.overview_polyline.points);
   });
 
   it('routes through waypoints in Algiers: stopovers make legs, via points do not', async () => {

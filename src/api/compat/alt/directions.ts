@@ -11,7 +11,7 @@ import { resolvePlace, type Resolved } from './places.ts';
 import { distance, duration, boundsOf, type LatLng } from './shapes.ts';
 import { encodeLngLat } from './polyline.ts';
 import { optimizeOrder } from './optimize.ts';
-import { stepsOf, summaryOf, type Step } from './steps.ts';
+import { stepsOf, summaryOf } from './steps.ts';
 import { envelope, route as routeSchema, geocodedWaypoint } from './schemas.ts';
 
 /** The platform allows 25 waypoints besides origin and destination. */
@@ -22,6 +22,16 @@ export const SNAP_RADIUS_M = 5000;
 const MODES = { driving: 'driving', walking: 'walk', bicycling: 'cycle' } as const;
 const TRAVEL_MODE = { driving: 'DRIVING', walking: 'WALKING', bicycling: 'BICYCLING' } as const;
 type Mode = keyof typeof MODES;
+
+/** Extra routes asked for with alternatives=true (the platform gives up to three routes in all). */
+const ALTERNATIVES = 2;
+
+/** Instruction languages of our guidance; others fall back to English. */
+const LANGS = ['en', 'fr', 'pt', 'ar', 'sw'];
+function langOf(language: unknown): string {
+  const l = String(language ?? 'en').toLowerCase().split(/[-_]/)[0];
+  return LANGS.includes(l) ? l : 'en';
+}
 
 export const COPYRIGHTS = 'Map data © OpenStreetMap contributors (ODbL)';
 
@@ -39,21 +49,6 @@ export function parseWaypoints(raw: string | undefined): { optimize: boolean; po
   return { optimize, points };
 }
 
-/** Splits [[lng, lat]…] at the snapped intermediate points (each leg ends where the next starts). */
-export function splitAt(coords: number[][], cuts: LatLng[]): number[][][] {
-  const out: number[][][] = [];
-  let start = 0;
-  for (const c of cuts) {
-    let i = start;
-    while (i < coords.length && !(Math.abs(coords[i][0] - c.lng) < 5e-7 && Math.abs(coords[i][1] - c.lat) < 5e-7)) i++;
-    if (i >= coords.length) i = start; // not found: an empty piece rather than a wrong one
-    out.push(coords.slice(start, i + 1));
-    start = i;
-  }
-  out.push(coords.slice(start));
-  return out;
-}
-
 const ll = (p: { lat: number; lng: number }): LatLng => ({ lat: p.lat, lng: p.lng });
 
 function warningsOf(mode: Mode, q: Record<string, any>): string[] {
@@ -64,27 +59,27 @@ function warningsOf(mode: Mode, q: Record<string, any>): string[] {
   return w;
 }
 
-/** One platform route from one of our routes through the ordered points. */
-function platformRoute(r: any, pts: Resolved[], stop: boolean[], mode: Mode, units: 'metric' | 'imperial', order: number[], warnings: string[]) {
+/** One platform route from one of our routes through the ordered points (snapped as the best route snapped them). */
+function platformRoute(r: any, snapped: LatLng[], pts: Resolved[], stop: boolean[], mode: Mode, units: 'metric' | 'imperial', order: number[], warnings: string[]) {
   const coords: number[][] = r.geometry.coordinates;
-  const snapped = [r.snapped.from, ...(r.snapped.via ?? []), r.snapped.to].map(ll);
-  const pieces = splitAt(coords, snapped.slice(1, -1));
   const ourLegs: any[] = r.legs;
   const legs: Record<string, unknown>[] = [];
-  const allSteps: Step[] = [];
+  const named: { name?: string; distance: { value: number } }[] = [];
   let a = 0;
   for (let b = 1; b < pts.length; b++) {
     if (!stop[b]) continue;
     let dist = 0, dur = 0;
-    const steps: Step[] = [];
+    const steps: Record<string, unknown>[] = [];
     const via: Record<string, unknown>[] = [];
     for (let i = a; i < b; i++) {
       if (i > a) via.push({ location: snapped[i], step_index: steps.length, step_interpolation: 0 });
       dist += ourLegs[i].distance_m;
       dur += ourLegs[i].duration_s;
-      steps.push(...stepsOf(ourLegs[i], pieces[i], mode, units));
+      for (const { name, ...st } of stepsOf(ourLegs[i], units)) {
+        named.push({ name, distance: st.distance });
+        steps.push({ ...st, travel_mode: TRAVEL_MODE[mode] });
+      }
     }
-    allSteps.push(...steps);
     legs.push({
       distance: distance(dist, units),
       duration: duration(dur),
@@ -92,7 +87,7 @@ function platformRoute(r: any, pts: Resolved[], stop: boolean[], mode: Mode, uni
       end_address: pts[b].address,
       start_location: snapped[a],
       end_location: snapped[b],
-      steps: steps.map((s) => ({ ...s, travel_mode: TRAVEL_MODE[mode] })),
+      steps,
       traffic_speed_entry: [],
       via_waypoint: via,
     });
@@ -103,7 +98,7 @@ function platformRoute(r: any, pts: Resolved[], stop: boolean[], mode: Mode, uni
     copyrights: COPYRIGHTS,
     legs,
     overview_polyline: { points: encodeLngLat(coords) },
-    summary: summaryOf(allSteps),
+    summary: summaryOf(named),
     warnings,
     waypoint_order: order,
   };
@@ -133,7 +128,7 @@ export const directions = altRoute({
       alternatives: { schema: Q.bool(false), description: 'Also return alternative routes (without waypoints)' },
       units: { schema: Q.enum(['metric', 'imperial'], 'metric'), description: 'Units of the distance texts (values are always metres)' },
       avoid: { schema: Q.str({ maxLength: 100 }), description: 'Accepted, not applied (warning)' },
-      language: { schema: Q.str({ maxLength: 20 }), description: 'Accepted; instructions are English' },
+      language: { schema: Q.str({ maxLength: 20 }), description: 'Instruction language: en, fr, pt, ar or sw (others: English)' },
       region: { schema: Q.str({ pattern: '^[A-Za-z]{2}$' }), description: 'Accepted' },
       departure_time: { schema: Q.str({ maxLength: 20 }), description: 'Accepted, not applied (warning)' },
       arrival_time: { schema: Q.str({ maxLength: 20 }), description: 'Accepted, not applied (warning)' },
@@ -171,7 +166,7 @@ export const directions = altRoute({
     const args = {
       from: [pts[0].lat, pts[0].lng], to: [pts[pts.length - 1].lat, pts[pts.length - 1].lng],
       via: pts.slice(1, -1).map((p) => [p.lat, p.lng]), mode: MODES[mode], radius: SNAP_RADIUS_M,
-      steps: true, ...(q.alternatives && pts.length === 2 ? { alternatives: true } : {}),
+      steps: true, lang: langOf(q.language), ...(q.alternatives && pts.length === 2 ? { alternatives: ALTERNATIVES } : {}),
     };
     const r = await task(ctx, req, 'route', args);
     if (r.status === 400 && ['no_route', 'no_road_nearby', 'out_of_coverage'].includes(r.body?.error?.code)) {
@@ -179,8 +174,10 @@ export const directions = altRoute({
     }
     const body = ok(r, 'route');
     const ours: any[] = [body.route, ...(body.alternatives ?? [])];
+    const sn = body.route.snapped;
+    const snapped = [sn.from, ...(sn.via ?? []), sn.to].map(ll);
     const warnings = warningsOf(mode, q);
-    const routes = ours.map((x) => platformRoute(x, pts, stop, mode, units, order, warnings));
+    const routes = ours.map((x) => platformRoute(x, snapped, pts, stop, mode, units, order, warnings));
     return answer('OK', { geocoded_waypoints: pts.map(geocoded), routes }, { routes: ours.map(({ geometry, ...rest }) => rest) });
   },
 });
