@@ -5,6 +5,7 @@ import { routes as route } from './route.ts';
 import { routes as geo } from './geo.ts';
 import { routes as logistics } from './logistics/index.ts';
 import { routes as weather } from './weather/index.ts';
+import { routes as maps } from './maps/index.ts';
 import { routes as compatAlt } from './compat/alt/index.ts';
 
-export const allRoutes: RouteDef[] = [...system, ...route, ...geo, ...logistics, ...weather, ...compatAlt];
+export const allRoutes: RouteDef[] = [...system, ...route, ...geo, ...logistics, ...weather, ...maps, ...compatAlt];

@@ -13,7 +13,7 @@ import { log } from '../core/log.ts';
 import { compileRoutes, validateRequest } from './operation.ts';
 
 const STATUS: Record<number, string> = {
-  200: '200 OK', 201: '201 Created', 202: '202 Accepted', 204: '204 No Content',
+  200: '200 OK', 201: '201 Created', 202: '202 Accepted', 204: '204 No Content', 304: '304 Not Modified',
   400: '400 Bad Request', 401: '401 Unauthorized', 403: '403 Forbidden', 404: '404 Not Found',
   405: '405 Method Not Allowed', 409: '409 Conflict', 413: '413 Payload Too Large', 415: '415 Unsupported Media Type',
   422: '422 Unprocessable Entity', 429: '429 Too Many Requests', 500: '500 Internal Server Error',

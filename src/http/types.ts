@@ -19,6 +19,10 @@ export interface KeyInfo {
   scopes: string[];
   /** svc_test_ key: sandbox, never touches live data. */
   test: boolean;
+  /** Browser key: the web origins it may be used from (null for server keys). */
+  origins?: string[] | null;
+  /** Per-key burst limit (requests per second); null = the server's BURST_RPS. */
+  burstRps?: number | null;
 }
 
 export interface Req {

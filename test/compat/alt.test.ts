@@ -139,6 +139,31 @@ describe('keys and auth failures in the platform shape', () => {
   it('takes the key as ?key= and as a Bearer header', async () => {
     const h = await s.get('/v1/compat/alt/geocode?address=Accra', key);
     expect(((await h.json()) as any).status).toBe('OK');
+    // The platform's own path below /compat/alt: only the base URL changes.
+    const p = await client.geocode({ params: { address: 'Accra', key }, url: `${base}/api/v1/compat/alt/maps/api/geocode/json` });
+    expect(p.data.results[0].place_id).toBe('svc:gn.2306104');
+  });
+
+  it('never writes a key given in the URL to the request log', async () => {
+    const db2 = freshPglite();
+    const s2 = await startTestServer(db2, { SKIP_BUILD: '1', LOG_REQUESTS: '1' });
+    const written: string[] = [];
+    const write = process.stdout.write;
+    (process.stdout as any).write = (chunk: any, ...rest: any[]) => { written.push(String(chunk)); return (write as any).call(process.stdout, chunk, ...rest); };
+    try {
+      const k = await s2.key({});
+      await fetch(`${s2.url}/api/v1/compat/alt/geocode?address=Accra&key=${k}`);
+      await fetch(`${s2.url}/api/v1/compat/alt/geocode?address=Accra&key=svc_live_notakey123`);
+      await new Promise((r) => setTimeout(r, 300));
+    } finally {
+      (process.stdout as any).write = write;
+      await s2.close();
+      await db2.drop();
+    }
+    const log = written.join('');
+    expect(log).toContain('/api/v1/compat/alt/geocode');
+    expect(log).not.toContain('svc_live_');
+    expect(log).not.toContain('key=');
   });
 
   it('401 REQUEST_DENIED without a key or with an unknown one', async () => {

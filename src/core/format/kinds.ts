@@ -6,6 +6,8 @@ export const DATASET_FORMATS = {
   road: 3,
   /** Gazetteer features, text and spatial files (src/core/format/gazetteer.ts). 2: neighbour lists, name records. */
   gazetteer: 2,
+  /** Vector tiles: one PMTiles v3 archive plus glyph ranges and sprites (graph-build/tiles, docs/maps.md). */
+  tiles: 1,
 } as const;
 
 export type DatasetKind = keyof typeof DATASET_FORMATS;
