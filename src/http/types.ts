@@ -68,6 +68,8 @@ export interface RouteDef {
   ready?: (ctx: AppContext) => boolean;
   /** Short note for the capability document. */
   note?: string;
+  /** Why the capability is off when ready() is false (e.g. which part is missing), for the capability document. */
+  offNote?: (ctx: AppContext) => string;
   handler: (req: Req, ctx: AppContext) => Promise<Reply> | Reply;
   /** A request that answers 200 with a key holding the scope (query string and/or JSON body); used by the auth-matrix test. */
   example?: { query?: string; body?: unknown; params?: Record<string, string> };

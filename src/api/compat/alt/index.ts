@@ -7,8 +7,9 @@ import { nearbysearch } from './nearbysearch.ts';
 import { placedetails } from './placedetails.ts';
 import { directions } from './directions.ts';
 import { distancematrix } from './distancematrix.ts';
+import { staticmap } from './staticmap.ts';
 
-const primary: RouteDef[] = [geocode, directions, autocomplete, nearbysearch, placedetails, distancematrix];
+const primary: RouteDef[] = [geocode, directions, autocomplete, nearbysearch, placedetails, distancematrix, staticmap];
 
 /**
  * The platform's own paths below /compat/alt, so a client built on a base URL (the platform's
