@@ -10,6 +10,7 @@ import { routes as weather } from './weather/index.ts';
 import { routes as webhooks } from './webhooks.ts';
 import { routes as dashboard } from './dashboard/index.ts';
 import { routes as maps } from './maps/index.ts';
+import { routes as compatAlt } from './compat/alt/index.ts';
 
 export const allRoutes: RouteDef[] = [
   ...system,
@@ -22,4 +23,5 @@ export const allRoutes: RouteDef[] = [
   ...webhooks,
   ...dashboard,
   ...maps,
+  ...compatAlt,
 ];

@@ -18,6 +18,8 @@ export interface Config {
   builtDir: string;
   sharedDataDir: string;
   adminToken: string | null;
+  /** Signs compat nearbysearch page tokens; without it each process signs with its own random secret. */
+  pageTokenSecret: string | null;
   /** Requests per second per key before 429 (token bucket, burst = 2 s worth). */
   burstRps: number;
   maxBodyBytes: number;
@@ -69,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     builtDir: resolve(env.BUILT_DIR || resolve(dataDir, 'built')),
     sharedDataDir: resolve(env.SHARED_DATA_DIR || resolve(ROOT, '..', 'shared', 'data')),
     adminToken: env.ADMIN_TOKEN || null,
+    pageTokenSecret: env.PAGE_TOKEN_SECRET || null,
     burstRps: intEnv(env, 'BURST_RPS', 1000),
     maxBodyBytes: intEnv(env, 'MAX_BODY_BYTES', 1 << 20),
     skipBuild: env.SKIP_BUILD === '1',

@@ -59,6 +59,11 @@ export function errorReply(status: number, code: string, message: string, header
   return { status, json: { error: { code, message } }, headers };
 }
 
+/** An error in the route's own envelope when it declares one (the alt platform's layer), else ours. */
+function routeError(route: RouteDef, status: number, code: string, message: string, headers?: Record<string, string>): Reply {
+  return route.errorBody ? { status, json: route.errorBody(status, code, message), headers } : errorReply(status, code, message, headers);
+}
+
 const UNAUTHORIZED: Record<string, string> = {
   malformed: "Missing or malformed API key: send 'Authorization: Bearer svc_live_…' or 'svc_test_…'.",
   unknown: 'Unknown API key.',
@@ -278,37 +283,40 @@ export class HttpServer {
     try {
       reply = await this.handle(req, route, body);
     } catch (e) {
-      if (e instanceof HttpError) reply = errorReply(e.status, e.code, e.message, e.headers);
+      if (e instanceof HttpError) reply = routeError(route, e.status, e.code, e.message, e.headers);
       else if (e instanceof Overloaded) {
         this.d.limits.rejections.overloaded++;
-        reply = errorReply(503, 'overloaded', 'The server is at capacity and could not answer in time; retry after the number of seconds in Retry-After.',
+        reply = routeError(route, 503, 'overloaded', 'The server is at capacity and could not answer in time; retry after the number of seconds in Retry-After.',
           { 'Retry-After': String(e.retryAfter) });
       } else {
         const id = randomBytes(6).toString('hex');
         log.error('unhandled', { error_id: id, route: routeName, error: String((e as Error)?.stack ?? e) });
-        reply = errorReply(500, 'internal', `Internal error (reference ${id}). Retry with exponential back-off.`);
+        reply = routeError(route, 500, 'internal', `Internal error (reference ${id}). Retry with exponential back-off.`);
       }
     }
     this.finish(ex, reply, routeName, req.key);
   }
 
   private async handle(req: Req, route: RouteDef, body: Promise<string> | null): Promise<Reply> {
-    if (this.draining) return errorReply(503, 'shutting_down', 'The server is shutting down; retry shortly.');
+    if (this.draining) return routeError(route, 503, 'shutting_down', 'The server is shutting down; retry shortly.');
     // Key, scope and limits before the body is even decoded: refusing costs no parse.
     if (route.scope !== null) {
       const header = req.headers.authorization ?? (route.keyInQuery ? bearerFromQuery(req.query) : undefined);
       const a = this.d.auth.lookupCached(header) ?? (await this.d.auth.lookup(header));
-      if (!a.ok) return errorReply(401, 'unauthorized', UNAUTHORIZED[a.reason], { 'WWW-Authenticate': 'Bearer' });
+      if (!a.ok) {
+        const why = a.reason === 'malformed' && route.keyInQuery ? `${UNAUTHORIZED.malformed} This endpoint also takes it as ?key=.` : UNAUTHORIZED[a.reason];
+        return routeError(route, 401, 'unauthorized', why, { 'WWW-Authenticate': 'Bearer' });
+      }
       const key = (req.key = a.key);
       if (route.scope !== 'any' && !key.scopes.includes(route.scope)) {
         this.d.ctx.refusals?.record(key, 403, 'forbidden', `${route.method} ${displayPath(route.path)}`);
-        return errorReply(403, 'forbidden', `This key lacks the '${route.scope}' scope needed for ${route.method} ${displayPath(route.path)}.`);
+        return routeError(route, 403, 'forbidden', `This key lacks the '${route.scope}' scope needed for ${route.method} ${displayPath(route.path)}.`);
       }
       const admitted = this.d.limits.admit(key);
       const v = admitted instanceof Promise ? await admitted : admitted;
       if (!v.ok) {
         this.d.ctx.refusals?.record(key, 429, v.code, `${route.method} ${displayPath(route.path)}`);
-        return errorReply(429, v.code, v.message, { 'Retry-After': String(v.retryAfter) });
+        return routeError(route, 429, v.code, v.message, { 'Retry-After': String(v.retryAfter) });
       }
     }
     if (body) {

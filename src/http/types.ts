@@ -74,12 +74,19 @@ export interface RouteDef {
   ready?: (ctx: AppContext) => boolean;
   /** Short note for the capability document. */
   note?: string;
+  /** Why the capability is off when ready() is false (e.g. which part is missing), for the capability document. */
+  offNote?: (ctx: AppContext) => string;
   handler: (req: Req, ctx: AppContext) => Promise<Reply> | Reply;
   /**
    * Also accept the key as `?key=` (compat layers, tiles, SDK and other browser-loaded URLs whose
    * clients cannot set headers). The request log records the path only, so the key is never logged.
    */
   keyInQuery?: boolean;
+  /**
+   * The body of every error this route answers (auth, quota, validation, handler errors), for
+   * routes that speak another platform's envelope. The HTTP status and headers stay ours (SPEC §7).
+   */
+  errorBody?: (status: number, code: string, message: string) => Record<string, unknown>;
   /** The declaration: schemas for path, query and body, responses and examples (operation.ts). Validated before the handler. */
   decl: Declaration;
 }
