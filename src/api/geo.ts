@@ -91,7 +91,7 @@ export const routes: RouteDef[] = [
     method: 'GET', path: '/reverse', scope: 'geo',
     capabilities: ['reverse'],
     ready: ready('reverse'),
-    note: `Nearest named street (within ${REVERSE_RADIUS.default} m, OSM extracts only), nearest populated place, its admin-1 and the country by point-in-polygon; nearest first.`,
+    note: `Nearest named street (within ${REVERSE_RADIUS.default} m, OSM extracts only), nearest populated place, the admin-1 (point-in-polygon on Natural Earth 10m admin-1, c. 2012-2013: e.g. Kenya as its 8 old provinces) and the country by point-in-polygon; nearest first.`,
     decl: {
       summary: 'Reverse geocoding: a point to street, place, admin-1 and country', tag: 'geo',
       query: { ...point, radius: radius(REVERSE_RADIUS) },
@@ -259,9 +259,9 @@ export const routes: RouteDef[] = [
     method: 'GET', path: '/boundaries/at', scope: 'geo',
     capabilities: ['boundaries_at'],
     ready: ready('boundaries_at'),
-    note: 'Country by point-in-polygon (Natural Earth 1:50m). Admin-1 polygons are not available: admin-1 is that of the nearest populated place, labelled as such.',
+    note: 'Country (Natural Earth 1:50m) and admin-1 (Natural Earth 10m states and provinces, c. 2012-2013: older than some current boundaries, e.g. Kenya as its 8 pre-2013 provinces) by point-in-polygon.',
     decl: {
-      summary: 'The country (and nearest admin-1) at a point', tag: 'geo',
+      summary: 'The country and admin-1 at a point', tag: 'geo',
       query: point,
       pairAliases: pairs,
       responses: ok('Country and admin-1', {
