@@ -87,7 +87,7 @@ export async function main(argv: string[]) {
             const op = q.label.replace(/ \[.*\]$/, '');
             byOperation[op] = (byOperation[op] ?? 0) + 1;
             if (r.status >= 500 && fiveXX.length < 20) fiveXX.push({ label: q.label, path: q.path.slice(0, 300), body: q.body?.slice(0, 300), status: r.status, answer: text.slice(0, 300) });
-            const p = r.status >= 500 ? null : fuzzProblem(r.status, r.headers, text);
+            const p = r.status >= 500 ? null : fuzzProblem(r.status, r.headers, text, q);
             if (p) {
               problemCount++;
               if (problems.length < 20) problems.push({ label: q.label, path: q.path.slice(0, 300), problem: p });

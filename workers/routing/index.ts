@@ -1,6 +1,7 @@
 // Routing module: contraction-hierarchy queries, snapping and geometry over road graphs.
-// Task: `route` (full answer with geometry, issue 3 §7). Arguments arrive validated by the
-// declaration of GET /route (points in range, radius within SNAP_RADIUS); they are not re-checked.
+// Tasks: `route` (full answer with geometry, issue 3 §7) and `route_cost` (cost and distance only:
+// the compat distance matrix, bench osrm-pairs). Arguments arrive validated by the declarations
+// that call them (points in range, radius within SNAP_RADIUS); they are not re-checked.
 import { TaskError, JsonText, type EngineModule } from '../../src/core/task.ts';
 import { SNAP_RADIUS } from '../../src/core/limits.ts';
 import { loadGraphs, type LoadedGraph } from './graphs.ts';
@@ -136,5 +137,10 @@ export const routing: EngineModule = {
     route: (args: GuidedRouteArgs) => (args.steps || args.alternatives ? guidedRouteTask(args) : routeTask(args)),
     road_access: (args) => roadAccess(loadedGraphs(), args),
     route_matrix: (args: MatrixArgs) => matrixTask(args),
+    route_cost: (args: RouteArgs) => {
+      const r = solve(args, () => null);
+      const t = totals(r);
+      return { cost_ms: t.cost, distance_m: round1(t.dist), settled: r.settled, extract: r.graph.extract };
+    },
   },
 };
