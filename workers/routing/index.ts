@@ -5,6 +5,7 @@ import { loadGraphs, type LoadedGraph } from './graphs.ts';
 import type { Snap } from './snap.ts';
 import { candidates, choose } from './candidates.ts';
 import { matrixTask, type MatrixArgs } from './matrix.ts';
+import { optimizeTask, type OptimizeArgs } from './optimize.ts';
 import { leg } from './route.ts';
 import { JsonCoordSink, type CoordSink } from './geometry.ts';
 
@@ -140,6 +141,7 @@ export const routing: EngineModule = {
   tasks: {
     route: (args: RouteArgs) => routeTask(args),
     route_matrix: (args: MatrixArgs) => matrixTask(args),
+    route_optimize: (args: OptimizeArgs) => optimizeTask(args),
     route_cost: (args: RouteArgs) => {
       const r = solve(args, () => null);
       const t = totals(r);
