@@ -6,6 +6,7 @@ import type { Snap } from './snap.ts';
 import { candidates, choose } from './candidates.ts';
 import { matrixTask, type MatrixArgs } from './matrix.ts';
 import { optimizeTask, type OptimizeArgs } from './optimize.ts';
+import { matchTask, type MatchArgs } from './match.ts';
 import { leg } from './route.ts';
 import { JsonCoordSink, type CoordSink } from './geometry.ts';
 
@@ -142,6 +143,7 @@ export const routing: EngineModule = {
     route: (args: RouteArgs) => routeTask(args),
     route_matrix: (args: MatrixArgs) => matrixTask(args),
     route_optimize: (args: OptimizeArgs) => optimizeTask(args),
+    route_match: (args: MatchArgs) => matchTask(args),
     route_cost: (args: RouteArgs) => {
       const r = solve(args, () => null);
       const t = totals(r);
