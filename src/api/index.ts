@@ -5,7 +5,8 @@ import { routes as route } from './route.ts';
 import { routes as matrix } from './matrix.ts';
 import { routes as optimize } from './optimize.ts';
 import { routes as match } from './match.ts';
+import { routes as isochrone } from './isochrone.ts';
 import { routes as geo } from './geo.ts';
 import { routes as logistics } from './logistics/index.ts';
 
-export const allRoutes: RouteDef[] = [...system, ...route, ...matrix, ...optimize, ...match, ...geo, ...logistics];
+export const allRoutes: RouteDef[] = [...system, ...route, ...matrix, ...optimize, ...match, ...isochrone, ...geo, ...logistics];

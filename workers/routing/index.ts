@@ -7,6 +7,7 @@ import { candidates, choose } from './candidates.ts';
 import { matrixTask, type MatrixArgs } from './matrix.ts';
 import { optimizeTask, type OptimizeArgs } from './optimize.ts';
 import { matchTask, type MatchArgs } from './match.ts';
+import { isochroneTask, type IsochroneArgs } from './isochrone.ts';
 import { leg } from './route.ts';
 import { JsonCoordSink, type CoordSink } from './geometry.ts';
 
@@ -144,6 +145,7 @@ export const routing: EngineModule = {
     route_matrix: (args: MatrixArgs) => matrixTask(args),
     route_optimize: (args: OptimizeArgs) => optimizeTask(args),
     route_match: (args: MatchArgs) => matchTask(args),
+    route_isochrone: (args: IsochroneArgs) => isochroneTask(args),
     route_cost: (args: RouteArgs) => {
       const r = solve(args, () => null);
       const t = totals(r);
