@@ -67,6 +67,22 @@ interface Generation {
 export interface EngineOptions {
   builtDir: string;
   workers: number;
+  /** Tasks accepted but not yet answered (queued here or on the threads) beyond which new ones are shed. 0 = no bound. */
+  maxQueue?: number;
+  /** Estimated queue wait (ms) beyond which new tasks are shed. 0 = no bound. */
+  maxWaitMs?: number;
+}
+
+/**
+ * The pool cannot take a task and answer it in time: the caller answers 503 with Retry-After.
+ * Shedding at the door keeps the wait of admitted work bounded instead of letting every
+ * request's latency grow with the queue (and memory with it) until clients time out.
+ */
+export class Overloaded extends Error {
+  constructor(readonly retryAfter: number, readonly reason: 'queue' | 'wait') {
+    super(reason === 'queue' ? 'compute queue full' : 'compute queue wait too long');
+    this.name = 'Overloaded';
+  }
 }
 
 export class Engine {
@@ -195,10 +211,47 @@ export class Engine {
    * batch rather than per request, and an idle server adds no waiting.
    */
   run(op: string, args: unknown, sandbox = false): Promise<TaskReply> {
+    const shed = this.shouldShed();
+    if (shed) {
+      this.shed[shed.reason]++;
+      return Promise.reject(shed);
+    }
+    this.outstanding++;
     return new Promise((resolve, reject) => {
-      this.pending.push({ req: { op, args, sandbox }, resolve, reject });
+      this.pending.push({
+        req: { op, args, sandbox },
+        resolve: (r) => { this.outstanding--; resolve(r); },
+        reject: (e) => { this.outstanding--; reject(e); },
+      });
       this.schedule();
     });
+  }
+
+  /** Tasks accepted and not yet answered. */
+  outstanding = 0;
+  /** Tasks refused since start, by reason (exported as a metric). */
+  shed = { queue: 0, wait: 0 };
+
+  /**
+   * Whether a new task would wait too long. The estimate is the worker time of everything
+   * accepted and unanswered spread over the threads; a task is a moving average, so a
+   * burst of long routes raises it within a few batches.
+   */
+  private shouldShed(): Overloaded | null {
+    const { maxQueue = 0, maxWaitMs = 0 } = this.opts;
+    const threads = Math.max(1, this.gen?.lanes.length || this.opts.workers);
+    if (maxQueue > 0 && this.outstanding >= maxQueue) return new Overloaded(this.retryAfter(threads), 'queue');
+    if (maxWaitMs > 0 && this.estimatedWaitUs(threads) > maxWaitMs * 1000) return new Overloaded(this.retryAfter(threads), 'wait');
+    return null;
+  }
+
+  private estimatedWaitUs(threads: number): number {
+    return (this.outstanding * this.costUs) / threads;
+  }
+
+  /** Seconds after which the queue as it stands now will have drained (at least 1). */
+  private retryAfter(threads: number): number {
+    return Math.max(1, Math.ceil(this.estimatedWaitUs(threads) / 1e6));
   }
 
   /**

@@ -36,8 +36,19 @@ export function buildGraph(segs: Segments, profile: string, opts: ContractOption
     edgeU: base.edgeU, edgeV: base.edgeV, edgeW: base.edgeW, edgeDist: base.edgeDist, edgeFlags: base.edgeFlags,
     edgeShape: base.edgeShape, shapeLat: base.shapeLat, shapeLon: base.shapeLon, shapeCum: base.shapeCum,
     nodeLat: base.nodeLat, nodeLon: base.nodeLon, edgeComp: cc.edgeComp, segEdge: sp.segEdge, segPt: sp.segPt, spatial: sp.spatial,
+    ...guidanceSections(base),
   };
   return { meta, sections, base, seconds: { compress: (t1 - t0) / 1000, contract: (t2 - t1) / 1000, index: (t3 - t2) / 1000 } };
+}
+
+/** What turn-by-turn guidance reads: each edge's attribute row, the rows, and every node's incident edges. */
+function guidanceSections(b: BaseGraph): Record<string, Section> {
+  const adjFirst = new Uint32Array(b.nodes + 1);
+  for (let e = 0; e < b.edges; e++) { adjFirst[b.edgeU[e] + 1]++; adjFirst[b.edgeV[e] + 1]++; }
+  for (let v = 0; v < b.nodes; v++) adjFirst[v + 1] += adjFirst[v];
+  const fill = adjFirst.slice(0, b.nodes), adjEdge = new Int32Array(2 * b.edges);
+  for (let e = 0; e < b.edges; e++) { adjEdge[fill[b.edgeU[e]]++] = e + 1; adjEdge[fill[b.edgeV[e]]++] = -(e + 1); }
+  return { edgeAttr: b.edgeAttr, wayAttrs: new TextEncoder().encode(JSON.stringify(b.attrs)), adjFirst, adjEdge };
 }
 
 export function writeGraph(path: string, g: BuiltGraph): number {

@@ -3,7 +3,8 @@
 import type { Reply, RouteDef } from '../http/types.ts';
 import { HttpError } from '../http/types.ts';
 import { Q } from '../http/operation.ts';
-import { MODE_ALIASES, NOT_IMPLEMENTED, SNAP_RADIUS } from './route.ts';
+import { MODE_ALIASES, NOT_IMPLEMENTED } from './route.ts';
+import { SNAP_RADIUS } from '../core/limits.ts';
 
 /** Contours per request and their largest values (plan-independent). */
 export const ISOCHRONE_LIMITS = { contours: 4, minutes: 120, meters: 100_000 };

@@ -5,7 +5,8 @@ import type { Reply, RouteDef, AppContext } from '../http/types.ts';
 import type { TaskReply } from '../core/task.ts';
 import { HttpError } from '../http/types.ts';
 import { Q } from '../http/operation.ts';
-import { MODE_ALIASES, NOT_IMPLEMENTED, SNAP_RADIUS } from './route.ts';
+import { MODE_ALIASES, NOT_IMPLEMENTED } from './route.ts';
+import { SNAP_RADIUS } from '../core/limits.ts';
 
 /** Plan-independent limits of one matrix request. */
 export const MATRIX_LIMITS = {

@@ -2,7 +2,8 @@
 // workers/routing/optimize.ts).
 import type { Reply, RouteDef } from '../http/types.ts';
 import { HttpError } from '../http/types.ts';
-import { MODE_ALIASES, NOT_IMPLEMENTED, SNAP_RADIUS } from './route.ts';
+import { MODE_ALIASES, NOT_IMPLEMENTED } from './route.ts';
+import { SNAP_RADIUS } from '../core/limits.ts';
 
 /** Stops per request (plan-independent). */
 export const MAX_STOPS = 200;

@@ -6,11 +6,12 @@ import type { LoadedGraph } from './graphs.ts';
 import { snap, nearestPerComponent, type Snap } from './snap.ts';
 import { leg } from './route.ts';
 import { TaskError } from '../../src/core/task.ts';
+import { SNAP_RADIUS } from '../../src/core/limits.ts';
 
 export const MODES = ['driving', 'walk', 'cycle'] as const;
 export type Mode = (typeof MODES)[number];
-export const DEFAULT_RADIUS = 1000;
-export const MAX_RADIUS = 10000;
+export const DEFAULT_RADIUS = SNAP_RADIUS.default;
+export const MAX_RADIUS = SNAP_RADIUS.max;
 
 /** Mode and radius of a task's arguments, checked (the HTTP layer validated them already; tasks are also called directly). */
 export function modeAndRadius(args: { mode?: string; radius?: number }): { mode: Mode; radius: number } {

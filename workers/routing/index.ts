@@ -1,6 +1,8 @@
 // Routing module: contraction-hierarchy queries, snapping and geometry over road graphs.
-// Tasks: `route` (full answer with geometry, issue 3 §7) and `route_cost` (cost only, for benchmarks).
+// Tasks: `route` (full answer with geometry), `route_cost` (cost only), `route_matrix`, `road_access`. Arguments arrive validated by the
+// declaration of GET /route (points in range, radius within SNAP_RADIUS); they are not re-checked.
 import { TaskError, JsonText, type EngineModule } from '../../src/core/task.ts';
+import { SNAP_RADIUS } from '../../src/core/limits.ts';
 import { loadGraphs, type LoadedGraph } from './graphs.ts';
 import type { Snap } from './snap.ts';
 import { candidates, choose } from './candidates.ts';
@@ -10,9 +12,11 @@ import { matchTask, type MatchArgs } from './match.ts';
 import { isochroneTask, type IsochroneArgs } from './isochrone.ts';
 import { leg } from './route.ts';
 import { JsonCoordSink, type CoordSink } from './geometry.ts';
+import { roadAccess } from './access.ts';
+import { guidedRouteTask, type GuidedRouteArgs } from './guided.ts';
 
-import { MODES, DEFAULT_RADIUS, MAX_RADIUS, type Mode } from './candidates.ts';
-export { MODES, DEFAULT_RADIUS, MAX_RADIUS, type Mode };
+import { MODES, type Mode } from './candidates.ts';
+export { MODES, type Mode };
 
 export interface RouteArgs {
   from: [number, number];
@@ -24,26 +28,16 @@ export interface RouteArgs {
 
 import { loadedGraphs, setLoadedGraphs } from './graphs.ts';
 
-export function setGraphs(gs: LoadedGraph[]) { setLoadedGraphs(gs); }
-
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const pointName = (i: number, n: number) => (i === 0 ? 'from' : i === n - 1 ? 'to' : `via[${i - 1}]`);
-
-function checkPoint(p: unknown, name: string): [number, number] {
-  if (!Array.isArray(p) || p.length !== 2 || !p.every((x) => typeof x === 'number' && Number.isFinite(x)) || Math.abs(p[0]) > 90 || Math.abs(p[1]) > 180)
-    throw new TaskError(400, 'invalid_parameter', `Parameter '${name}' must be a [lat, lng] pair.`);
-  return p as [number, number];
-}
 
 interface Solved<S extends CoordSink | null = CoordSink | null> { graph: LoadedGraph; snaps: Snap[]; legs: { cost: number; dist: number }[]; coords: S; settled: number }
 
 /** Pick the extract by coverage, snap every point, route every leg. */
 export function solve<S extends CoordSink | null>(args: RouteArgs, sink: () => S): Solved<S> {
-  const mode = (args.mode ?? 'driving') as Mode;
-  if (!MODES.includes(mode)) throw new TaskError(400, 'invalid_parameter', `Parameter 'mode' must be one of ${MODES.join(', ')}.`);
-  const radius = args.radius ?? DEFAULT_RADIUS;
-  if (!(radius > 0 && radius <= MAX_RADIUS)) throw new TaskError(400, 'invalid_parameter', `Parameter 'radius' must be between 1 and ${MAX_RADIUS} metres.`);
-  const pts = [checkPoint(args.from, 'from'), ...(args.via ?? []).map((p, i) => checkPoint(p, `via[${i}]`)), checkPoint(args.to, 'to')];
+  const mode = args.mode ?? 'driving';
+  const radius = args.radius ?? SNAP_RADIUS.default;
+  const pts = [args.from, ...(args.via ?? []), args.to];
   const graphs = loadedGraphs();
   const cands = graphs.filter((g) => g.profile === mode && pts.every(([la, lo]) => g.covers(la, lo, radius)));
   if (cands.length === 0) {
@@ -141,11 +135,14 @@ function snappedAll(snaps: Snap[]) {
 export const routing: EngineModule = {
   init(datasets) { setLoadedGraphs(loadGraphs(datasets)); },
   tasks: {
-    route: (args: RouteArgs) => routeTask(args),
+    // steps and alternatives take the guided path (guided.ts); the plain answer keeps its own
+    route: (args: GuidedRouteArgs) => (args.steps || args.alternatives ? guidedRouteTask(args) : routeTask(args)),
+    road_access: (args) => roadAccess(loadedGraphs(), args),
     route_matrix: (args: MatrixArgs) => matrixTask(args),
     route_optimize: (args: OptimizeArgs) => optimizeTask(args),
     route_match: (args: MatchArgs) => matchTask(args),
     route_isochrone: (args: IsochroneArgs) => isochroneTask(args),
+    // Cost and length only, no geometry: benchmarks and the no_route checks compare it with OSRM.
     route_cost: (args: RouteArgs) => {
       const r = solve(args, () => null);
       const t = totals(r);

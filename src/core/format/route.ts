@@ -27,6 +27,18 @@ export const WEIGHT_UNIT = 'ms';
 /** Fixed-point scale of stored coordinates (Int32 degrees × 1e7, ~1 cm). */
 export const E7 = 1e7;
 
+/**
+ * Guidance attributes of a way (one row per distinct combination; edgeAttr indexes the rows).
+ * cls: highway class (or "ferry"); name and its fr/en/ar/pt/sw variants; ref; destination signs;
+ * rb: 1 on a roundabout.
+ */
+export interface WayAttr {
+  cls: string;
+  name?: string; fr?: string; en?: string; ar?: string; pt?: string; sw?: string;
+  ref?: string; dest?: string; destRef?: string;
+  rb?: 1;
+}
+
 export interface GraphMeta {
   profile: string;
   nodes: number;
@@ -78,6 +90,13 @@ export interface GraphViews {
   nodeLon: Int32Array;
   /** strongly connected component both ends of each edge share, -1 for an edge between two (graph-build/contract/components.ts) */
   edgeComp: Int32Array;
+  /** guidance attribute row of each edge (index into wayAttrs) */
+  edgeAttr: Int32Array;
+  /** UTF-8 JSON of WayAttr[] (parse once: readWayAttrs) */
+  wayAttrs: Uint8Array;
+  /** incident edges of node x: adjEdge[adjFirst[x] .. adjFirst[x+1]-1], +(e+1) when x is edgeU[e], -(e+1) when x is edgeV[e] */
+  adjFirst: Uint32Array;
+  adjEdge: Int32Array;
   /** spatial index item i = segment from shape point segPt[i] to segPt[i]+1 of edge segEdge[i] */
   segEdge: Int32Array;
   segPt: Uint32Array;
@@ -108,5 +127,17 @@ export function openGraph(buf: ArrayBufferLike, file: string, verify = false): G
     segEdge: o.get('segEdge', Int32Array),
     segPt: o.get('segPt', Uint32Array),
     spatial: o.get('spatial', Uint8Array),
+    edgeAttr: o.get('edgeAttr', Int32Array),
+    wayAttrs: o.get('wayAttrs', Uint8Array),
+    adjFirst: o.get('adjFirst', Uint32Array),
+    adjEdge: o.get('adjEdge', Int32Array),
   };
+}
+
+const attrCache = new WeakMap<Uint8Array, WayAttr[]>();
+/** The attribute rows of a graph, parsed once per thread. */
+export function readWayAttrs(g: Pick<GraphViews, 'wayAttrs'>): WayAttr[] {
+  let a = attrCache.get(g.wayAttrs);
+  if (!a) { a = JSON.parse(new TextDecoder().decode(g.wayAttrs)) as WayAttr[]; attrCache.set(g.wayAttrs, a); }
+  return a;
 }
