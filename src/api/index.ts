@@ -4,5 +4,6 @@ import { routes as system } from './system.ts';
 import { routes as route } from './route.ts';
 import { routes as geo } from './geo.ts';
 import { routes as logistics } from './logistics/index.ts';
+import { routes as osrm } from './osrm.ts';
 
-export const allRoutes: RouteDef[] = [...system, ...route, ...geo, ...logistics];
+export const allRoutes: RouteDef[] = [...system, ...route, ...geo, ...logistics, ...osrm];

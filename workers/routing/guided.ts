@@ -21,6 +21,8 @@ export interface GuideOptions {
   intersections?: boolean;
   /** mode name written on steps (driving, walking, cycling) */
   stepMode: string;
+  /** write instruction text (the OSRM layer has none; default true) */
+  instructions?: boolean;
 }
 
 export interface GuidedLeg { cost: number; dist: number; pieces: Piece[]; steps?: Step[] }
@@ -55,7 +57,7 @@ function assemble(g: GraphViews, legs: GuidedLeg[], o: GuideOptions): GuidedRout
   legs.forEach((l, i) => {
     for (const p of l.pieces) pieceCoords(g, p, e7);
     cost += l.cost; dist += l.dist;
-    if (o.steps) l.steps = legSteps(g, l.pieces, l.cost, { lang: o.lang, mode: o.stepMode, legIndex: i, legCount: legs.length, intersections: o.intersections });
+    if (o.steps) l.steps = legSteps(g, l.pieces, l.cost, { lang: o.lang, mode: o.stepMode, legIndex: i, legCount: legs.length, intersections: o.intersections, instructions: o.instructions });
   });
   if (e7.length === 2) e7.push(e7[0], e7[1]);
   return { cost, dist, line: new E7Line(e7), legs };

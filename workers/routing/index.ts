@@ -6,6 +6,7 @@ import { snap, componentsNear, type Snap } from './snap.ts';
 import { leg } from './route.ts';
 import { JsonCoordSink, type CoordSink } from './geometry.ts';
 import { guidedRouteTask, type GuidedRouteArgs } from './guided.ts';
+import { osrmRouteTask, osrmNearestTask } from './osrm.ts';
 
 export const MODES = ['driving', 'walk', 'cycle'] as const;
 export type Mode = (typeof MODES)[number];
@@ -23,6 +24,8 @@ export interface RouteArgs {
 let graphs: LoadedGraph[] = [];
 
 export function setGraphs(gs: LoadedGraph[]) { graphs = gs; }
+/** The graphs this thread holds, smallest coverage first (the OSRM layer's nearest service). */
+export function loadedGraphs(): readonly LoadedGraph[] { return graphs; }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const pointName = (i: number, n: number) => (i === 0 ? 'from' : i === n - 1 ? 'to' : `via[${i - 1}]`);
@@ -217,6 +220,9 @@ export const routing: EngineModule = {
   tasks: {
     // steps and alternatives take the guided path (guided.ts); the plain answer keeps its own
     route: (args: GuidedRouteArgs) => (args.steps || args.alternatives ? guidedRouteTask(args) : routeTask(args)),
+    // the /osrm/ compatibility layer (osrm.ts)
+    osrm_route: osrmRouteTask,
+    osrm_nearest: osrmNearestTask,
     route_cost: (args: RouteArgs) => {
       const r = solve(args, () => null);
       const t = totals(r);

@@ -62,7 +62,7 @@ export interface Step {
   intersections?: Intersection[];
 }
 
-export interface StepOptions { lang: Lang; mode: string; legIndex: number; legCount: number; intersections?: boolean }
+export interface StepOptions { lang: Lang; mode: string; legIndex: number; legCount: number; intersections?: boolean; instructions?: boolean }
 
 const RAD = Math.PI / 180;
 /** Metres looked along a road to measure its bearing: shape noise at a junction should not decide a turn. */
@@ -309,7 +309,7 @@ function finish(s: Building, durMs: number, o: StepOptions): Step {
   const list = (v?: string) => v?.split(';').map((x) => x.trim()).filter(Boolean).join(', ');
   if (s.attr.dest || s.attr.destRef) step.destinations = s.attr.destRef && s.attr.dest ? `${list(s.attr.destRef)}: ${list(s.attr.dest)}` : list(s.attr.destRef ?? s.attr.dest);
   if (s.rotary) step.rotary_name = s.rotary;
-  step.instruction = instruction(o.lang, step, o.legIndex, o.legCount);
+  if (o.instructions !== false) step.instruction = instruction(o.lang, step, o.legIndex, o.legCount);
   if (s.inter) step.intersections = [s.inter];
   return step;
 }
