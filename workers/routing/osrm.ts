@@ -5,7 +5,7 @@ import polyline from '@mapbox/polyline';
 import { JsonText, TaskError } from '../../src/core/task.ts';
 import { readWayAttrs, type GraphViews } from '../../src/core/format/route.ts';
 import { haversine } from '../../src/core/geometry.ts';
-import { guide, LineTexts, coordsJson, STEP_MODE, type GuidedRoute, type GuidedLeg } from './guided.ts';
+import { guide, LineTexts, STEP_MODE, type GuidedRoute, type GuidedLeg } from './guided.ts';
 import { pieceCoords, E7Line, localName, type Step } from './steps.ts';
 import { snap, type Snap } from './snap.ts';
 import { loadedGraphs, MAX_RADIUS, type Mode } from './index.ts';
@@ -48,7 +48,7 @@ export function osrmRouteTask(a: OsrmRouteArgs): JsonText | { code: string; mess
       { steps: a.steps, lang: 'en', alternatives: a.alternatives, stepMode: STEP_MODE[a.mode], intersections: true, instructions: false });
   } catch (e) { return osrmError(e); }
   const g = res.graph.g;
-  const t = new LineTexts(coordsJson);
+  const t = new LineTexts();
   const geom = (l: E7Line) => (a.geometries === 'geojson' ? { type: 'LineString', coordinates: t.ref(l) } : encode(l, a.geometries === 'polyline6' ? 6 : 5));
   const routes = res.routes.map((rt) => osrmRoute(g, rt, a, geom));
   const body: Record<string, unknown> = { code: 'Ok', routes };
@@ -141,7 +141,7 @@ const hint = (extract: string, s: Snap) => Buffer.from(`${extract}:${s.edge}:${s
 
 function encode(l: E7Line, precision: 5 | 6): string {
   const pts: [number, number][] = [];
-  for (let k = 0; k < l.e7.length; k += 2) pts.push([l.e7[k + 1] / 1e7, l.e7[k] / 1e7]);
+  for (const [x, y] of l.points()) pts.push([y / 1e7, x / 1e7]);
   return polyline.encode(pts, precision);
 }
 
@@ -151,8 +151,8 @@ function encode(l: E7Line, precision: 5 | 6): string {
  * its tolerance from the zoom level that shows the whole route; the intent is the same.
  */
 export function simplify(l: E7Line): E7Line {
-  const c = l.e7, n = c.length / 2;
-  if (n <= 2) return l;
+  const c = l.c.slice(2 * l.from, 2 * l.to + 2), n = c.length / 2;
+  if (n <= 2) return new E7Line(c);
   let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
   for (let k = 0; k < n; k++) { x0 = Math.min(x0, c[2 * k]); x1 = Math.max(x1, c[2 * k]); y0 = Math.min(y0, c[2 * k + 1]); y1 = Math.max(y1, c[2 * k + 1]); }
   const kx = Math.cos(((y0 + y1) / 2e7) * (Math.PI / 180)) * 111195 / 1e7, ky = 111195 / 1e7;
