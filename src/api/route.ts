@@ -2,19 +2,18 @@
 import type { RouteDef } from '../http/types.ts';
 import { HttpError } from '../http/types.ts';
 import { Q } from '../http/operation.ts';
+import { MAX_VIA, SNAP_RADIUS } from '../core/limits.ts';
 import { GUIDANCE_LANGS, MAX_ALTERNATIVES, negotiateLang } from '../core/guidance.ts';
 
 /** Accepted spellings of each mode. */
-const MODE_ALIASES: Record<string, 'driving' | 'walk' | 'cycle'> = {
+export const MODE_ALIASES: Record<string, 'driving' | 'walk' | 'cycle'> = {
   driving: 'driving', drive: 'driving', car: 'driving',
   walk: 'walk', walking: 'walk', foot: 'walk',
   cycle: 'cycle', cycling: 'cycle', bicycle: 'cycle', bike: 'cycle',
 };
-const NOT_IMPLEMENTED = ['truck', 'hgv', 'transit'];
-export const MAX_VIA = 25;
-/** Snap radius in metres: how far from a road a point may be. */
-export const SNAP_RADIUS = { default: 1000, max: 10000 };
+export const NOT_IMPLEMENTED = ['truck', 'hgv', 'transit'];
 
+const snappedPoint = { type: 'object', required: ['lat', 'lng', 'distance_m'], properties: { lat: { type: 'number' }, lng: { type: 'number' }, distance_m: { type: 'number' } } };
 const lineString = { type: 'object', required: ['type', 'coordinates'], properties: { type: { const: 'LineString' }, coordinates: { type: 'array', items: { type: 'array', items: { type: 'number' } } } } };
 
 /** One step of legs[].steps[] (workers/routing/steps.ts documents every field). */
@@ -75,7 +74,10 @@ export const routes: RouteDef[] = [
             properties: {
               route: {
                 type: 'object', required: ['mode', 'distance_m', 'duration_s', 'geometry', 'legs'],
-                properties: { mode: { type: 'string' }, distance_m: { type: 'number' }, duration_s: { type: 'number' }, geometry: lineString, legs: { type: 'array', items: legSchema }, snapped: { type: 'object' }, extract: { type: 'string' } },
+                properties: { mode: { type: 'string' }, distance_m: { type: 'number' }, duration_s: { type: 'number' }, geometry: lineString, legs: { type: 'array', items: legSchema },
+                  snapped: { type: 'object', required: ['from', 'to'], properties: { from: snappedPoint, to: snappedPoint, via: { type: 'array', items: snappedPoint } } },
+                  extract: { type: 'string' },
+                },
               },
               alternatives: { type: 'array', items: { type: 'object', required: ['distance_m', 'duration_s', 'geometry', 'legs'], properties: { distance_m: { type: 'number' }, duration_s: { type: 'number' }, geometry: lineString, legs: { type: 'array', items: legSchema } } } },
             },

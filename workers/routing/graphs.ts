@@ -44,3 +44,8 @@ export function loadGraphs(datasets: Dataset[]): LoadedGraph[] {
   // Smallest coverage first: the most specific extract answers when several cover a point.
   return out.sort((a, b) => a.area - b.area);
 }
+
+/** The graphs this worker serves (set once by the routing module's init), smallest coverage first. */
+let current: LoadedGraph[] = [];
+export const loadedGraphs = (): LoadedGraph[] => current;
+export function setLoadedGraphs(gs: LoadedGraph[]) { current = gs; }

@@ -8,7 +8,9 @@ import { haversine } from '../../src/core/geometry.ts';
 import { guide, LineTexts, STEP_MODE, type GuidedRoute, type GuidedLeg } from './guided.ts';
 import { pieceCoords, E7Line, localName, type Step } from './steps.ts';
 import { snap, type Snap } from './snap.ts';
-import { loadedGraphs, MAX_RADIUS, type Mode } from './index.ts';
+import type { Mode } from './index.ts';
+import { loadedGraphs } from './graphs.ts';
+import { SNAP_RADIUS } from '../../src/core/limits.ts';
 
 export type Geometries = 'polyline' | 'polyline6' | 'geojson';
 export type Overview = 'simplified' | 'full' | 'false';
@@ -184,7 +186,7 @@ export interface OsrmNearestArgs { coordinate: [number, number]; mode: Mode; num
 /** The `number` nearest road segments (distinct edges) to the point, nearest first. */
 export function osrmNearestTask(a: OsrmNearestArgs): Record<string, unknown> {
   const [lng, lat] = a.coordinate;
-  const radius = a.radius ?? MAX_RADIUS;
+  const radius = a.radius ?? SNAP_RADIUS.max;
   const graph = loadedGraphs().find((gr) => gr.profile === a.mode && gr.covers(lat, lng, radius));
   if (!graph) return { code: 'NoSegment', message: `No ${a.mode} road extract covers this point.` };
   const g = graph.g;
