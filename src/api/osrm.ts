@@ -11,6 +11,7 @@ import { Q, type Schema } from '../http/operation.ts';
 import { MAX_VIA, SNAP_RADIUS } from '../core/limits.ts';
 import { MAX_ALTERNATIVES } from '../core/guidance.ts';
 import type { TaskReply } from '../core/task.ts';
+import { MATRIX_LIMITS } from './matrix.ts';
 
 /** OSRM profile names (and the car/foot/bike names of OSRM's own profiles) → our modes. */
 const PROFILES: Record<string, 'driving' | 'walk' | 'cycle'> = {
@@ -152,6 +153,39 @@ function routeArgs(req: Req) {
   };
 }
 
+/** `all` or `i;j;…` (each 0 ≤ i < n). */
+function indices(q: URLSearchParams, name: string, n: number): number[] {
+  const v = q.get(name);
+  if (v === null || v === '' || v === 'all') return Array.from({ length: n }, (_, i) => i);
+  return v.split(';').map((x) => {
+    if (!/^\d+$/.test(x) || Number(x) >= n) fail('InvalidOptions', `Option '${name}' takes 'all' or indices from 0 to ${n - 1}, ';'-separated.`);
+    return Number(x);
+  });
+}
+
+function tableArgs(req: Req) {
+  const q = req.query;
+  const mode = profileOf(req.params.profile);
+  const coordinates = parseCoordinates(req.params.coordinates);
+  if (coordinates.length > MATRIX_LIMITS.maxPointsGet) fail('TooBig', `At most ${MATRIX_LIMITS.maxPointsGet} coordinates.`);
+  const { skipWaypoints, radius } = common(q, coordinates.length);
+  const sources = indices(q, 'sources', coordinates.length), destinations = indices(q, 'destinations', coordinates.length);
+  const ann = (q.get('annotations') ?? 'duration').split(',');
+  if (!ann.length || ann.some((x) => x !== 'duration' && x !== 'distance')) fail('InvalidOptions', "Option 'annotations' must be duration, distance or duration,distance.");
+  const num = (name: string) => {
+    const v = q.get(name);
+    if (v === null || v === '') return undefined;
+    const x = Number(v);
+    if (!(x > 0)) fail('InvalidOptions', `Option '${name}' must be a number > 0.`);
+    return x;
+  };
+  return {
+    coordinates, mode, radius, skipWaypoints, sources, destinations, annotations: ann as ('duration' | 'distance')[],
+    fallbackSpeed: num('fallback_speed'), scaleFactor: num('scale_factor') ?? 1,
+    fallbackCoordinate: oneOf(q, 'fallback_coordinate', ['input', 'snapped'] as const, 'input'),
+  };
+}
+
 // ---- declarations (OpenAPI, reference page, auth matrix) --------------------------------------
 
 const str = (description: string) => ({ schema: Q.str(), description });
@@ -189,6 +223,7 @@ const route: Schema = { type: 'object', required: ['distance', 'duration', 'weig
 export const OSRM_SCHEMAS = {
   error: { type: 'object', required: ['code'], properties: { code: { type: 'string' }, message: { type: 'string' } } } as Schema,
   route: { type: 'object', required: ['code', 'routes'], properties: { code: { const: 'Ok' }, routes: { type: 'array', items: route }, waypoints: { type: 'array', items: waypoint } } } as Schema,
+  table: { type: 'object', required: ['code'], properties: { code: { const: 'Ok' }, durations: { type: 'array', items: { type: 'array', items: { type: ['number', 'null'] } } }, distances: { type: 'array', items: { type: 'array', items: { type: ['number', 'null'] } } }, sources: { type: 'array', items: waypoint }, destinations: { type: 'array', items: waypoint }, fallback_speed_cells: { type: 'array' } } } as Schema,
   nearest: { type: 'object', required: ['code', 'waypoints'], properties: { code: { const: 'Ok' }, waypoints: { type: 'array', items: { ...waypoint, required: ['nodes', 'hint', 'distance', 'name', 'location'], properties: { ...(waypoint.properties as object), nodes: { type: 'array', items: { type: 'integer' } } } } } } } as Schema,
 };
 const errors = { 400: { description: 'OSRM error: {"code":"InvalidQuery|InvalidValue|InvalidOptions|NoSegment|NoRoute|TooBig|NotImplemented","message"}', schema: OSRM_SCHEMAS.error } };
@@ -213,6 +248,30 @@ export const routes: RouteDef[] = [
       ],
     },
     handler: (req, ctx) => handle(req, async () => reply(await ctx.engine.run('osrm_route', routeArgs(req), !!req.key?.test))),
+  },
+  {
+    method: 'GET',
+    path: '//osrm/table/v1/:profile/:coordinates',
+    scope: 'routing',
+    keyInQuery: true,
+    ready: ready('osrm_table'),
+    note: 'OSRM v5 table service over the distance-matrix engine.',
+    decl: {
+      summary: 'OSRM v5 table service: durations and distances between all pairs of the chosen sources and destinations',
+      tag: 'compat',
+      params,
+      query: {
+        ...generalQuery,
+        sources: str("'all' (default) or indices i;j;…"), destinations: str("'all' (default) or indices i;j;…"),
+        annotations: str('duration (default), distance, or duration,distance'),
+        fallback_speed: str('m/s: unreachable cells get the straight-line distance at this speed (listed in fallback_speed_cells)'),
+        fallback_coordinate: str('input (default) or snapped: where the fallback distance is measured from'),
+        scale_factor: str('> 0: multiplies the durations'),
+      },
+      responses: { 200: { description: 'OSRM table response', schema: OSRM_SCHEMAS.table }, ...errors },
+      examples: [{ params: { profile: 'driving', coordinates: '32.7667,-5.6333;32.90,-5.80;32.80,-5.70' }, query: 'annotations=duration,distance', summary: 'Sikonge, Tanzania, 3×3' }],
+    },
+    handler: (req, ctx) => handle(req, async () => reply(await ctx.engine.run('osrm_table', tableArgs(req), !!req.key?.test))),
   },
   {
     method: 'GET',

@@ -12,6 +12,7 @@ import { OSRM_SCHEMAS, parseCoordinates } from '../../src/api/osrm.ts';
 import { haversine } from '../../src/core/geometry.ts';
 
 const valid = {
+  table: ajv.compile(OSRM_SCHEMAS.table),
   route: ajv.compile(OSRM_SCHEMAS.route), nearest: ajv.compile(OSRM_SCHEMAS.nearest), error: ajv.compile(OSRM_SCHEMAS.error),
 };
 const check = (which: keyof typeof valid, body: unknown) => {
@@ -99,6 +100,31 @@ describe('OSRM-compatible API under /osrm/', () => {
     for (const x of p) expect(typeof x.geometry).toBe('string');
     const first = polyline.decode(p[1].geometry, 5)[0];
     expect(haversine(first[0], first[1], p[1].maneuver.location[1], p[1].maneuver.location[0])).toBeLessThan(2);
+  });
+
+  it('table: the documented shape; every cell equals the native /route between the same points', async () => {
+    const pts = ['-0.205,5.55', '-0.18,5.556', '-0.2,5.57', '-0.19,5.54'];
+    const { status, body } = await osrm(`table/v1/driving/${pts.join(';')}?annotations=duration,distance&sources=0;2&destinations=1;3;0`);
+    expect(status, JSON.stringify(body)).toBe(200);
+    check('table', body);
+    expect(body.durations).toHaveLength(2);
+    expect(body.durations[0]).toHaveLength(3);
+    expect(body.sources).toHaveLength(2);
+    expect(body.destinations).toHaveLength(3);
+    const ll = (p: string) => p.split(',').reverse().join(',');
+    for (const [i, si] of [0, 2].entries()) {
+      for (const [j, dj] of [1, 3, 0].entries()) {
+        if (si === dj) { expect(body.durations[i][j]).toBe(0); continue; }
+        const n = await (await s.get(`/api/v1/route?from=${ll(pts[si])}&to=${ll(pts[dj])}&radius=10000`, key)).json() as any;
+        expect(body.durations[i][j]).toBeCloseTo(n.route.duration_s, 1);
+        expect(body.distances[i][j]).toBeCloseTo(n.route.distance_m, 1);
+      }
+    }
+    const only = (await osrm(`table/v1/driving/${pts.join(';')}`)).body;
+    expect(only.durations).toHaveLength(4);
+    expect(only.distances).toBeUndefined();
+    expect((await osrm(`table/v1/driving/${pts.join(';')}?sources=9`)).body.code).toBe('InvalidOptions');
+    expect((await osrm(`table/v1/driving/${pts.join(';')}?scale_factor=2&annotations=duration`)).body.durations[0][1]).toBeCloseTo(2 * only.durations[0][1], 0);
   });
 
   it('nearest: the nearest distinct segments, nearest first', async () => {

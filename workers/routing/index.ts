@@ -11,7 +11,7 @@ import { leg } from './route.ts';
 import { JsonCoordSink, type CoordSink } from './geometry.ts';
 import { roadAccess } from './access.ts';
 import { guidedRouteTask, type GuidedRouteArgs } from './guided.ts';
-import { osrmRouteTask, osrmNearestTask } from './osrm.ts';
+import { osrmRouteTask, osrmNearestTask, osrmTableTask } from './osrm.ts';
 
 import { MODES, type Mode } from './candidates.ts';
 export { MODES, type Mode };
@@ -138,6 +138,7 @@ export const routing: EngineModule = {
     // the /osrm/ compatibility layer (osrm.ts)
     osrm_route: osrmRouteTask,
     osrm_nearest: osrmNearestTask,
+    osrm_table: osrmTableTask,
     road_access: (args) => roadAccess(loadedGraphs(), args),
     route_matrix: (args: MatrixArgs) => matrixTask(args),
   },

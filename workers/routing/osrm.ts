@@ -1,4 +1,4 @@
-// OSRM v5 response bodies (route, nearest) from our routes, for the /osrm/ compatibility layer
+// OSRM v5 response bodies (route, nearest, table) from our routes, for the /osrm/ compatibility layer
 // (src/api/osrm.ts parses OSRM's request grammar). Reference: Project-OSRM/osrm-backend docs/http.md.
 // Failures are OSRM bodies too ({code, message}); the HTTP layer answers them with status 400.
 import polyline from '@mapbox/polyline';
@@ -10,6 +10,7 @@ import { pieceCoords, E7Line, localName, type Step } from './steps.ts';
 import { snap, type Snap } from './snap.ts';
 import type { Mode } from './index.ts';
 import { loadedGraphs } from './graphs.ts';
+import { matrixCosts } from './matrix.ts';
 import { SNAP_RADIUS } from '../../src/core/limits.ts';
 
 export type Geometries = 'polyline' | 'polyline6' | 'geojson';
@@ -201,4 +202,60 @@ export function osrmNearestTask(a: OsrmNearestArgs): Record<string, unknown> {
   }
   if (!waypoints.length) return { code: 'NoSegment', message: `No ${a.mode} road within ${radius} m.` };
   return { code: 'Ok', waypoints };
+}
+
+export interface OsrmTableArgs {
+  coordinates: [number, number][];
+  mode: Mode;
+  radius: number;
+  /** indices into coordinates */
+  sources: number[];
+  destinations: number[];
+  annotations: ('duration' | 'distance')[];
+  fallbackSpeed?: number;
+  fallbackCoordinate: 'input' | 'snapped';
+  scaleFactor: number;
+  skipWaypoints: boolean;
+}
+
+/** OSRM's table service over the matrix engine (matrix.ts): every cell equals /route's answer. */
+export function osrmTableTask(a: OsrmTableArgs): Record<string, unknown> {
+  const ll = (i: number) => [a.coordinates[i][1], a.coordinates[i][0]] as [number, number];
+  let m;
+  try {
+    m = matrixCosts({ sources: a.sources.map(ll), destinations: a.destinations.map(ll), mode: a.mode, radius: a.radius });
+  } catch (e) { return osrmError(e); }
+  const miss = m.src.findIndex((s) => !s);
+  const missD = m.dst.findIndex((s) => !s);
+  if (miss >= 0 || missD >= 0) {
+    const i = miss >= 0 ? a.sources[miss] : a.destinations[missD];
+    return { code: 'NoSegment', message: `Could not find a matching segment for coordinate ${i}` };
+  }
+  const g = m.graph.g, cols = m.cols, rows = m.r1 - m.r0;
+  const durations: (number | null)[][] = [], distances: (number | null)[][] = [];
+  const fallbackCells: [number, number][] = [];
+  const at = (snaps: Snap[] | null, i: number): [number, number] => (a.fallbackCoordinate === 'snapped' && snaps ? [snaps[0].lat, snaps[0].lng] : ll(i));
+  for (let i = 0; i < rows; i++) {
+    const dr: (number | null)[] = [], mr: (number | null)[] = [];
+    for (let j = 0; j < cols; j++) {
+      const ms = m.ms[i * cols + j], metres = m.metres[i * cols + j];
+      if (ms === Infinity) {
+        if (a.fallbackSpeed) {
+          const p = at(m.src[i], a.sources[i]), q = at(m.dst[j], a.destinations[j]);
+          const d = haversine(p[0], p[1], q[0], q[1]);
+          dr.push(r1((d / a.fallbackSpeed) * a.scaleFactor)); mr.push(r1(d)); fallbackCells.push([i, j]);
+        } else { dr.push(null); mr.push(null); }
+      } else { dr.push(r1((ms / 1000) * a.scaleFactor)); mr.push(r1(metres)); }
+    }
+    durations.push(dr); distances.push(mr);
+  }
+  const body: Record<string, unknown> = { code: 'Ok' };
+  if (a.annotations.includes('duration')) body.durations = durations;
+  if (a.annotations.includes('distance')) body.distances = distances;
+  if (!a.skipWaypoints) {
+    body.sources = m.src.map((s, i) => waypoint(g, m.graph.extract, s![0], a.coordinates[a.sources[i]]));
+    body.destinations = m.dst.map((s, j) => waypoint(g, m.graph.extract, s![0], a.coordinates[a.destinations[j]]));
+  }
+  if (a.fallbackSpeed) body.fallback_speed_cells = fallbackCells;
+  return body;
 }
