@@ -186,6 +186,22 @@ function tableArgs(req: Req) {
   };
 }
 
+function tripArgs(req: Req) {
+  const q = req.query;
+  // the route through the trip repeats the first coordinate when it is a round trip
+  const max = OSRM_MAX_COORDINATES - 1;
+  const coordinates = parseCoordinates(req.params.coordinates);
+  if (coordinates.length > max) fail('TooBig', `At most ${max} coordinates.`);
+  const base = routeArgs({ ...req, params: { ...req.params, coordinates: coordinates.length === 1 ? `${req.params.coordinates};${req.params.coordinates}` : req.params.coordinates } } as Req);
+  const roundtrip = bool(q, 'roundtrip', true);
+  const source = oneOf(q, 'source', ['any', 'first'] as const, 'any');
+  const destination = oneOf(q, 'destination', ['any', 'last'] as const, 'any');
+  if ((roundtrip && destination === 'last') || (!roundtrip && source === 'any'))
+    fail('NotSupported', `roundtrip=${roundtrip} with source=${source} and destination=${destination} is not supported.`);
+  const { alternatives: _a, ...rest } = base;
+  return { ...rest, coordinates, roundtrip, destinationLast: destination === 'last' };
+}
+
 // ---- declarations (OpenAPI, reference page, auth matrix) --------------------------------------
 
 const str = (description: string) => ({ schema: Q.str(), description });
@@ -223,10 +239,11 @@ const route: Schema = { type: 'object', required: ['distance', 'duration', 'weig
 export const OSRM_SCHEMAS = {
   error: { type: 'object', required: ['code'], properties: { code: { type: 'string' }, message: { type: 'string' } } } as Schema,
   route: { type: 'object', required: ['code', 'routes'], properties: { code: { const: 'Ok' }, routes: { type: 'array', items: route }, waypoints: { type: 'array', items: waypoint } } } as Schema,
+  trip: { type: 'object', required: ['code', 'trips'], properties: { code: { const: 'Ok' }, trips: { type: 'array', items: route }, waypoints: { type: 'array', items: { ...waypoint, required: ['hint', 'distance', 'name', 'location', 'waypoint_index', 'trips_index'], properties: { ...(waypoint.properties as object), waypoint_index: { type: 'integer' }, trips_index: { type: 'integer' } } } } } } as Schema,
   table: { type: 'object', required: ['code'], properties: { code: { const: 'Ok' }, durations: { type: 'array', items: { type: 'array', items: { type: ['number', 'null'] } } }, distances: { type: 'array', items: { type: 'array', items: { type: ['number', 'null'] } } }, sources: { type: 'array', items: waypoint }, destinations: { type: 'array', items: waypoint }, fallback_speed_cells: { type: 'array' } } } as Schema,
   nearest: { type: 'object', required: ['code', 'waypoints'], properties: { code: { const: 'Ok' }, waypoints: { type: 'array', items: { ...waypoint, required: ['nodes', 'hint', 'distance', 'name', 'location'], properties: { ...(waypoint.properties as object), nodes: { type: 'array', items: { type: 'integer' } } } } } } } as Schema,
 };
-const errors = { 400: { description: 'OSRM error: {"code":"InvalidQuery|InvalidValue|InvalidOptions|NoSegment|NoRoute|TooBig|NotImplemented","message"}', schema: OSRM_SCHEMAS.error } };
+const errors = { 400: { description: 'OSRM error: {"code":"InvalidQuery|InvalidValue|InvalidOptions|NoSegment|NoRoute|NoTrips|TooBig|NotImplemented|NotSupported","message"}', schema: OSRM_SCHEMAS.error } };
 const ready = (op: string) => (ctx: AppContext) => ctx.engine.has(op) && ctx.engine.hasDataset('road');
 
 export const routes: RouteDef[] = [
@@ -272,6 +289,28 @@ export const routes: RouteDef[] = [
       examples: [{ params: { profile: 'driving', coordinates: '32.7667,-5.6333;32.90,-5.80;32.80,-5.70' }, query: 'annotations=duration,distance', summary: 'Sikonge, Tanzania, 3×3' }],
     },
     handler: (req, ctx) => handle(req, async () => reply(await ctx.engine.run('osrm_table', tableArgs(req), !!req.key?.test))),
+  },
+  {
+    method: 'GET',
+    path: '//osrm/trip/v1/:profile/:coordinates',
+    scope: 'routing',
+    keyInQuery: true,
+    ready: ready('osrm_trip'),
+    note: 'OSRM v5 trip service over the stop-order optimiser.',
+    decl: {
+      summary: 'OSRM v5 trip service: the coordinates in the fastest visiting order (a travelling-salesman tour) and the route through them',
+      tag: 'compat',
+      params,
+      query: {
+        ...routeQuery,
+        roundtrip: str('true (default): back to the first coordinate; false: an open trip'),
+        source: str('any (default; the trip starts at the first coordinate) or first'),
+        destination: str('any (default) or last (with roundtrip=false)'),
+      },
+      responses: { 200: { description: 'OSRM trip response', schema: OSRM_SCHEMAS.trip }, ...errors },
+      examples: [{ params: { profile: 'driving', coordinates: '32.7667,-5.6333;32.90,-5.80;32.80,-5.70;32.85,-5.65' }, query: 'overview=false', summary: 'Sikonge, Tanzania, round trip of four points' }],
+    },
+    handler: (req, ctx) => handle(req, async () => reply(await ctx.engine.run('osrm_trip', tripArgs(req), !!req.key?.test))),
   },
   {
     method: 'GET',

@@ -12,6 +12,7 @@ import { OSRM_SCHEMAS, parseCoordinates } from '../../src/api/osrm.ts';
 import { haversine } from '../../src/core/geometry.ts';
 
 const valid = {
+  trip: ajv.compile(OSRM_SCHEMAS.trip),
   table: ajv.compile(OSRM_SCHEMAS.table),
   route: ajv.compile(OSRM_SCHEMAS.route), nearest: ajv.compile(OSRM_SCHEMAS.nearest), error: ajv.compile(OSRM_SCHEMAS.error),
 };
@@ -125,6 +126,32 @@ describe('OSRM-compatible API under /osrm/', () => {
     expect(only.distances).toBeUndefined();
     expect((await osrm(`table/v1/driving/${pts.join(';')}?sources=9`)).body.code).toBe('InvalidOptions');
     expect((await osrm(`table/v1/driving/${pts.join(';')}?scale_factor=2&annotations=duration`)).body.durations[0][1]).toBeCloseTo(2 * only.durations[0][1], 0);
+  });
+
+  it('trip: the documented shape, a visiting order no slower than the input order, fixed ends honoured', async () => {
+    const pts = ['-0.205,5.55', '-0.18,5.556', '-0.2,5.57', '-0.19,5.54', '-0.17,5.565'];
+    const { status, body } = await osrm(`trip/v1/driving/${pts.join(';')}?overview=full&geometries=geojson`);
+    expect(status, JSON.stringify(body)).toBe(200);
+    check('trip', body);
+    const idx = body.waypoints.map((w: any) => w.waypoint_index);
+    expect([...idx].sort()).toEqual([0, 1, 2, 3, 4]);
+    expect(idx[0]).toBe(0);
+    const trip = body.trips[0];
+    expect(trip.legs).toHaveLength(5);
+    const inOrder = (await osrm(`route/v1/driving/${[...pts, pts[0]].join(';')}?overview=false`)).body.routes[0];
+    expect(trip.duration).toBeLessThanOrEqual(inOrder.duration + 0.1);
+    // the trip's route is the route through the points in the trip's order
+    const ordered = [...pts.keys()].sort((a, b) => idx[a] - idx[b]).map((i) => pts[i]);
+    const again = (await osrm(`route/v1/driving/${[...ordered, ordered[0]].join(';')}?overview=false`)).body.routes[0];
+    expect(trip.duration).toBeCloseTo(again.duration, 1);
+    const open = (await osrm(`trip/v1/driving/${pts.join(';')}?roundtrip=false&source=first&destination=last`)).body;
+    expect(open.code).toBe('Ok');
+    expect(open.waypoints[0].waypoint_index).toBe(0);
+    expect(open.waypoints[4].waypoint_index).toBe(4);
+    expect(open.trips[0].legs).toHaveLength(4);
+    const bad = await osrm(`trip/v1/driving/${pts.join(';')}?roundtrip=false`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('NotSupported');
   });
 
   it('nearest: the nearest distinct segments, nearest first', async () => {

@@ -7,11 +7,12 @@ import { loadGraphs, type LoadedGraph } from './graphs.ts';
 import type { Snap } from './snap.ts';
 import { candidates, choose } from './candidates.ts';
 import { matrixTask, type MatrixArgs } from './matrix.ts';
+import { optimizeTask, type OptimizeArgs } from './optimize.ts';
 import { leg } from './route.ts';
 import { JsonCoordSink, type CoordSink } from './geometry.ts';
 import { roadAccess } from './access.ts';
 import { guidedRouteTask, type GuidedRouteArgs } from './guided.ts';
-import { osrmRouteTask, osrmNearestTask, osrmTableTask } from './osrm.ts';
+import { osrmRouteTask, osrmNearestTask, osrmTableTask, osrmTripTask } from './osrm.ts';
 
 import { MODES, type Mode } from './candidates.ts';
 export { MODES, type Mode };
@@ -139,7 +140,14 @@ export const routing: EngineModule = {
     osrm_route: osrmRouteTask,
     osrm_nearest: osrmNearestTask,
     osrm_table: osrmTableTask,
+    osrm_trip: osrmTripTask,
     road_access: (args) => roadAccess(loadedGraphs(), args),
     route_matrix: (args: MatrixArgs) => matrixTask(args),
+    route_optimize: (args: OptimizeArgs) => optimizeTask(args),
+    route_cost: (args: RouteArgs) => {
+      const r = solve(args, () => null);
+      const t = totals(r);
+      return { cost_ms: t.cost, distance_m: round1(t.dist), settled: r.settled, extract: r.graph.extract };
+    },
   },
 };

@@ -1,4 +1,4 @@
-// OSRM v5 response bodies (route, nearest, table) from our routes, for the /osrm/ compatibility layer
+// OSRM v5 response bodies (route, nearest, table, trip) from our routes, for the /osrm/ compatibility layer
 // (src/api/osrm.ts parses OSRM's request grammar). Reference: Project-OSRM/osrm-backend docs/http.md.
 // Failures are OSRM bodies too ({code, message}); the HTTP layer answers them with status 400.
 import polyline from '@mapbox/polyline';
@@ -11,6 +11,7 @@ import { snap, type Snap } from './snap.ts';
 import type { Mode } from './index.ts';
 import { loadedGraphs } from './graphs.ts';
 import { matrixCosts } from './matrix.ts';
+import { optimizeTask } from './optimize.ts';
 import { SNAP_RADIUS } from '../../src/core/limits.ts';
 
 export type Geometries = 'polyline' | 'polyline6' | 'geojson';
@@ -258,4 +259,52 @@ export function osrmTableTask(a: OsrmTableArgs): Record<string, unknown> {
   }
   if (a.fallbackSpeed) body.fallback_speed_cells = fallbackCells;
   return body;
+}
+
+export interface OsrmTripArgs extends Omit<OsrmRouteArgs, 'alternatives'> {
+  roundtrip: boolean;
+  /** first coordinate fixed as the start (OSRM's source=first; source=any starts there too) */
+  destinationLast: boolean;
+}
+
+/**
+ * OSRM's trip service over the stop-order optimiser (optimize.ts: exact up to 10 stops, then
+ * insertion and local search): the order, then the route through the coordinates in that order.
+ * Supported: roundtrip=true (source any|first, destination any) and roundtrip=false with
+ * source=first (destination last or any); src/api/osrm.ts refuses the other combinations.
+ */
+export function osrmTripTask(a: OsrmTripArgs): JsonText | { code: string; message: string } {
+  const pts = a.coordinates.map(([lng, lat]) => [lat, lng] as [number, number]);
+  const n = pts.length;
+  let order: number[];
+  try {
+    if (n === 1) order = [0];
+    else {
+      const fixedEnd = !a.roundtrip && a.destinationLast;
+      const stops = pts.slice(1, fixedEnd ? -1 : undefined).map(([lat, lng]) => ({ lat, lng }));
+      const r = stops.length
+        ? optimizeTask({ start: pts[0], ...(fixedEnd ? { end: pts[n - 1] } : {}), round_trip: a.roundtrip, stops, mode: a.mode, radius: a.radius })
+        : { order: [] as number[] };
+      order = [0, ...r.order.map((i: number) => i + 1), ...(fixedEnd ? [n - 1] : [])];
+    }
+  } catch (e) {
+    const err = osrmError(e);
+    return err.code === 'NoRoute' ? { code: 'NoTrips', message: err.message } : err;
+  }
+  const visit = a.roundtrip && n > 1 ? [...order, order[0]] : order;
+  const route = osrmRouteTask({ ...a, coordinates: visit.map((i) => a.coordinates[i]), alternatives: 0, skipWaypoints: true });
+  if (!(route instanceof JsonText)) return route.code === 'NoRoute' ? { code: 'NoTrips', message: route.message } : route;
+  // {"code":"Ok","routes":[…]} → {"code":"Ok","trips":[…],"waypoints":[…]} (waypoints in input order)
+  const pos = new Array(n);
+  order.forEach((c, k) => { pos[c] = k; });
+  const graph = loadedGraphs().find((gr) => gr.profile === a.mode && pts.every(([la, lo]) => gr.covers(la, lo, a.radius)))!;
+  let waypoints: unknown[] = [];
+  if (!a.skipWaypoints) {
+    waypoints = pts.map(([lat, lng], i) => {
+      const s = snap(graph.g, graph.index, lat, lng, a.radius);
+      return { ...(s ? waypoint(graph.g, graph.extract, s, a.coordinates[i]) : {}), waypoint_index: pos[i], trips_index: 0 };
+    });
+  }
+  const text = route.text.replace(/^\{"code":"Ok","routes":/, '{"code":"Ok","trips":');
+  return new JsonText(a.skipWaypoints ? text : text.replace(/\}$/, `,"waypoints":${JSON.stringify(waypoints)}}`));
 }
