@@ -17,7 +17,10 @@
 import type { GraphViews } from '../../src/core/format/route.ts';
 import { MinHeap } from '../../src/core/heap.ts';
 import type { ChQuery } from './ch-query.ts';
-import { haversine } from '../../src/core/geometry.ts';
+import { M_PER_DEG } from '../../src/core/geometry.ts';
+
+/** The plane's distances are scaled by this before use as a lower bound (projection error ≪ 5% over an extract). */
+const LB_SLACK = 0.95;
 
 /** Limits of issue 12 §2: at most 3 alternatives, ≤ 25% longer, ≤ 80% shared; T = 25% of the best for local optimality. */
 export { MAX_ALTERNATIVES } from '../../src/core/guidance.ts';
@@ -41,6 +44,10 @@ export class ViaSearch {
   private markCur = 0;
   /** Fastest speed on any edge (m/ms): straight-line distance / vmax bounds any remaining travel time from below. */
   private vmax = 0;
+  /** Node positions in metres on a plane around the graph's centre (lower-bound distances only). */
+  private px: Float32Array;
+  private py: Float32Array;
+  private kx = 0;
 
   constructor(private g: GraphViews) {
     const n = g.meta.nodes;
@@ -50,6 +57,12 @@ export class ViaSearch {
     this.done = new Int32Array(2 * n);
     this.mark = new Int32Array(n);
     for (let e = 0; e < g.edgeW.length; e++) if (g.edgeW[e] > 0) this.vmax = Math.max(this.vmax, g.edgeDist[e] / g.edgeW[e]);
+    // Equirectangular at the widest latitude of the extract (|lat| largest, so cos smallest): east-west
+    // distances come out no longer than on the sphere; LB_SLACK covers the rest of the projection error.
+    const [, s, , nn] = g.meta.bbox;
+    this.kx = Math.cos(Math.max(Math.abs(s), Math.abs(nn)) * (Math.PI / 180)) * M_PER_DEG;
+    this.px = new Float32Array(n); this.py = new Float32Array(n);
+    for (let v = 0; v < n; v++) { this.px[v] = (g.nodeLon[v] / 1e7) * this.kx; this.py[v] = (g.nodeLat[v] / 1e7) * M_PER_DEG; }
   }
 
   /**
@@ -102,8 +115,9 @@ export class ViaSearch {
    */
   private tree(seeds: Seed[], dir: number, limit: number, toward: [number, number]): number[] {
     const g = this.g, dist = this.dist, pred = this.pred, stamp = this.stamp, done = this.done, cur = this.cur, h = this.heap;
-    const [tl, tg] = toward, vmax = this.vmax;
-    const lb = (y: number) => (vmax > 0 ? haversine(g.nodeLat[y] / 1e7, g.nodeLon[y] / 1e7, tl, tg) / vmax : 0);
+    const tx = toward[1] * this.kx, ty = toward[0] * M_PER_DEG, px = this.px, py = this.py;
+    const f = this.vmax > 0 ? LB_SLACK / this.vmax : 0;
+    const lb = (y: number) => { const dx = px[y] - tx, dy = py[y] - ty; return Math.sqrt(dx * dx + dy * dy) * f; };
     const settled: number[] = [];
     h.clear();
     for (const s of seeds) {
