@@ -212,7 +212,11 @@ export function legSteps(g: GraphViews, pieces: Piece[], costMs: number, o: Step
   if (o.intersections) cur.inter = depInter(c, first, cur.ba);
   steps.push(cur);
   let rb: Building | null = null, exits = 0;
-  let totalDur = 0;
+  const addPiece = (b: Building, p: Piece) => {
+    const len = Math.abs(p.to - p.from), ed = g.edgeDist[p.e];
+    b.dist += len;
+    b.dur += ed > 0 ? (g.edgeW[p.e] * len) / ed : 0;
+  };
   for (let i = 0; i < ps.length; i++) {
     const p = ps[i];
     if (i > 0) {
@@ -222,6 +226,12 @@ export function legSteps(g: GraphViews, pieces: Piece[], costMs: number, o: Step
       const at = start[i];
       const bb = lookBearing(c, at, -1, start[i - 1], at), ba = lookBearing(c, at, 1, at, end[i]);
       const delta = turnAngle(bb, ba);
+      // The common case, the same road (or unnamed road) going on within 35° outside roundabouts
+      // and ramps, is no maneuver whatever else meets there (decide() agrees): skip the options.
+      if (!rb && !A.rb && !B.rb && isLink(A) === isLink(B) && Math.abs(delta) < 35 && (sameRoad(A, B) || (!named(A) && !named(B)))) {
+        addPiece(cur, p);
+        continue;
+      }
       const all = nodeOptions(g, attrs, x);
       // other roads one may leave x by: not the edge taken, not back along the edge arrived on
       const opts = all.filter((op) => op.enter && !(op.e === p.e && op.atU === p.fwd) && !(op.e === q.e && op.atU !== q.fwd));
@@ -240,11 +250,10 @@ export function legSteps(g: GraphViews, pieces: Piece[], costMs: number, o: Step
         steps.push(cur);
       }
     }
-    const len = Math.abs(p.to - p.from), ed = g.edgeDist[p.e];
-    cur.dist += len;
-    const dur = ed > 0 ? (g.edgeW[p.e] * len) / ed : 0;
-    cur.dur += dur; totalDur += dur;
+    addPiece(cur, p);
   }
+  let totalDur = 0;
+  for (const st of steps) totalDur += st.dur;
   if (rb) { rb.exit = undefined; rb.modifier = rb.modifier ?? 'straight'; }
   collapse(steps);
   // geometry: each step from its maneuver point to the next one's (a range of the route's line)
