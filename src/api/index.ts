@@ -14,6 +14,7 @@ import { routes as webhooks } from './webhooks.ts';
 import { routes as dashboard } from './dashboard/index.ts';
 import { routes as maps } from './maps/index.ts';
 import { routes as compatAlt } from './compat/alt/index.ts';
+import { routes as osrm } from './osrm.ts';
 
 export const allRoutes: RouteDef[] = [
   ...system,
@@ -30,4 +31,5 @@ export const allRoutes: RouteDef[] = [
   ...dashboard,
   ...maps,
   ...compatAlt,
+  ...osrm,
 ];
