@@ -14,6 +14,8 @@ import { routes as compatRoutes } from '../../src/api/compat/alt/index.ts';
 import { ajv } from '../../src/http/operation.ts';
 import { haversine } from '../../src/core/geometry.ts';
 import { decode } from '../../src/api/compat/alt/polyline.ts';
+import { loadImage, createCanvas } from '@napi-rs/canvas';
+import { buildTestTiles } from '../maps/fixture.ts';
 
 const client = new Client({});
 let db: TestDb;
@@ -57,6 +59,7 @@ beforeAll(async () => {
     ['algiers-east', 'algiers-east-streets-osmnx-2025.osm.pbf'],
     ['accra', 'accra-trotro-route-streets-2017.osm.pbf'],
   ]) await buildRoadExtract({ input: join(SHARED_DATA, file), name, out: built });
+  await buildTestTiles(built, 12);
   s = await startTestServer(db, { SKIP_BUILD: '1' });
   base = s.url;
   key = await s.key({ plan: 'enterprise' });
@@ -378,6 +381,55 @@ describe('distance matrix with the official client', () => {
     }
     const e = await failure(client.distancematrix({ params: { origins: Array(26).fill('5.55,-0.19'), destinations: ['5.56,-0.2'], key }, url: url('distancematrix') }));
     expect(e.data.status).toBe('INVALID_REQUEST');
+  });
+});
+
+describe('static maps with the platform grammar', () => {
+  const get = (q: string) => fetch(`${url('staticmap')}?${q}&key=${key}`);
+  async function pixels(r: Response) {
+    expect(r.status, r.status === 200 ? '' : await r.clone().text()).toBe(200);
+    expect(r.headers.get('content-type')).toBe('image/png');
+    const img = await loadImage(Buffer.from(await r.arrayBuffer()));
+    const c = createCanvas(img.width, img.height);
+    c.getContext('2d').drawImage(img, 0, 0);
+    return { w: img.width, h: img.height, data: c.getContext('2d').getImageData(0, 0, img.width, img.height).data };
+  }
+  /** Strongly red pixels in a box just above the image centre (where a pin at the centre is drawn). */
+  function redAboveCentre(p: { w: number; h: number; data: Uint8ClampedArray }) {
+    let n = 0;
+    for (let y = Math.floor(p.h / 2) - 40; y < p.h / 2; y++) for (let x = Math.floor(p.w / 2) - 15; x < p.w / 2 + 15; x++) {
+      const i = (y * p.w + x) * 4;
+      if (p.data[i] > 180 && p.data[i + 1] < 90 && p.data[i + 2] < 90) n++;
+    }
+    return n;
+  }
+
+  it('renders a PNG centred on an address with a red marker, the same as by coordinates', async () => {
+    const byName = await get('center=Sikonge&zoom=12&size=400x300&markers=color:red|label:S|-5.63333,32.76667');
+    const bytes = Buffer.from(await byName.clone().arrayBuffer());
+    const p = await pixels(byName);
+    expect([p.w, p.h]).toEqual([400, 300]);
+    expect(redAboveCentre(p)).toBeGreaterThan(30);
+    const byCoords = Buffer.from(await (await get('center=-5.63333,32.76667&zoom=12&size=400x300&markers=color:red|label:S|-5.63333,32.76667')).arrayBuffer());
+    expect(byCoords.equals(bytes)).toBe(true);
+    const plain = await pixels(await get('center=-5.63333,32.76667&zoom=12&size=400x300'));
+    expect(redAboveCentre(plain)).toBeLessThan(5);
+    const retina = await pixels(await get('center=Sikonge&zoom=12&size=400x300&scale=2'));
+    expect([retina.w, retina.h]).toEqual([800, 600]);
+  });
+
+  it('fits markers given as addresses and an encoded path when there is no center', async () => {
+    const path = 'enc:' + (await client.directions({ params: { origin: '-5.6333,32.7667', destination: '-5.80,32.90', key }, url: url('directions') })).data.routes[0].overview_polyline.points;
+    const p = await pixels(await get(`size=300x300&markers=color:blue|Sikonge&path=color:0xff0000ff|weight:4|${encodeURIComponent(path)}`));
+    expect([p.w, p.h]).toEqual([300, 300]);
+  });
+
+  it('fails like the platform on bad input, with the JSON envelope', async () => {
+    for (const q of ['center=Sikonge&zoom=12&size=2000x300', 'center=Sikonge&zoom=12&size=400x300&maptype=satellite', 'size=400x300', 'center=Qqxyzzy%20Wbvvkq&zoom=3&size=100x100']) {
+      const r = await get(q);
+      expect(r.status, q).toBe(400);
+      expect(((await r.json()) as any).status).toBe('INVALID_REQUEST');
+    }
   });
 });
 
