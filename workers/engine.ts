@@ -8,10 +8,11 @@ import { encodeBatchReply, readBatchReply, type BatchReply } from '../src/core/b
 import { TaskError, BinaryBody, type Dataset, type EngineModule, type TaskFn, type TaskReply, type TaskRequest, type AttachRequest } from '../src/core/task.ts';
 import { routing } from './routing/index.ts';
 import { geo } from './geo/index.ts';
+import { address } from './geo/address/tasks.ts';
 import { system, setOpsProvider } from './system.ts';
 import { render } from './render/index.ts';
 
-const modules: EngineModule[] = [system, routing, geo, render];
+const modules: EngineModule[] = [system, routing, geo, address, render];
 const datasets: Dataset[] = (workerData && workerData.datasets) || [];
 const table: Record<string, TaskFn> = {};
 for (const m of modules) {

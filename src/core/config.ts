@@ -29,6 +29,22 @@ export interface Config {
   /** Base address of an Open-Meteo-compatible weather upstream; null = no weather. */
   weatherUrl: string | null;
   weatherTimeoutMs: number;
+  /** Compute tasks accepted and unanswered beyond which new ones are shed with 503 (0 = no bound). */
+  poolMaxQueue: number;
+  /** Estimated compute-queue wait (ms) beyond which new tasks are shed with 503 (0 = no bound). */
+  poolMaxWaitMs: number;
+  /** Remaining monthly quota below which a key is counted in PostgreSQL per request (shared by every node). */
+  quotaSyncMargin: number;
+  /** WEBHOOK_ALLOW_PRIVATE=1: webhooks may target http and loopback/private hosts (tests, private deployments). */
+  webhookAllowPrivate: boolean;
+  /** WEBHOOK_BACKOFF_SCALE: multiplies the retry schedule (tests use a small fraction; 1 = about 24 h). */
+  webhookBackoffScale: number;
+  /** WEBHOOK_TIMEOUT_MS: how long one delivery may take. */
+  webhookTimeoutMs: number;
+  /** DASHBOARD_SIGNUP: 'open' lets anyone create an account at /dashboard/signup; 'closed' = accounts come from the CLI. */
+  dashboardSignup: 'open' | 'closed';
+  /** DASHBOARD_SECURE_COOKIES: '1' always marks cookies Secure, '0' never, 'auto' when BASE_URL is https or X-Forwarded-Proto says https. */
+  dashboardSecureCookies: 'auto' | '1' | '0';
 }
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, def: number): number {
@@ -62,5 +78,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logRequests: env.LOG_REQUESTS !== '0',
     weatherUrl: env.WEATHER_URL ? env.WEATHER_URL.replace(/\/+$/, '') : null,
     weatherTimeoutMs: Math.max(1, intEnv(env, 'WEATHER_TIMEOUT_MS', 3000)),
+    poolMaxQueue: intEnv(env, 'POOL_MAX_QUEUE', 4096),
+    poolMaxWaitMs: intEnv(env, 'POOL_MAX_WAIT_MS', 50),
+    quotaSyncMargin: intEnv(env, 'QUOTA_SYNC_MARGIN', 1000),
+    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1',
+    webhookBackoffScale: env.WEBHOOK_BACKOFF_SCALE ? Number(env.WEBHOOK_BACKOFF_SCALE) : 1,
+    webhookTimeoutMs: intEnv(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
+    dashboardSignup: env.DASHBOARD_SIGNUP === 'closed' ? 'closed' : 'open',
+    dashboardSecureCookies: env.DASHBOARD_SECURE_COOKIES === '1' ? '1' : env.DASHBOARD_SECURE_COOKIES === '0' ? '0' : 'auto',
   };
 }

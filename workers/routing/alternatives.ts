@@ -19,7 +19,7 @@ import { MinHeap } from '../../src/core/heap.ts';
 import type { ChQuery } from './ch-query.ts';
 
 /** Limits of issue 12 §2: at most 3 alternatives, ≤ 25% longer, ≤ 80% shared; T = 25% of the best for local optimality. */
-export const MAX_ALTERNATIVES = 3;
+export { MAX_ALTERNATIVES } from '../../src/core/guidance.ts';
 export const STRETCH = 0.25;
 export const MAX_SHARE = 0.8;
 export const LOCAL = 0.25;

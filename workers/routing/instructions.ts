@@ -5,10 +5,11 @@
 import osrmTextInstructions from 'osrm-text-instructions';
 import languages from 'osrm-text-instructions/languages.js';
 import sw from './lang/sw.json' with { type: 'json' };
+import type { GuidanceLang } from '../../src/core/guidance.ts';
 
 /** The languages `lang` accepts, and the osrm-text-instructions code each uses. */
-export const LANGS = { en: 'en', fr: 'fr', pt: 'pt-PT', ar: 'ar', sw: 'sw' } as const;
-export type Lang = keyof typeof LANGS;
+export const LANGS: Record<GuidanceLang, string> = { en: 'en', fr: 'fr', pt: 'pt-PT', ar: 'ar', sw: 'sw' };
+export type Lang = GuidanceLang;
 
 const langs = languages as unknown as { supportedCodes: string[]; instructions: Record<string, unknown> };
 if (!langs.instructions.sw) { langs.instructions.sw = sw; langs.supportedCodes.push('sw'); }

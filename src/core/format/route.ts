@@ -52,10 +52,12 @@ export interface GraphMeta {
   /** cos(latitude) used to scale longitude in the spatial index. */
   index_cos_lat: number;
   weight_unit: string;
-  /** id and node count of the largest weakly connected component (snapping falls back to it) */
+  /** id and node count of the largest strongly connected component (points off it also get a candidate on it) */
   main_component: number;
   main_component_nodes: number;
   components: number;
+  /** SCCs of at least 1,000 edges, and the largest: where a point off them gets its second candidate */
+  big_components: number[];
 }
 
 /** Views over one routed graph; node ids are dense 0..nodes-1, in the locality order of graph-build/contract/renumber.ts. */
@@ -67,6 +69,8 @@ export interface GraphViews {
   chArc: Int32Array;
   /** entry k: ≥ 0 middle node of a shortcut, < 0 -(baseEdge+1) */
   chMid: Int32Array;
+  /** entry k: metres of the entry's path, shortcuts fully unpacked (graph-build/contract/ch-dist.ts) */
+  chDist: Float32Array;
   // base (uncontracted, compressed) edges
   edgeU: Int32Array;
   edgeV: Int32Array;
@@ -84,7 +88,7 @@ export interface GraphViews {
   shapeCum: Float32Array;
   nodeLat: Int32Array;
   nodeLon: Int32Array;
-  /** weakly connected component id of each edge */
+  /** strongly connected component both ends of each edge share, -1 for an edge between two (graph-build/contract/components.ts) */
   edgeComp: Int32Array;
   /** guidance attribute row of each edge (index into wayAttrs) */
   edgeAttr: Int32Array;
@@ -107,6 +111,7 @@ export function openGraph(buf: ArrayBufferLike, file: string, verify = false): G
     chFirst: o.get('chFirst', Uint32Array),
     chArc: o.get('chArc', Int32Array),
     chMid: o.get('chMid', Int32Array),
+    chDist: o.get('chDist', Float32Array),
     edgeU: o.get('edgeU', Int32Array),
     edgeV: o.get('edgeV', Int32Array),
     edgeW: o.get('edgeW', Int32Array),
