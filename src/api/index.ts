@@ -3,6 +3,7 @@ import type { RouteDef } from '../http/types.ts';
 import { routes as system } from './system.ts';
 import { routes as route } from './route.ts';
 import { routes as matrix } from './matrix.ts';
+import { routes as optimize } from './optimize.ts';
 import { routes as geo } from './geo.ts';
 import { routes as address } from './address.ts';
 import { routes as logistics } from './logistics/index.ts';
@@ -16,6 +17,7 @@ export const allRoutes: RouteDef[] = [
   ...system,
   ...route,
   ...matrix,
+  ...optimize,
   ...geo,
   ...address,
   ...logistics,

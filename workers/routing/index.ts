@@ -7,6 +7,7 @@ import { loadGraphs, type LoadedGraph } from './graphs.ts';
 import type { Snap } from './snap.ts';
 import { candidates, choose } from './candidates.ts';
 import { matrixTask, type MatrixArgs } from './matrix.ts';
+import { optimizeTask, type OptimizeArgs } from './optimize.ts';
 import { leg } from './route.ts';
 import { JsonCoordSink, type CoordSink } from './geometry.ts';
 import { roadAccess } from './access.ts';
@@ -136,5 +137,11 @@ export const routing: EngineModule = {
     route: (args: GuidedRouteArgs) => (args.steps || args.alternatives ? guidedRouteTask(args) : routeTask(args)),
     road_access: (args) => roadAccess(loadedGraphs(), args),
     route_matrix: (args: MatrixArgs) => matrixTask(args),
+    route_optimize: (args: OptimizeArgs) => optimizeTask(args),
+    route_cost: (args: RouteArgs) => {
+      const r = solve(args, () => null);
+      const t = totals(r);
+      return { cost_ms: t.cost, distance_m: round1(t.dist), settled: r.settled, extract: r.graph.extract };
+    },
   },
 };
