@@ -346,6 +346,23 @@ describe('directions with the official client', () => {
     expect(via.data.routes[0].overview_polyline.points).toBe(stop.data.routes[0].overview_polyline.points);
   });
 
+  it('reorders stopovers with optimize:true (waypoint_order) and drives less than the given order', async () => {
+    const params = { origin: '-5.6333,32.7667', destination: '-5.80,32.90', waypoints: ['-5.78,32.89', '-5.66,32.80'], key };
+    const given = await client.directions({ params, url: url('directions') });
+    const best = await client.directions({ params: { ...params, optimize: true }, url: url('directions') });
+    expect(best.data.status).toBe('OK');
+    conforms('directions', best.data);
+    const total = (r: typeof given) => r.data.routes[0].legs.reduce((a, l) => a + l.distance.value, 0);
+    expect(given.data.routes[0].waypoint_order).toEqual([0, 1]);
+    expect(best.data.routes[0].waypoint_order).toEqual([1, 0]);
+    expect(best.data.routes[0].legs).toHaveLength(3);
+    expect(total(best)).toBeLessThan(total(given));
+    // the first stop of the optimised trip is the waypoint near the origin
+    const first = best.data.routes[0].legs[0].end_location;
+    expect(haversine(first.lat, first.lng, -5.66, 32.8)).toBeLessThan(5000);
+    expect(best.data.geocoded_waypoints).toHaveLength(4);
+  });
+
   it('answers ZERO_RESULTS for transit and for places no extract joins; NOT_FOUND for an unknown address', async () => {
     const t = await client.directions({ params: { origin: 'Accra', destination: 'Tema', mode: 'transit' as any, key }, url: url('directions') });
     expect(t.data.status).toBe('ZERO_RESULTS');
@@ -436,7 +453,7 @@ describe('static maps with the platform grammar', () => {
 describe('capability', () => {
   it('google_compat follows whether every endpoint works in this build', async () => {
     const doc: any = await (await s.get('/api/v1/capabilities')).json();
-    const ops = ['geocode', 'reverse', 'suggest', 'places_nearby', 'places_search', 'place_by_id', 'route', 'route_matrix', 'optimize', 'staticmap'];
+    const ops = ['geocode', 'reverse', 'suggest', 'places_nearby', 'places_search', 'place_by_id', 'route', 'route_matrix', 'route_optimize', 'staticmap'];
     expect(doc.capabilities.google_compat).toBe(ops.every((o) => s.app.ctx.engine.has(o)));
     expect(doc.recipes.migrate_alt).toContain('compat/alt/directions');
   });
