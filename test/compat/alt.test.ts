@@ -59,11 +59,11 @@ beforeAll(async () => {
     ['algiers-east', 'algiers-east-streets-osmnx-2025.osm.pbf'],
     ['accra', 'accra-trotro-route-streets-2017.osm.pbf'],
   ]) await buildRoadExtract({ input: join(SHARED_DATA, file), name, out: built });
-  await buildTestTiles(built, 12);
+  await buildTestTiles(built, 11);
   s = await startTestServer(db, { SKIP_BUILD: '1' });
   base = s.url;
   key = await s.key({ plan: 'enterprise' });
-});
+}, 600_000); // builds the gazetteer, three road extracts and the tiles on a shared 2-core machine
 afterAll(async () => {
   await s?.close();
   await db?.drop();
