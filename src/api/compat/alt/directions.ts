@@ -192,7 +192,7 @@ function notFound(resolved: (Resolved | null)[], raws: { raw: string; param: str
   const message = `Could not geocode ${missing.join(', ')}.`;
   return {
     status: 404,
-    json: { geocoded_waypoints: resolved.map(geocoded), routes: [], status: 'NOT_FOUND', error_message: message, svc: { error: { code: 'not_found', message } } },
+    json: { geocoded_waypoints: resolved.map(geocoded), routes: [], status: 'NOT_FOUND', error_message: message, error: { code: 'not_found', message } },
   };
 }
 
