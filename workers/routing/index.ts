@@ -1,5 +1,5 @@
 // Routing module: contraction-hierarchy queries, snapping and geometry over road graphs.
-// Task: `route` (full answer with geometry, issue 3 §7). Arguments arrive validated by the
+// Tasks: `route` (full answer with geometry), `route_cost` (cost only), `route_matrix`, `road_access`. Arguments arrive validated by the
 // declaration of GET /route (points in range, radius within SNAP_RADIUS); they are not re-checked.
 import { TaskError, JsonText, type EngineModule } from '../../src/core/task.ts';
 import { SNAP_RADIUS } from '../../src/core/limits.ts';
@@ -138,6 +138,7 @@ export const routing: EngineModule = {
     road_access: (args) => roadAccess(loadedGraphs(), args),
     route_matrix: (args: MatrixArgs) => matrixTask(args),
     route_optimize: (args: OptimizeArgs) => optimizeTask(args),
+    // Cost and length only, no geometry: benchmarks and the no_route checks compare it with OSRM.
     route_cost: (args: RouteArgs) => {
       const r = solve(args, () => null);
       const t = totals(r);
