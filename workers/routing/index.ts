@@ -1,6 +1,7 @@
 // Routing module: contraction-hierarchy queries, snapping and geometry over road graphs.
-// Tasks: `route` (full answer with geometry), `route_cost` (cost only), `route_matrix`, `road_access`. Arguments arrive validated by the
-// declaration of GET /route (points in range, radius within SNAP_RADIUS); they are not re-checked.
+// Tasks: `route` (full answer with geometry), `route_matrix`, `road_access` and `route_cost` (cost and distance only:
+// the compat distance matrix, bench osrm-pairs). Arguments arrive validated by the declarations
+// that call them (points in range, radius within SNAP_RADIUS); they are not re-checked.
 import { TaskError, JsonText, type EngineModule } from '../../src/core/task.ts';
 import { SNAP_RADIUS } from '../../src/core/limits.ts';
 import { loadGraphs, type LoadedGraph } from './graphs.ts';
@@ -8,6 +9,8 @@ import type { Snap } from './snap.ts';
 import { candidates, choose } from './candidates.ts';
 import { matrixTask, type MatrixArgs } from './matrix.ts';
 import { optimizeTask, type OptimizeArgs } from './optimize.ts';
+import { matchTask, type MatchArgs } from './match.ts';
+import { isochroneTask, type IsochroneArgs } from './isochrone.ts';
 import { leg } from './route.ts';
 import { JsonCoordSink, type CoordSink } from './geometry.ts';
 import { roadAccess } from './access.ts';
@@ -138,6 +141,8 @@ export const routing: EngineModule = {
     road_access: (args) => roadAccess(loadedGraphs(), args),
     route_matrix: (args: MatrixArgs) => matrixTask(args),
     route_optimize: (args: OptimizeArgs) => optimizeTask(args),
+    route_match: (args: MatchArgs) => matchTask(args),
+    route_isochrone: (args: IsochroneArgs) => isochroneTask(args),
     // Cost and length only, no geometry: benchmarks and the no_route checks compare it with OSRM.
     route_cost: (args: RouteArgs) => {
       const r = solve(args, () => null);
