@@ -149,6 +149,7 @@ export const routing: EngineModule = {
     route_optimize: (args: OptimizeArgs) => optimizeTask(args),
     route_match: (args: MatchArgs) => matchTask(args),
     route_isochrone: (args: IsochroneArgs) => isochroneTask(args),
+    // Cost and length only, no geometry: benchmarks and the no_route checks compare it with OSRM.
     route_cost: (args: RouteArgs) => {
       const r = solve(args, () => null);
       const t = totals(r);
