@@ -85,6 +85,23 @@ describe('addresses on the real data', () => {
   const get = async (p: string) => { const r = await s.get(p, key); return { status: r.status, body: await r.json() as any }; };
   const post = async (p: string, b: unknown) => { const r = await s.post(p, b, key); return { status: r.status, body: await r.json() as any }; };
 
+  it('parses the held-out labelled set (350 addresses from the real data) with ≥95% per-component precision and recall', () => {
+    const set = JSON.parse(readFileSync(join(REPO, 'test/fixtures/addresses/labelled-holdout.json'), 'utf8'));
+    const key = (s: string) => s.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[\u0660-\u0669]/g, (c) => String(c.charCodeAt(0) - 0x660)).replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+    let tp = 0, fp = 0, fn = 0;
+    for (const it of set.addresses) {
+      const got = A.address_parse({ q: it.text }, live).components;
+      for (const k of new Set([...Object.keys(it.labels), ...Object.keys(got).filter((x) => x !== 'relation_to' && x !== 'unparsed')])) {
+        const w = it.labels[k], v = typeof got[k] === 'string' ? got[k] : undefined;
+        if (w !== undefined && v !== undefined && key(w) === key(v)) tp++;
+        else { if (v !== undefined) fp++; if (w !== undefined) fn++; }
+      }
+    }
+    expect(set.addresses.length).toBeGreaterThanOrEqual(300);
+    expect(tp / (tp + fp)).toBeGreaterThanOrEqual(0.95);
+    expect(tp / (tp + fn)).toBeGreaterThanOrEqual(0.95);
+  });
+
   it('parse resolves places in the gazetteer', () => {
     const r = A.address_parse({ q: 'Rue 10 x 11, Médina, Dakar' }, live);
     expect(r.components).toMatchObject({ street: 'Rue 10', cross_street: 'Rue 11', locality: 'Dakar', country: 'SN' });
