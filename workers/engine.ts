@@ -9,9 +9,10 @@ import { TaskError, type Dataset, type EngineModule, type TaskFn, type TaskReply
 import { routing } from './routing/index.ts';
 import { geo } from './geo/index.ts';
 import { address } from './geo/address/tasks.ts';
+import { places } from './places/index.ts';
 import { system, setOpsProvider } from './system.ts';
 
-const modules: EngineModule[] = [system, routing, geo, address];
+const modules: EngineModule[] = [system, routing, geo, address, places];
 const datasets: Dataset[] = (workerData && workerData.datasets) || [];
 const table: Record<string, TaskFn> = {};
 for (const m of modules) {

@@ -5,5 +5,6 @@ import { routes as route } from './route.ts';
 import { routes as geo } from './geo.ts';
 import { routes as logistics } from './logistics/index.ts';
 import { routes as address } from './address.ts';
+import { routes as placesOsm } from './places-osm.ts';
 
-export const allRoutes: RouteDef[] = [...system, ...route, ...geo, ...address, ...logistics];
+export const allRoutes: RouteDef[] = [...system, ...route, ...geo, ...address, ...placesOsm, ...logistics];

@@ -8,7 +8,7 @@ import type { MessagePort } from 'node:worker_threads';
 
 /** One built dataset as handed to workers: its manifest and one SharedArrayBuffer per file. */
 export interface Dataset {
-  dataset: 'road' | 'gazetteer';
+  dataset: 'road' | 'gazetteer' | 'pois';
   name: string;
   dir: string;
   manifest: any;

@@ -203,5 +203,11 @@ describe('addresses on the real data', () => {
   it('capabilities: parse_freeform, address_verify, address_autocomplete and dispatchable are on', async () => {
     const c = (await get('/api/v1/capabilities')).body;
     for (const k of ['parse_freeform', 'address_verify', 'address_autocomplete', 'dispatchable', 'boundaries_at']) expect(c.capabilities[k], k).toBe(true);
+    // No full-tag OSM extract is built here: the places capabilities are off and say how to get them.
+    for (const k of ['businesses_search', 'markets', 'protected_areas']) {
+      expect(c.capabilities[k], k).toBe(false);
+      expect(c.notes[k]).toMatch(/graph-build -- pois --input/);
+    }
+    expect((await get('/api/v1/businesses/search?q=bank')).status).toBe(503);
   });
 });

@@ -6,6 +6,8 @@ export const DATASET_FORMATS = {
   road: 2,
   /** Gazetteer features, text and spatial files (src/core/format/gazetteer.ts). 2: neighbour lists, name records. 3: admin-1 polygons (a1* sections, admin1Unit, admin1 layer). */
   gazetteer: 3,
+  /** Places from a full OpenStreetMap extract: businesses, markets, protected areas (src/core/format/pois.ts). */
+  pois: 1,
 } as const;
 
 export type DatasetKind = keyof typeof DATASET_FORMATS;
