@@ -1,6 +1,6 @@
 // Geo module: geocode, reverse, suggest, places and nearby layers over the gazetteer.
-// Arguments arrive validated by src/api/geo.ts; the checks here are a second line
-// (a TaskError 400) for callers that use the engine directly (bench, tests).
+// Arguments arrive validated by the declarations in src/api/geo.ts (ranges from
+// src/core/limits.ts); a task applies the default of a value left out and never re-checks.
 import { TaskError, type Dataset, type EngineModule, type TaskContext } from '../../src/core/task.ts';
 import { Gazetteer } from './store.ts';
 import { TextSearch, type SearchFilter } from './text.ts';
@@ -8,6 +8,7 @@ import { result, detail } from './results.ts';
 import { nearest, countryAt, countryNear, nearestStreets, nearestWater, admin1At } from './spatial.ts';
 import { CAT, NEARBY, NEARBY_NAMES, HEALTH_CATEGORIES, resolveCategory, inLagos, type Category } from '../../src/core/categories.ts';
 import { haversine } from '../../src/core/geometry.ts';
+import { GEOCODE_LIMIT, REVERSE_RADIUS, NEARBY_RADIUS, NEARBY_LIMIT, SEARCH_RADIUS, QUAKE_RADIUS_KM, QUAKE_LIMIT, WATER_RADIUS, WATER_LIMIT, type Limit } from '../../src/core/limits.ts';
 import { parseAddress, type ParsedAddress } from './address/parse.ts';
 import { lexiconOf } from './address/lexicon.ts';
 import { resolveParsed, isPartial, hasStructure } from './address/resolve.ts';
@@ -63,7 +64,6 @@ function need(): { g: Gazetteer; text: TextSearch } {
   return { g, text };
 }
 
-const STREET_RADIUS_M = 250;
 const LOCALITY_RADIUS_M = 30_000;
 /** 1:50m coastlines are generalised: coastal cities (Lagos Island, Dakar) can fall just outside. */
 const COAST_M = 10_000;
@@ -71,22 +71,8 @@ const COAST_M = 10_000;
 function bad(name: string, why: string): never {
   throw new TaskError(400, 'invalid_parameter', `Parameter '${name}' ${why}.`);
 }
-function latLng(a: any): [number, number] {
-  const lat = Number(a?.lat), lng = Number(a?.lng);
-  if (!Number.isFinite(lat) || lat < -90 || lat > 90) bad('lat', 'must be a latitude between -90 and 90');
-  if (!Number.isFinite(lng) || lng < -180 || lng > 180) bad('lng', 'must be a longitude between -180 and 180');
-  return [lat, lng];
-}
-function limitOf(a: any, def: number, max: number): number {
-  const l = a?.limit === undefined ? def : Number(a.limit);
-  if (!Number.isInteger(l) || l < 1 || l > max) bad('limit', `must be a whole number from 1 to ${max}`);
-  return l;
-}
-function radiusOf(a: any, def: number, max: number, name = 'radius'): number {
-  const r = a?.[name] === undefined ? def : Number(a[name]);
-  if (!Number.isFinite(r) || r <= 0 || r > max) bad(name, `must be a number above 0 and at most ${max}`);
-  return r;
-}
+const latLng = (a: any): [number, number] => [a.lat, a.lng];
+const valueOf = (a: any, name: string, l: Limit): number => a?.[name] ?? l.default;
 function countryFilter(a: any): number {
   if (!a?.country) return -1;
   const c = countryIndex.get(String(a.country).toUpperCase());
@@ -105,14 +91,14 @@ function textSearch(a: any, ctx: TaskContext, prefix: boolean, extraFilter?: Par
   const q = typeof a?.q === 'string' ? a.q.trim() : '';
   if (!q) throw new TaskError(400, 'missing_parameter', "Parameter 'q' is required.");
   const country = countryFilter(a);
-  const limit = limitOf(a, prefix ? 5 : 5, 20);
+  const limit = valueOf(a, 'limit', GEOCODE_LIMIT);
   if (country === -2) return { g, hits: [] };
   const filter: SearchFilter = {
     country,
     cats: extraFilter?.cats ?? null,
     accept: both(ctx.sandbox ? inSandbox(g) : undefined, extraFilter?.accept),
   };
-  const focus = a?.focus ? latLng({ lat: a.focus[0], lng: a.focus[1] }) : null;
+  const focus: [number, number] | null = a?.focus ?? null;
   return { g, hits: text.search(q, filter, { limit, focus, prefix }) };
 }
 
@@ -167,7 +153,7 @@ export const geo: EngineModule = {
     reverse(a, ctx) {
       const { g } = need();
       const [lat, lng] = latLng(a);
-      const radius = radiusOf(a, STREET_RADIUS_M, 5000);
+      const radius = valueOf(a, 'radius', REVERSE_RADIUS);
       const accept = ctx.sandbox ? inSandbox(g) : undefined;
       if (ctx.sandbox && !inLagos(lat, lng)) return sandboxed(ctx, { results: [] });
       const out: Record<string, unknown>[] = [];
@@ -210,10 +196,10 @@ export const geo: EngineModule = {
       const cat = a?.category ? resolveCategory(String(a.category)) : null;
       if (a?.category && !cat) bad('category', `must be one of ${NEARBY_NAMES.join(', ')}`);
       const point = a?.lat !== undefined ? latLng(a) : null;
-      const radius = radiusOf(a, 50_000, 500_000);
+      const radius = valueOf(a, 'radius', SEARCH_RADIUS);
       if (!a?.q) {
         if (!point) throw new TaskError(400, 'missing_parameter', "Parameter 'q' is required (or give lat/lng to browse by distance).");
-        return nearbyTask({ ...a, radius: Math.min(radius, 50_000) }, ctx, null);
+        return nearbyTask({ ...a, radius: Math.min(radius, NEARBY_RADIUS.max) }, ctx, null);
       }
       const cats = cat ? new Set(NEARBY[cat].cats.map((c) => CAT[c])) : null;
       const accept = point ? (f: number) => haversine(point[0], point[1], g.lat[f], g.lng[f]) <= radius : undefined;
@@ -228,12 +214,10 @@ export const geo: EngineModule = {
     earthquakes_nearby(a, ctx) {
       const { g } = need();
       const [lat, lng] = latLng(a);
-      const radiusKm = radiusOf(a, 500, 5000, 'radius_km');
-      const limit = limitOf(a, 10, 100);
-      const minMag = a?.min_magnitude === undefined ? 0 : Number(a.min_magnitude);
-      if (!Number.isFinite(minMag)) bad('min_magnitude', 'must be a number');
+      const radiusKm = valueOf(a, 'radius_km', QUAKE_RADIUS_KM);
+      const limit = valueOf(a, 'limit', QUAKE_LIMIT);
+      const minMag: number = a?.min_magnitude ?? 0;
       const since = a?.since === undefined ? -Infinity : Date.parse(String(a.since));
-      if (Number.isNaN(since)) bad('since', 'must be a date such as 1990-01-01');
       const sb = ctx.sandbox ? inSandbox(g) : undefined;
       const info = (f: number) => g.extra(f) as { magnitude: number; time: string; depth_km: number; magnitude_type: string | null };
       const near = nearest(g, 'quake', lat, lng, radiusKm * 1000, limit, (f) => {
@@ -256,8 +240,8 @@ export const geo: EngineModule = {
     waterways_nearby(a, ctx) {
       const { g } = need();
       const [lat, lng] = latLng(a);
-      const radius = radiusOf(a, 10_000, 50_000);
-      const limit = limitOf(a, 5, 50);
+      const radius = valueOf(a, 'radius', WATER_RADIUS);
+      const limit = valueOf(a, 'limit', WATER_LIMIT);
       if (ctx.sandbox && !inLagos(lat, lng)) return sandboxed(ctx, { results: [] });
       const hits = nearestWater(g, lat, lng, radius).slice(0, limit);
       return sandboxed(ctx, {
@@ -290,8 +274,8 @@ export const geo: EngineModule = {
 function nearbyTask(a: any, ctx: TaskContext, group: 'health' | 'transit' | null) {
   const { g } = need();
   const [lat, lng] = latLng(a);
-  const radius = radiusOf(a, 1000, 50_000);
-  const limit = limitOf(a, 10, 50);
+  const radius = valueOf(a, 'radius', NEARBY_RADIUS);
+  const limit = valueOf(a, 'limit', NEARBY_LIMIT);
   let key: string | null = null;
   if (a?.category) {
     key = resolveCategory(String(a.category));
