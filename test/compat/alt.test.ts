@@ -59,7 +59,7 @@ beforeAll(async () => {
     ['algiers-east', 'algiers-east-streets-osmnx-2025.osm.pbf'],
     ['accra', 'accra-trotro-route-streets-2017.osm.pbf'],
   ]) await buildRoadExtract({ input: join(SHARED_DATA, file), name, out: built });
-  await buildTestTiles(built, 11);
+  await buildTestTiles(built);
   s = await startTestServer(db, { SKIP_BUILD: '1' });
   base = s.url;
   key = await s.key({ plan: 'enterprise' });
