@@ -24,7 +24,7 @@ export function roadAccess(graphs: LoadedGraph[], a: any) {
     const any = snap(graph.g, graph.index, lat, lng, search);
     if (!any) continue;
     const mainComp = graph.g.meta.main_component;
-    const main = graph.g.edgeComp[any.edge] === mainComp ? any : snap(graph.g, graph.index, lat, lng, search, mainComp);
+    const main = graph.g.edgeComp[any.edge] === mainComp ? any : snap(graph.g, graph.index, lat, lng, search, (e) => graph.g.edgeComp[e] === mainComp);
     if (!best || any.dist < best.any!.dist) best = { graph, any, main };
   }
   if (!best) return { covered: true, extract: cands[0].extract, nearest_road: null, main_network: null, search_m: search };

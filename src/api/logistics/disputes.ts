@@ -10,6 +10,7 @@ import { loadStop, loadHistory, stopJson } from './stops.ts';
 import { loadPod, podJson } from './pod.ts';
 import { trailWindow } from './pings.ts';
 import { newId, isId } from './ids.ts';
+import { emitEvent } from '../../webhooks/events.ts';
 
 /** Trail taken into the pack: this long either side of the delivery time. */
 const WINDOW_MS = 30 * 60_000;
@@ -89,11 +90,19 @@ export const routes: RouteDef[] = [
         trail_window: window,
         assembled_at: new Date().toISOString(),
       };
-      const r = await ctx.store.query(
+      // The dispute and its dispute.opened webhook event commit together.
+      const r = await ctx.store.tx(async (c) => {
+        const ins = await c.query(
         `INSERT INTO disputes (project_id, sandbox, id, stop_id, pod_id, reason, category, partner, evidence)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id, status, stop_id, pod_id, reason, category, partner, evidence, created_at`,
         [o.project, o.sandbox, newId('dsp'), stop.id, thePod?.id ?? null, reason, category ?? null, partner ?? null, JSON.stringify(evidence)],
-      );
+        );
+        // The event carries the dispute without the trail (it can hold thousands of points): GET /disputes/{id} has it.
+        const d = disputeJson(ins.rows[0]);
+        await emitEvent(c, o, 'dispute.opened', { dispute: { ...d, evidence: { ...evidence, trail: undefined, trail_points: trail.length } } });
+        return ins;
+      });
+      ctx.webhooks?.wake();
       return { status: 201, json: { dispute: disputeJson(r.rows[0]) } };
     },
   },

@@ -10,6 +10,7 @@ import { checkPhotoUrl } from './photo-url.ts';
 import { loadStop, stopByCode, codeParam, currentPin, round1 } from './stops.ts';
 import { haversine } from '../../core/geometry.ts';
 import { newId, isId } from './ids.ts';
+import { emitEvent } from '../../webhooks/events.ts';
 
 /** Beyond this distance from the pin a delivery is flagged for review. */
 export const FAR_FROM_PIN_M = 100;
@@ -106,13 +107,19 @@ export const routes: RouteDef[] = [
         distance_from_pin_m: distance, flags, created_at: null as string | null,
       };
       if (o.sandbox) return { status: 200, json: { pod: podJson(row, false, stop.delivery_code) } };
-      const r = await ctx.store.query(
+      // The POD and its pod.created webhook event commit together (test keys store neither).
+      const r = await ctx.store.tx(async (c) => {
+        const ins = await c.query(
         `INSERT INTO pods (project_id, sandbox, id, stop_id, photo_url, recipient_name, delivered_at, lat, lng, accuracy_m, device,
            partner, notes, pin_lat, pin_lng, pin_confirmed, distance_from_pin_m, flags)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING ${POD_COLS}`,
         [o.project, o.sandbox, newId('pod'), stop.id, photoUrl, row.recipient_name, row.delivered_at, la, ln, row.accuracy_m, row.device,
           row.partner, row.notes, pin.lat, pin.lng, pin.confirmed, distance, flags],
-      );
+        );
+        await emitEvent(c, o, 'pod.created', { pod: podJson(ins.rows[0], true, stop.delivery_code) });
+        return ins;
+      });
+      ctx.webhooks?.wake();
       return { status: 201, json: { pod: podJson(r.rows[0], true, stop.delivery_code) } };
     },
   },

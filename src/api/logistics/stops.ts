@@ -9,6 +9,7 @@ import { B, type Schema } from '../../http/operation.ts';
 import { newCode, parseCode, AFRICAN_COUNTRIES } from './delivery-code.ts';
 import { newId, isId } from './ids.ts';
 import { haversine } from '../../core/geometry.ts';
+import { emitEvent } from '../../webhooks/events.ts';
 
 // A pooled query or one inside a transaction: both take (text, values).
 type Q = { query: (text: string, values?: unknown[]) => Promise<pg.QueryResult<any>> };
@@ -202,9 +203,13 @@ export const routes: RouteDef[] = [
           [o.project, o.sandbox, stop.id, la, ln, acc ?? null, by ?? null, at === undefined ? null : new Date(at)],
         );
         const history = await loadHistory(c, o, stop.id);
-        return { row: u.rows[0], history, moved: haversine(stop.created_lat, stop.created_lng, la, ln) };
+        const moved = haversine(stop.created_lat, stop.created_lng, la, ln);
+        // Same transaction: a confirmed pin always has its stop.pin_confirmed event queued.
+        await emitEvent(c, o, 'stop.pin_confirmed', { stop: { ...stopJson(u.rows[0], history), moved_from_requested_m: round1(moved) } });
+        return { row: u.rows[0], history, moved };
       });
       if (!out) throw notFound('stop', stopId ?? externalRef!);
+      ctx.webhooks?.wake();
       return { json: { stop: { ...stopJson(out.row, out.history), moved_from_requested_m: round1(out.moved) } } };
     },
   },

@@ -2,13 +2,14 @@
 // or a shop's own slug) posts a finished trip's pin survey; we keep it and answer hints
 // that improve the next delivery's experience — confirm a pin, add directions, retry
 // GPS. Hints never carry prices, fees, surge or anything else money-related (SPEC §1).
-// Webhook delivery of outcomes is not implemented, so trip_outcome_webhook stays false.
+// The record and its trip_outcome.recorded webhook event commit in one transaction.
 import type { RouteDef } from '../../http/types.ts';
 import { B, Q } from '../../http/operation.ts';
 import { owner, notFound } from './owner.ts';
 import { F, time, measured, SLUG_PATTERN, SLUG_HINT } from './validate.ts';
 import { loadStop, stopByCode, codeParam, currentPin, round1 } from './stops.ts';
 import { haversine } from '../../core/geometry.ts';
+import { emitEvent } from '../../webhooks/events.ts';
 
 export const BUILTIN_SLUG = 'logistics-partner';
 export const OUTCOMES = ['delivered', 'failed', 'cancelled', 'returned', 'partial'] as const;
@@ -85,14 +86,21 @@ export const routes: RouteDef[] = [
       }
       if (outcome === 'failed' || outcome === 'returned') hints.push({ code: 'offer_reschedule', message: 'Offer the recipient a new delivery slot and a chance to share a live location.' });
 
-      await ctx.store.query(
+      const completed = completedAt ? new Date(completedAt).toISOString() : null;
+      await ctx.store.tx(async (c) => {
+        await c.query(
         `INSERT INTO trip_outcomes (project_id, sandbox, slug, trip_id, outcome, pins, hints)
          VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (project_id, sandbox, slug, trip_id) DO UPDATE
            SET outcome = EXCLUDED.outcome, pins = EXCLUDED.pins, hints = EXCLUDED.hints, received_at = now()`,
         [o.project, o.sandbox, slug, tripId, outcome,
-          JSON.stringify({ device: device ?? null, completed_at: completedAt ? new Date(completedAt).toISOString() : null, pins }), JSON.stringify(hints)],
-      );
+          JSON.stringify({ device: device ?? null, completed_at: completed, pins }), JSON.stringify(hints)],
+        );
+        await emitEvent(c, o, 'trip_outcome.recorded', {
+          trip_outcome: { slug, trip_id: tripId, outcome, device: device ?? null, completed_at: completed, pins, hints },
+        });
+      });
+      ctx.webhooks?.wake();
       return {
         json: {
           trip_outcome: { slug, trip_id: tripId, outcome, pins: pins.length, recorded: true },
