@@ -4,6 +4,8 @@ import { routes as system } from './system.ts';
 import { routes as route } from './route.ts';
 import { routes as matrix } from './matrix.ts';
 import { routes as optimize } from './optimize.ts';
+import { routes as match } from './match.ts';
+import { routes as isochrone } from './isochrone.ts';
 import { routes as geo } from './geo.ts';
 import { routes as address } from './address.ts';
 import { routes as logistics } from './logistics/index.ts';
@@ -19,6 +21,8 @@ export const allRoutes: RouteDef[] = [
   ...route,
   ...matrix,
   ...optimize,
+  ...match,
+  ...isochrone,
   ...geo,
   ...address,
   ...logistics,

@@ -8,6 +8,8 @@ import type { Snap } from './snap.ts';
 import { candidates, choose } from './candidates.ts';
 import { matrixTask, type MatrixArgs } from './matrix.ts';
 import { optimizeTask, type OptimizeArgs } from './optimize.ts';
+import { matchTask, type MatchArgs } from './match.ts';
+import { isochroneTask, type IsochroneArgs } from './isochrone.ts';
 import { leg } from './route.ts';
 import { JsonCoordSink, type CoordSink } from './geometry.ts';
 import { roadAccess } from './access.ts';
@@ -144,6 +146,8 @@ export const routing: EngineModule = {
     road_access: (args) => roadAccess(loadedGraphs(), args),
     route_matrix: (args: MatrixArgs) => matrixTask(args),
     route_optimize: (args: OptimizeArgs) => optimizeTask(args),
+    route_match: (args: MatchArgs) => matchTask(args),
+    route_isochrone: (args: IsochroneArgs) => isochroneTask(args),
     route_cost: (args: RouteArgs) => {
       const r = solve(args, () => null);
       const t = totals(r);

@@ -137,7 +137,7 @@ function direct(graph: LoadedGraph, s: Snap, t: Snap): [number, number] | null {
  * shortcut) into ms/metres, row-major (sources × destinations); a null entry is skipped.
  * Returns the bytes of state it held.
  */
-function manyToMany(graph: LoadedGraph, src: (Snap[] | null)[], dst: (Snap[] | null)[], ms: Float64Array, metres: Float64Array): number {
+export function manyToMany(graph: LoadedGraph, src: (Snap[] | null)[], dst: (Snap[] | null)[], ms: Float64Array, metres: Float64Array): number {
   const cols = dst.length;
   const q = upward(graph);
   const entries = new Entries();
