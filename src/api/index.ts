@@ -8,6 +8,7 @@ import { routes as match } from './match.ts';
 import { routes as isochrone } from './isochrone.ts';
 import { routes as geo } from './geo.ts';
 import { routes as address } from './address.ts';
+import { routes as placesOsm } from './places-osm.ts';
 import { routes as logistics } from './logistics/index.ts';
 import { routes as weather } from './weather/index.ts';
 import { routes as webhooks } from './webhooks.ts';
@@ -25,6 +26,7 @@ export const allRoutes: RouteDef[] = [
   ...isochrone,
   ...geo,
   ...address,
+  ...placesOsm,
   ...logistics,
   ...weather,
   ...webhooks,

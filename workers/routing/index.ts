@@ -1,6 +1,7 @@
 // Routing module: contraction-hierarchy queries, snapping and geometry over road graphs.
-// Task: `route` (full answer with geometry, issue 3 §7). Arguments arrive validated by the
-// declaration of GET /route (points in range, radius within SNAP_RADIUS); they are not re-checked.
+// Tasks: `route` (full answer with geometry), `route_matrix`, `road_access` and `route_cost` (cost and distance only:
+// the compat distance matrix, bench osrm-pairs). Arguments arrive validated by the declarations
+// that call them (points in range, radius within SNAP_RADIUS); they are not re-checked.
 import { TaskError, JsonText, type EngineModule } from '../../src/core/task.ts';
 import { SNAP_RADIUS } from '../../src/core/limits.ts';
 import { loadGraphs, type LoadedGraph } from './graphs.ts';
@@ -149,6 +150,7 @@ export const routing: EngineModule = {
     route_optimize: (args: OptimizeArgs) => optimizeTask(args),
     route_match: (args: MatchArgs) => matchTask(args),
     route_isochrone: (args: IsochroneArgs) => isochroneTask(args),
+    // Cost and length only, no geometry: benchmarks and the no_route checks compare it with OSRM.
     route_cost: (args: RouteArgs) => {
       const r = solve(args, () => null);
       const t = totals(r);

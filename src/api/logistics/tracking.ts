@@ -119,8 +119,8 @@ export const routes: RouteDef[] = [
         since: { schema: Q.str({ maxLength: 40 }), description: 'RFC 3339 or epoch ms: the first page from here on (page forward with next_since)' },
         until: { schema: Q.str({ maxLength: 40 }), description: 'RFC 3339 or epoch ms: the latest page up to here' },
         limit: { schema: Q.int({ min: 1, max: MAX_TRAIL, default: 1000 }), description: 'Pings per page' },
-        matched: { schema: Q.bool(false), description: `The trail matched to the roads (at most ${MAX_MATCH_POINTS} pings; task route_match)` },
-        mode: { schema: Q.enum(['driving', 'walk', 'cycle'], 'driving'), description: 'Mode of the matching (with matched)' },
+        matched: { schema: Q.bool(false), description: `The trail (since/until/limit, at most ${MAX_MATCH_POINTS} pings) matched to the roads, as POST /route/match answers` },
+        mode: { schema: Q.enum(['driving', 'walk', 'cycle'], 'driving'), description: 'Road network for matched=1' },
       },
       responses: {
         200: {
@@ -129,8 +129,6 @@ export const routes: RouteDef[] = [
             anyOf: [
               { type: 'object', required: ['device', 'last'], properties: { device: { type: 'string' }, last: { anyOf: [{ type: 'null' }, pingJson] }, trail: { type: 'array', items: pingJson }, page: pageJson } },
               { type: 'object', required: ['type', 'geometry', 'properties'], properties: { type: { const: 'Feature' }, geometry: { type: ['object', 'null'] }, properties: { type: 'object', required: ['device', 'coordTimes'] } } },
-              // ?matched=1: route_match's body behind the device and its page
-              { type: 'object', required: ['device', 'page'], properties: { device: { type: 'string' }, page: { type: 'object' }, matchings: { type: 'array' }, matched: { type: 'null' } } },
             ],
           },
         },
@@ -180,7 +178,7 @@ export const routes: RouteDef[] = [
  * Answers the task's body with the device and the page in front of it.
  */
 async function matchedTrail(req: Req, ctx: AppContext, o: ReturnType<typeof owner>, device: string, since: number | null, until: number | null, limit: number): Promise<Reply> {
-  const mode: string = req.q.mode ?? 'driving';
+  const mode: string = req.q.mode;
   const t = await readTrail(ctx.store, o, { device, since, until, limit });
   const page = { count: t.points.length, limit, has_more: t.hasMore };
   const pts = t.points.map((p) => JSON.parse(p) as { lat: number; lng: number; ts: string; accuracy_m?: number | null });
