@@ -119,6 +119,27 @@ async function handle(req: Req, run: () => Promise<Reply>): Promise<Reply> {
   }
 }
 
+/** steps, geometries, overview, annotations (route, match, trip). */
+function outputOptions(q: URLSearchParams) {
+  const annRaw = q.get('annotations') ?? 'false';
+  let annotations: string[] = [];
+  if (annRaw === 'true') annotations = ANNOTATIONS.filter((a) => a !== 'nodes');
+  else if (annRaw !== 'false') {
+    annotations = annRaw.split(',');
+    if (annotations.some((a) => !ANNOTATIONS.includes(a))) fail('InvalidQuery', `Option 'annotations' must be true, false or a list of ${ANNOTATIONS.join(', ')}.`);
+  }
+  const overview = oneOf(q, 'overview', ['simplified', 'full', 'false', 'by_legs'] as const, 'simplified');
+  if (overview === 'by_legs') fail('NotImplemented', "overview=by_legs is not supported; use full, simplified or false.");
+  oneOf(q, 'continue_straight', ['default', 'true', 'false'], 'default');
+  if (q.get('waypoints')) fail('NotImplemented', "Option 'waypoints' is not supported: every coordinate is a waypoint.");
+  return {
+    annotations,
+    steps: bool(q, 'steps', false),
+    geometries: oneOf(q, 'geometries', ['polyline', 'polyline6', 'geojson'] as const, 'polyline'),
+    overview: overview as 'simplified' | 'full' | 'false',
+  };
+}
+
 function routeArgs(req: Req) {
   const q = req.query;
   const mode = profileOf(req.params.profile);
@@ -134,23 +155,8 @@ function routeArgs(req: Req) {
     alternatives = Math.min(MAX_ALTERNATIVES, Number(altRaw));
   }
   if (coordinates.length > 2) alternatives = 0; // as OSRM: alternatives only between two points
-  const annRaw = q.get('annotations') ?? 'false';
-  let annotations: string[] = [];
-  if (annRaw === 'true') annotations = ANNOTATIONS.filter((a) => a !== 'nodes');
-  else if (annRaw !== 'false') {
-    annotations = annRaw.split(',');
-    if (annotations.some((a) => !ANNOTATIONS.includes(a))) fail('InvalidQuery', `Option 'annotations' must be true, false or a list of ${ANNOTATIONS.join(', ')}.`);
-  }
-  const overview = oneOf(q, 'overview', ['simplified', 'full', 'false', 'by_legs'] as const, 'simplified');
-  if (overview === 'by_legs') fail('NotImplemented', "overview=by_legs is not supported; use full, simplified or false.");
-  oneOf(q, 'continue_straight', ['default', 'true', 'false'], 'default');
-  if (q.get('waypoints')) fail('NotImplemented', "Option 'waypoints' is not supported: every coordinate is a waypoint.");
-  return {
-    coordinates, mode, radius, skipWaypoints, alternatives, annotations,
-    steps: bool(q, 'steps', false),
-    geometries: oneOf(q, 'geometries', ['polyline', 'polyline6', 'geojson'] as const, 'polyline'),
-    overview: overview as 'simplified' | 'full' | 'false',
-  };
+  const out = outputOptions(q);
+  return { coordinates, mode, radius, skipWaypoints, alternatives, ...out };
 }
 
 /** `all` or `i;j;…` (each 0 ≤ i < n). */
@@ -202,6 +208,41 @@ function tripArgs(req: Req) {
   return { ...rest, coordinates, roundtrip, destinationLast: destination === 'last' };
 }
 
+/** Coordinates of one match request (OSRM's default max-matching-size). */
+export const OSRM_MAX_MATCH = 100;
+
+function matchArgs(req: Req) {
+  const q = req.query;
+  const mode = profileOf(req.params.profile);
+  const coordinates = parseCoordinates(req.params.coordinates);
+  const n = coordinates.length;
+  if (n < 2) fail('InvalidOptions', 'Number of coordinates needs to be at least two.');
+  if (n > OSRM_MAX_MATCH) fail('TooBig', `At most ${OSRM_MAX_MATCH} coordinates.`);
+  for (const name of ['bearings', 'hints', 'approaches']) perCoordinate(q, name, n);
+  const ex = q.get('exclude');
+  if (ex && ex !== 'none') fail('InvalidValue', 'Exclude flag combination is not supported.');
+  if (q.get('waypoints')) fail('NotImplemented', "Option 'waypoints' is not supported: every matched coordinate is a waypoint.");
+  const ts = perCoordinate(q, 'timestamps', n);
+  let timestamps: number[] | undefined;
+  if (ts) {
+    timestamps = ts.map((x) => { if (!/^\d+$/.test(x)) fail('InvalidQuery', "Option 'timestamps' takes integer seconds since the UNIX epoch."); return Number(x); });
+    if (timestamps.some((x, i) => i > 0 && x < timestamps![i - 1])) fail('InvalidValue', 'Timestamps need to be monotonically increasing.');
+  }
+  const rs = perCoordinate(q, 'radiuses', n);
+  const radiuses = rs?.map((x) => {
+    if (x === '') return null;
+    const v = Number(x);
+    if (!(v >= 0)) fail('InvalidQuery', "Option 'radiuses' takes numbers ≥ 0.");
+    return Math.min(1000, v) || null;
+  });
+  const gaps = oneOf(q, 'gaps', ['split', 'ignore'] as const, 'split');
+  bool(q, 'tidy', false);
+  return {
+    coordinates, mode, skipWaypoints: bool(q, 'skip_waypoints', false), ...outputOptions(q),
+    ...(timestamps && gaps === 'split' ? { timestamps } : {}), ...(radiuses ? { radiuses } : {}),
+  };
+}
+
 // ---- declarations (OpenAPI, reference page, auth matrix) --------------------------------------
 
 const str = (description: string) => ({ schema: Q.str(), description });
@@ -239,11 +280,12 @@ const route: Schema = { type: 'object', required: ['distance', 'duration', 'weig
 export const OSRM_SCHEMAS = {
   error: { type: 'object', required: ['code'], properties: { code: { type: 'string' }, message: { type: 'string' } } } as Schema,
   route: { type: 'object', required: ['code', 'routes'], properties: { code: { const: 'Ok' }, routes: { type: 'array', items: route }, waypoints: { type: 'array', items: waypoint } } } as Schema,
+  match: { type: 'object', required: ['code', 'matchings'], properties: { code: { const: 'Ok' }, matchings: { type: 'array', items: { ...route, required: [...(route.required as string[]), 'confidence'], properties: { ...(route.properties as object), confidence: { type: 'number', minimum: 0, maximum: 1 } } } }, tracepoints: { type: 'array', items: { anyOf: [{ type: 'null' }, { ...waypoint, required: ['hint', 'distance', 'name', 'location', 'matchings_index', 'waypoint_index', 'alternatives_count'], properties: { ...(waypoint.properties as object), matchings_index: { type: 'integer' }, waypoint_index: { type: 'integer' }, alternatives_count: { type: 'integer' } } }] } } } } as Schema,
   trip: { type: 'object', required: ['code', 'trips'], properties: { code: { const: 'Ok' }, trips: { type: 'array', items: route }, waypoints: { type: 'array', items: { ...waypoint, required: ['hint', 'distance', 'name', 'location', 'waypoint_index', 'trips_index'], properties: { ...(waypoint.properties as object), waypoint_index: { type: 'integer' }, trips_index: { type: 'integer' } } } } } } as Schema,
   table: { type: 'object', required: ['code'], properties: { code: { const: 'Ok' }, durations: { type: 'array', items: { type: 'array', items: { type: ['number', 'null'] } } }, distances: { type: 'array', items: { type: 'array', items: { type: ['number', 'null'] } } }, sources: { type: 'array', items: waypoint }, destinations: { type: 'array', items: waypoint }, fallback_speed_cells: { type: 'array' } } } as Schema,
   nearest: { type: 'object', required: ['code', 'waypoints'], properties: { code: { const: 'Ok' }, waypoints: { type: 'array', items: { ...waypoint, required: ['nodes', 'hint', 'distance', 'name', 'location'], properties: { ...(waypoint.properties as object), nodes: { type: 'array', items: { type: 'integer' } } } } } } } as Schema,
 };
-const errors = { 400: { description: 'OSRM error: {"code":"InvalidQuery|InvalidValue|InvalidOptions|NoSegment|NoRoute|NoTrips|TooBig|NotImplemented|NotSupported","message"}', schema: OSRM_SCHEMAS.error } };
+const errors = { 400: { description: 'OSRM error: {"code":"InvalidQuery|InvalidValue|InvalidOptions|NoSegment|NoRoute|NoTrips|NoMatch|TooBig|NotImplemented|NotSupported","message"}', schema: OSRM_SCHEMAS.error } };
 const ready = (op: string) => (ctx: AppContext) => ctx.engine.has(op) && ctx.engine.hasDataset('road');
 
 export const routes: RouteDef[] = [
@@ -311,6 +353,29 @@ export const routes: RouteDef[] = [
       examples: [{ params: { profile: 'driving', coordinates: '32.7667,-5.6333;32.90,-5.80;32.80,-5.70;32.85,-5.65' }, query: 'overview=false', summary: 'Sikonge, Tanzania, round trip of four points' }],
     },
     handler: (req, ctx) => handle(req, async () => reply(await ctx.engine.run('osrm_trip', tripArgs(req), !!req.key?.test))),
+  },
+  {
+    method: 'GET',
+    path: '//osrm/match/v1/:profile/:coordinates',
+    scope: 'routing',
+    keyInQuery: true,
+    ready: ready('osrm_match'),
+    note: 'OSRM v5 match service over the map matcher.',
+    decl: {
+      summary: 'OSRM v5 match service: a GPS trace matched to the roads (hidden Markov model), as routes with confidence and tracepoints',
+      tag: 'compat',
+      params,
+      query: {
+        ...routeQuery,
+        timestamps: str('Per coordinate: integer seconds since the UNIX epoch, increasing'),
+        radiuses: str('Per coordinate: GPS accuracy in metres (default 10)'),
+        gaps: str('split (default: a jump of more than 10 minutes starts a new matching) or ignore'),
+        tidy: str('true|false; accepted, ignored'),
+      },
+      responses: { 200: { description: 'OSRM match response', schema: OSRM_SCHEMAS.match }, ...errors },
+      examples: [{ params: { profile: 'driving', coordinates: '-0.2050,5.5500;-0.2040,5.5501;-0.2030,5.5503' }, query: 'overview=full&geometries=geojson', summary: 'Accra, three fixes' }],
+    },
+    handler: (req, ctx) => handle(req, async () => reply(await ctx.engine.run('osrm_match', matchArgs(req), !!req.key?.test))),
   },
   {
     method: 'GET',

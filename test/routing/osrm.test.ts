@@ -12,6 +12,7 @@ import { OSRM_SCHEMAS, parseCoordinates } from '../../src/api/osrm.ts';
 import { haversine } from '../../src/core/geometry.ts';
 
 const valid = {
+  match: ajv.compile(OSRM_SCHEMAS.match),
   trip: ajv.compile(OSRM_SCHEMAS.trip),
   table: ajv.compile(OSRM_SCHEMAS.table),
   route: ajv.compile(OSRM_SCHEMAS.route), nearest: ajv.compile(OSRM_SCHEMAS.nearest), error: ajv.compile(OSRM_SCHEMAS.error),
@@ -152,6 +153,31 @@ describe('OSRM-compatible API under /osrm/', () => {
     const bad = await osrm(`trip/v1/driving/${pts.join(';')}?roundtrip=false`);
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('NotSupported');
+  });
+
+  it('match: a trace along a route matches back onto it; the native /route/match agrees', async () => {
+    const line = (await osrm(`route/v1/driving/${ACCRA}?overview=full&geometries=geojson`)).body.routes[0];
+    const c: number[][] = line.geometry.coordinates;
+    // every ~8th shape point (at most 60), 10 s apart
+    const step = Math.max(1, Math.floor(c.length / 60));
+    const trace = c.filter((_, i) => i % step === 0).slice(0, 60);
+    const ts = trace.map((_, i) => 1700000000 + 10 * i);
+    const path = `match/v1/driving/${trace.map((p) => `${p[0].toFixed(6)},${p[1].toFixed(6)}`).join(';')}?overview=full&geometries=geojson&timestamps=${ts.join(';')}&steps=true`;
+    const { status, body } = await osrm(path);
+    expect(status, JSON.stringify(body).slice(0, 400)).toBe(200);
+    check('match', body);
+    expect(body.matchings).toHaveLength(1);
+    expect(body.tracepoints).toHaveLength(trace.length);
+    expect(body.tracepoints.filter((t: any) => t).length).toBeGreaterThan(0.9 * trace.length);
+    const m = body.matchings[0];
+    expect(m.confidence).toBeGreaterThan(0.5);
+    expect(m.legs.length).toBe(body.tracepoints.filter((t: any) => t).length - 1);
+    const native = await (await s.post('/api/v1/route/match', { points: trace.map((p, i) => ({ lat: p[1], lng: p[0], ts: ts[i] })) }, key)).json() as any;
+    // the same matched positions; ours sums the legs as /route drives them, the native one the matcher's leg metres
+    expect(Math.abs(m.distance - native.matchings[0].distance_m)).toBeLessThan(0.005 * m.distance);
+    expect(Math.abs(m.duration - native.matchings[0].duration_s)).toBeLessThan(1);
+    const bad = await osrm(`match/v1/driving/${trace.slice(0, 3).map((p) => `${p[0]},${p[1]}`).join(';')}?timestamps=3;2;1`);
+    expect(bad.body.code).toBe('InvalidValue');
   });
 
   it('nearest: the nearest distinct segments, nearest first', async () => {

@@ -51,7 +51,7 @@ export function guide(args: RouteArgs, o: GuideOptions): Guided {
   return { graph, snaps, routes };
 }
 
-function assemble(g: GraphViews, legs: GuidedLeg[], o: GuideOptions): GuidedRoute {
+export function assemble(g: GraphViews, legs: GuidedLeg[], o: GuideOptions): GuidedRoute {
   const c: number[] = [];
   let cost = 0, dist = 0;
   legs.forEach((l, i) => {

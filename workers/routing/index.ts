@@ -15,7 +15,7 @@ import { leg } from './route.ts';
 import { JsonCoordSink, type CoordSink } from './geometry.ts';
 import { roadAccess } from './access.ts';
 import { guidedRouteTask, type GuidedRouteArgs } from './guided.ts';
-import { osrmRouteTask, osrmNearestTask, osrmTableTask, osrmTripTask } from './osrm.ts';
+import { osrmRouteTask, osrmNearestTask, osrmTableTask, osrmTripTask, osrmMatchTask } from './osrm.ts';
 
 import { MODES, type Mode } from './candidates.ts';
 export { MODES, type Mode };
@@ -144,6 +144,7 @@ export const routing: EngineModule = {
     osrm_nearest: osrmNearestTask,
     osrm_table: osrmTableTask,
     osrm_trip: osrmTripTask,
+    osrm_match: osrmMatchTask,
     road_access: (args) => roadAccess(loadedGraphs(), args),
     route_matrix: (args: MatrixArgs) => matrixTask(args),
     route_optimize: (args: OptimizeArgs) => optimizeTask(args),

@@ -1,17 +1,20 @@
-// OSRM v5 response bodies (route, nearest, table, trip) from our routes, for the /osrm/ compatibility layer
+// OSRM v5 response bodies (route, nearest, table, trip, match) from our routes, for the /osrm/ compatibility layer
 // (src/api/osrm.ts parses OSRM's request grammar). Reference: Project-OSRM/osrm-backend docs/http.md.
 // Failures are OSRM bodies too ({code, message}); the HTTP layer answers them with status 400.
 import polyline from '@mapbox/polyline';
 import { JsonText, TaskError } from '../../src/core/task.ts';
 import { readWayAttrs, type GraphViews } from '../../src/core/format/route.ts';
 import { haversine } from '../../src/core/geometry.ts';
-import { guide, LineTexts, STEP_MODE, type GuidedRoute, type GuidedLeg } from './guided.ts';
-import { pieceCoords, E7Line, localName, type Step } from './steps.ts';
+import { guide, assemble, LineTexts, STEP_MODE, type GuidedRoute, type GuidedLeg } from './guided.ts';
+import { pieceCoords, Pieces, E7Line, localName, type Step } from './steps.ts';
 import { snap, type Snap } from './snap.ts';
 import type { Mode } from './index.ts';
 import { loadedGraphs } from './graphs.ts';
 import { matrixCosts } from './matrix.ts';
 import { optimizeTask } from './optimize.ts';
+import { matchTrace, type TracePoint } from './match.ts';
+import { leg } from './route.ts';
+import type { LoadedGraph } from './graphs.ts';
 import { SNAP_RADIUS } from '../../src/core/limits.ts';
 
 export type Geometries = 'polyline' | 'polyline6' | 'geojson';
@@ -307,4 +310,57 @@ export function osrmTripTask(a: OsrmTripArgs): JsonText | { code: string; messag
   }
   const text = route.text.replace(/^\{"code":"Ok","routes":/, '{"code":"Ok","trips":');
   return new JsonText(a.skipWaypoints ? text : text.replace(/\}$/, `,"waypoints":${JSON.stringify(waypoints)}}`));
+}
+
+export interface OsrmMatchArgs extends Omit<OsrmRouteArgs, 'alternatives' | 'radius'> {
+  /** unix seconds per coordinate (gaps=split splits where they jump), or none */
+  timestamps?: number[];
+  /** GPS accuracy (metres) per coordinate, null = default */
+  radiuses?: (number | null)[];
+}
+
+/**
+ * OSRM's match service over the map matcher (match.ts: hidden Markov model, Newson & Krumm): each
+ * matched piece of the trace is a route object (`matchings[]`, with `confidence`), routed leg by leg
+ * between the matched positions as /route drives them; `tracepoints` are the matched positions
+ * (null for a fix dropped as an outlier or with no road near).
+ */
+export function osrmMatchTask(a: OsrmMatchArgs): JsonText | { code: string; message: string } {
+  const pts: TracePoint[] = a.coordinates.map(([lng, lat], i) => ({ lat, lng, ...(a.timestamps ? { ts: a.timestamps[i] } : {}), ...(a.radiuses?.[i] ? { accuracy_m: a.radiuses[i]! } : {}) }));
+  let graph: LoadedGraph | undefined, most = 0;
+  for (const gr of loadedGraphs()) {
+    if (gr.profile !== a.mode) continue;
+    let k = 0;
+    for (const p of pts) if (gr.covers(p.lat, p.lng, 200)) k++;
+    if (k > most) { most = k; graph = gr; }
+  }
+  if (!graph) return { code: 'NoSegment', message: `No ${a.mode} road extract covers these points.` };
+  const g = graph.g;
+  const r = matchTrace(graph, pts);
+  if (!r.matchings.length) return { code: 'NoMatch', message: 'No matchings found.' };
+  const t = new LineTexts();
+  const geom = (l: E7Line) => (a.geometries === 'geojson' ? { type: 'LineString', coordinates: t.ref(l) } : encode(l, a.geometries === 'polyline6' ? 6 : 5));
+  const opts = { steps: a.steps, lang: 'en' as const, alternatives: 0, stepMode: STEP_MODE[a.mode], intersections: true, instructions: false };
+  const matchings = r.matchings.map((m) => {
+    const legs: GuidedLeg[] = [];
+    for (let k = 1; k < m.snaps.length; k++) {
+      const tr = new Pieces();
+      const l = leg(g, graph!.query, m.snaps[k - 1], m.snaps[k], graph!.path, undefined, tr);
+      legs.push(l ? { cost: l.cost, dist: l.dist, pieces: tr.list } : { cost: 0, dist: 0, pieces: [] });
+    }
+    if (!legs.length || legs.every((l) => !l.pieces.length)) {
+      // one matched fix: a zero-length route at it
+      const s = m.snaps[0];
+      legs.splice(0, legs.length, { cost: 0, dist: 0, pieces: [{ e: s.edge, fwd: true, from: s.pos, to: s.pos }] });
+    }
+    const rt = assemble(g, legs.filter((l) => l.pieces.length), opts);
+    return { ...osrmRoute(g, rt, { ...a, alternatives: 0, radius: 0 }, geom), confidence: Math.round(m.confidence * 1000) / 1000 };
+  });
+  const body: Record<string, unknown> = { code: 'Ok', matchings };
+  if (!a.skipWaypoints) {
+    const pos = new Map<number, number>();
+    r.matchings.forEach((m) => m.idx.forEach((i, k) => pos.set(i, k)));
+    body.tracepoints = r.chosen.map((s, i) => (s ? { ...waypoint(g, graph!.extract, s, a.coordinates[i]), matchings_index: r.piece[i], waypoint_index: pos.get(i) ?? 0, alternatives_count: 0 } : null));
+  }
+  return new JsonText(t.stringify(body));
 }
