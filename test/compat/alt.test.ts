@@ -348,8 +348,9 @@ describe('directions with the official client', () => {
 
   it('reorders stopovers with optimize:true (waypoint_order) and drives less than the given order', async () => {
     const params = { origin: '-5.6333,32.7667', destination: '-5.80,32.90', waypoints: ['-5.78,32.89', '-5.66,32.80'], key };
-    const given = await client.directions({ params, url: url('directions') });
-    const best = await client.directions({ params: { ...params, optimize: true }, url: url('directions') });
+    const why = (e: any) => { throw new Error(`${e?.response?.status} ${JSON.stringify(e?.response?.data ?? String(e)).slice(0, 400)}`); };
+    const given = await client.directions({ params, url: url('directions') }).catch(why);
+    const best = await client.directions({ params: { ...params, optimize: true }, url: url('directions') }).catch(why);
     expect(best.data.status).toBe('OK');
     conforms('directions', best.data);
     const total = (r: typeof given) => r.data.routes[0].legs.reduce((a, l) => a + l.distance.value, 0);
