@@ -59,7 +59,7 @@ beforeAll(async () => {
     ['algiers-east', 'algiers-east-streets-osmnx-2025.osm.pbf'],
     ['accra', 'accra-trotro-route-streets-2017.osm.pbf'],
   ]) await buildRoadExtract({ input: join(SHARED_DATA, file), name, out: built });
-  await buildTestTiles(built, 11);
+  await buildTestTiles(built);
   // Admission control off (POOL_MAX_WAIT_MS=0): on the shared machine the pool's wait estimate can
   // exceed its budget and answer 503; these tests check answers, not admission.
   s = await startTestServer(db, { SKIP_BUILD: '1', POOL_MAX_WAIT_MS: '0' });

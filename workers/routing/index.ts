@@ -15,6 +15,7 @@ import { leg } from './route.ts';
 import { JsonCoordSink, type CoordSink } from './geometry.ts';
 import { roadAccess } from './access.ts';
 import { guidedRouteTask, type GuidedRouteArgs } from './guided.ts';
+import { osrmRouteTask, osrmNearestTask, osrmTableTask, osrmTripTask } from './osrm.ts';
 
 import { MODES, type Mode } from './candidates.ts';
 export { MODES, type Mode };
@@ -138,6 +139,11 @@ export const routing: EngineModule = {
   tasks: {
     // steps and alternatives take the guided path (guided.ts); the plain answer keeps its own
     route: (args: GuidedRouteArgs) => (args.steps || args.alternatives ? guidedRouteTask(args) : routeTask(args)),
+    // the /osrm/ compatibility layer (osrm.ts)
+    osrm_route: osrmRouteTask,
+    osrm_nearest: osrmNearestTask,
+    osrm_table: osrmTableTask,
+    osrm_trip: osrmTripTask,
     road_access: (args) => roadAccess(loadedGraphs(), args),
     route_matrix: (args: MatrixArgs) => matrixTask(args),
     route_optimize: (args: OptimizeArgs) => optimizeTask(args),
