@@ -60,7 +60,9 @@ beforeAll(async () => {
     ['accra', 'accra-trotro-route-streets-2017.osm.pbf'],
   ]) await buildRoadExtract({ input: join(SHARED_DATA, file), name, out: built });
   await buildTestTiles(built);
-  s = await startTestServer(db, { SKIP_BUILD: '1' });
+  // Admission control off (POOL_MAX_WAIT_MS=0): on the shared machine the pool's wait estimate can
+  // exceed its budget and answer 503; these tests check answers, not admission.
+  s = await startTestServer(db, { SKIP_BUILD: '1', POOL_MAX_WAIT_MS: '0' });
   base = s.url;
   key = await s.key({ plan: 'enterprise' });
 }, 600_000); // builds the gazetteer, three road extracts and the tiles on a shared 2-core machine
@@ -316,7 +318,7 @@ describe('directions with the official client', () => {
   });
 
   it('gives alternatives when asked, and instructions in French', async () => {
-    const r = await client.directions({ params: { origin: '36.7213,3.1812', destination: '36.745,3.215', alternatives: true, language: 'fr' as any, key }, url: url('directions') });
+    const r = await client.directions({ params: { origin: '5.55,-0.205', destination: '5.556,-0.18', alternatives: true, language: 'fr' as any, key }, url: url('directions') });
     expect(r.data.status).toBe('OK');
     conforms('directions', r.data);
     expect(r.data.routes.length).toBeGreaterThan(1);
@@ -324,7 +326,7 @@ describe('directions with the official client', () => {
     expect(alt.overview_polyline.points).not.toBe(best.overview_polyline.points);
     expect(alt.legs[0].duration.value).toBeGreaterThanOrEqual(best.legs[0].duration.value);
     expect(best.legs[0].steps[0].html_instructions).toMatch(/^Se diriger/);
-    const one = await client.directions({ params: { origin: '36.7213,3.1812', destination: '36.745,3.215', key }, url: url('directions') });
+    const one = await client.directions({ params: { origin: '5.55,-0.205', destination: '5.556,-0.18', key }, url: url('directions') });
     expect(one.data.routes).toHaveLength(1);
     expect(one.data.routes[0].overview_polyline.points).toBe(best.overview_polyline.points);
   });
@@ -348,8 +350,9 @@ describe('directions with the official client', () => {
 
   it('reorders stopovers with optimize:true (waypoint_order) and drives less than the given order', async () => {
     const params = { origin: '-5.6333,32.7667', destination: '-5.80,32.90', waypoints: ['-5.78,32.89', '-5.66,32.80'], key };
-    const given = await client.directions({ params, url: url('directions') });
-    const best = await client.directions({ params: { ...params, optimize: true }, url: url('directions') });
+    const why = (e: any) => { throw new Error(`${e?.response?.status} ${JSON.stringify(e?.response?.data ?? String(e)).slice(0, 400)}`); };
+    const given = await client.directions({ params, url: url('directions') }).catch(why);
+    const best = await client.directions({ params: { ...params, optimize: true }, url: url('directions') }).catch(why);
     expect(best.data.status).toBe('OK');
     conforms('directions', best.data);
     const total = (r: typeof given) => r.data.routes[0].legs.reduce((a, l) => a + l.distance.value, 0);
