@@ -109,7 +109,8 @@ async function signedInReply(req: Req, ctx: AppContext, accountId: string): Prom
 // ---------- the project page ----------
 
 async function projectPage(req: Req, ctx: AppContext, s: Session, p: { id: string; plan: Plan; role: string }, notice?: Html): Promise<Reply> {
-  await ctx.limits.flush(); // the chart shows requests up to now, not up to the last flush
+  // The chart and the refusals show requests up to now, not up to the last flush.
+  await Promise.all([ctx.limits.flush(), ctx.refusals?.flush()]);
   const store = ctx.store;
   const days = monthDays();
   const month = days[0].slice(0, 7);
