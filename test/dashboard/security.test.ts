@@ -14,7 +14,7 @@ class Client {
   jar = new Map<string, string>();
   constructor(private base: string, private extra: Record<string, string> = {}) {}
   async req(method: string, path: string, form?: Record<string, string | string[]>, headers: Record<string, string> = {}) {
-    const body = form ? new URLSearchParams(Object.entries(form).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]]))).toString() : undefined;
+    const body = form ? new URLSearchParams(Object.entries(form).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x): [string, string] => [k, x]) : [[k, v] as [string, string]]))).toString() : undefined;
     const r = await fetch(this.base + path, {
       method, body, redirect: 'manual',
       headers: { cookie: [...this.jar].map(([k, v]) => `${k}=${v}`).join('; '), ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}), ...this.extra, ...headers },
