@@ -29,7 +29,6 @@ const OFF_NOTES: Partial<Record<Capability, string>> = {
   traffic: 'No live probe data in this build; traffic would be empty, so the capability is off.',
   weather: 'No weather upstream is configured in this build.',
   protected_areas: 'No protected-area polygons for Africa are available to this build.',
-  trip_outcome_webhook: 'Trip outcomes are recorded and answered with UX hints (POST /api/v1/integrations/{slug}/trip-outcome); outgoing webhook delivery is not implemented.',
 };
 
 export function capabilityDocument(routes: RouteDef[], ctx: AppContext) {

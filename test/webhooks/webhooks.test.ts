@@ -53,6 +53,12 @@ for (const kind of BACKENDS) {
     }, 120_000);
     afterAll(async () => { await rx?.close(); await s?.close(); await db?.drop(); });
 
+    it('trip_outcome_webhook is on: the delivery machinery is registered and running', async () => {
+      const c = (await (await fetch(s.url + '/api/v1/capabilities')).json() as any);
+      expect(c.capabilities.trip_outcome_webhook).toBe(true);
+      expect(c.notes.trip_outcome_webhook).toMatch(/Svc-Signature/);
+    });
+
     it('private targets are refused by a server without the operator override', async () => {
       const sdb = await freshDb('pglite');
       const strict = await startTestServer(sdb, { SKIP_BUILD: '1' });
