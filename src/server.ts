@@ -27,9 +27,9 @@ export interface Running {
 
 export async function startServer(config: Config, extraRoutes: RouteDef[] = []): Promise<Running> {
   const store = await Store.open({ databaseUrl: config.databaseUrl, dbDir: join(config.dataDir, 'db'), max: config.dbPoolMax });
-  const engine = new Engine({ builtDir: config.builtDir, workers: config.workers });
+  const engine = new Engine({ builtDir: config.builtDir, workers: config.workers, maxQueue: config.poolMaxQueue, maxWaitMs: config.poolMaxWaitMs });
   const auth = new Authenticator(store);
-  const limits = new Limits(store, config.burstRps);
+  const limits = new Limits(store, config.burstRps, 500, () => Date.now(), config.quotaSyncMargin);
   const metrics = new Metrics();
   const refusals = new Refusals(store);
   const webhooks = new Dispatcher(store, { allowPrivate: config.webhookAllowPrivate, backoffScale: config.webhookBackoffScale, timeoutMs: config.webhookTimeoutMs });

@@ -9,7 +9,7 @@ import { verifySignature, signatureHeader } from '../../src/webhooks/sign.ts';
 import { checkWebhookUrl } from '../../src/webhooks/target.ts';
 import { RETRY_SCHEDULE_S } from '../../src/webhooks/dispatcher.ts';
 
-const call = (s: TestServer, method: string, path: string, key: string, body?: unknown) =>
+const call = (s: TestServer, method: string, path: string, key: string, body?: unknown): Promise<Omit<Response, 'json'> & { json(): Promise<any> }> =>
   fetch(s.url + path, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
 
 describe('signatures', () => {
