@@ -148,6 +148,8 @@ for (const kind of BACKENDS) {
       expect((await a.form('/dashboard/projects/bad-proj/keys', { type: 'live', scopes: 'root' })).status).toBe(400);
       expect((await a.form('/dashboard/projects/bad-proj/webhooks', { url: 'http://127.0.0.1/x', events: 'pod.created' })).status).toBe(400);
       expect((await a.form('/dashboard/projects/bad-proj/webhooks', { url: 'https://hooks.example.com/x', events: 'nope' })).status).toBe(400);
+      expect((await a.form('/dashboard/projects/bad-proj/keys', { type: 'browser', scopes: 'maps' })).status).toBe(400); // no origins
+      expect((await a.form('/dashboard/projects/bad-proj/keys', { type: 'browser', scopes: 'maps', origins: 'not a url' })).status).toBe(400);
       expect((await a.signup('not-an-email', 'password 123456')).status).toBe(400);
       expect((await a.signup('short@example.com', 'short')).status).toBe(400);
     });
