@@ -8,6 +8,7 @@ import { BACKENDS, freshDb, type TestDb } from '../helpers/db.ts';
 import { startTestServer, REPO, type TestServer } from '../helpers/server.ts';
 import { hashKey } from '../../src/auth/keys.ts';
 import { hashPassword, verifyPassword } from '../../src/auth/accounts.ts';
+import { throttled, failedAttempt } from '../../src/api/dashboard/session.ts';
 
 /** A cookie-keeping client for the dashboard's forms. */
 class Client {
@@ -48,6 +49,16 @@ it('passwords are scrypt hashes and verify only with the right password', async 
   expect(h).not.toContain('a long passphrase');
   expect(await verifyPassword('a long passphrase', h)).toBe(true);
   expect(await verifyPassword('a long passphrasE', h)).toBe(false);
+});
+
+it('one address is refused after 20 failed sign-ins in 15 minutes, then let in again', () => {
+  const ip = '203.0.113.7', t = 1_000_000;
+  for (let i = 0; i < 19; i++) failedAttempt(ip, t + i);
+  expect(throttled(ip, t + 100)).toBe(0);
+  failedAttempt(ip, t + 200);
+  expect(throttled(ip, t + 300)).toBeGreaterThan(890);
+  expect(throttled('203.0.113.8', t + 300)).toBe(0); // another address
+  expect(throttled(ip, t + 15 * 60_000 + 1)).toBe(0);
 });
 
 for (const kind of BACKENDS) {

@@ -19,7 +19,7 @@ import { createEndpoint, listEndpoints, getEndpoint, updateEndpoint, deleteEndpo
 import { page, redirect, html, csrfField, when, fmt, type Html } from './html.ts';
 import { usageChart, monthDays } from './chart.ts';
 import {
-  loadSession, startSession, endSession, checkCsrf, checkPreCsrf, preCsrf, cookie, throttle,
+  loadSession, startSession, endSession, checkCsrf, checkPreCsrf, preCsrf, cookie, throttled, failedAttempt,
   SESSION_COOKIE, CSRF_COOKIE, SESSION_HOURS, type Session,
 } from './session.ts';
 
@@ -238,10 +238,11 @@ export const routes: RouteDef[] = [
     handler: async (req, ctx) => {
       try { checkPreCsrf(req); } catch (e) { return authPage(req, ctx, 'login', { error: (e as Error).message, status: 403 }); }
       const email = str(req.body?.email, 254), password = str(req.body?.password, 200);
-      const wait = throttle(req.ip);
-      if (wait) return authPage(req, ctx, 'login', { error: `Too many sign-in attempts from your address. Try again in ${Math.ceil(wait / 60)} minutes.`, email, status: 429 });
+      const wait = throttled(req.ip);
+      if (wait) return authPage(req, ctx, 'login', { error: `Too many failed sign-ins from your address. Try again in ${Math.ceil(wait / 60)} minutes.`, email, status: 429 });
       const r = await login(ctx.store, email, password);
       if (!r.ok) {
+        failedAttempt(req.ip);
         const msg = r.reason === 'locked' ? `Too many failed attempts: this account is locked for ${Math.ceil((r.retryAfterS ?? 60) / 60)} minutes.` : 'Wrong email or password.';
         return authPage(req, ctx, 'login', { error: msg, email, status: r.reason === 'locked' ? 429 : 401 });
       }
@@ -258,11 +259,12 @@ export const routes: RouteDef[] = [
       if (ctx.config.dashboardSignup !== 'open') return redirect('/dashboard/login');
       try { checkPreCsrf(req); } catch (e) { return authPage(req, ctx, 'signup', { error: (e as Error).message, status: 403 }); }
       const email = str(req.body?.email, 254), password = str(req.body?.password, 200);
-      if (throttle(req.ip)) return authPage(req, ctx, 'signup', { error: 'Too many attempts from your address; try again later.', email, status: 429 });
+      if (throttled(req.ip)) return authPage(req, ctx, 'signup', { error: 'Too many failed attempts from your address; try again later.', email, status: 429 });
       try {
         const a = await createAccount(ctx.store, email, password);
         return signedInReply(req, ctx, a.id);
       } catch (e) {
+        failedAttempt(req.ip);
         return authPage(req, ctx, 'signup', { error: (e as Error).message, email, status: 400 });
       }
     },
