@@ -147,15 +147,15 @@ export class Limits {
     const month = cur.month;
     try {
       const r = await this.store.query(
-        // The day's count (the dashboard's chart) moves with the month's, in the same statement.
-        `WITH up AS (
+        `WITH m AS (
            INSERT INTO key_usage (key_id, month, count) VALUES ($1, $2, 1)
            ON CONFLICT (key_id, month) DO UPDATE SET count = key_usage.count + 1 WHERE key_usage.count < $3
            RETURNING count),
-         daily AS (
-           INSERT INTO key_usage_daily (key_id, day, count) SELECT $1, $4::date, 1 FROM up
+         d AS (
+           -- The dashboard's daily chart counts what the month counted, in the same statement.
+           INSERT INTO key_usage_daily (key_id, day, count) SELECT $1, $4::date, 1 FROM m
            ON CONFLICT (key_id, day) DO UPDATE SET count = key_usage_daily.count + 1)
-         SELECT count FROM up`,
+         SELECT count FROM m`,
         [key.id, month, cur.limit, new Date(this.now()).toISOString().slice(0, 10)],
       );
       if (cur.month !== month) return ADMITTED;

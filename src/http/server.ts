@@ -3,7 +3,7 @@
 import uWS from 'uWebSockets.js';
 import { randomBytes } from 'node:crypto';
 import { ATTRIBUTION_HEADER, withAttribution } from '../core/attribution.ts';
-import { Router, normalisePath, displayPath } from './router.ts';
+import { Router, normalisePath, displayPath, isCanonical } from './router.ts';
 import { Metrics } from './metrics.ts';
 import { HttpError, type AppContext, type KeyInfo, type Method, type Reply, type Req, type RouteDef } from './types.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
@@ -185,6 +185,7 @@ export class HttpServer {
       return this.finish(ex, errorReply(400, 'bad_request', `${framing} The request cannot be framed safely.`), 'unmatched', null);
     }
 
+    if (!isCanonical(url)) return this.finish(ex, errorReply(404, 'not_found', 'No endpoint at this path: only canonical paths are served (no empty or dot segments, no encoded dots or slashes).'), 'unmatched', null);
     const path = normalisePath(url);
     if (method === 'OPTIONS' || !METHODS.has(method)) return this.options(ex, path, url);
     const m = this.d.router.match(method as Method, path);

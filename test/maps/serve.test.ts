@@ -31,6 +31,11 @@ afterAll(async () => {
 const raw = (path: string, headers: Record<string, string> = {}) => fetch(s.url + path, { headers });
 
 describe('tiles over HTTP', () => {
+  it('the capabilities staticmap, map_embed and browser_map_sdk are true with the tile set loaded', async () => {
+    const d = await (await raw('/api/v1/capabilities')).json() as any;
+    expect(d.capabilities).toMatchObject({ staticmap: true, map_embed: true, browser_map_sdk: true });
+  });
+
   it('serves a tile gzip-encoded with Cache-Control and ETag, and 304 for a matching If-None-Match', async () => {
     const [x, y] = tileOf(-5.6333, 32.7667, 14);
     const r = await s.get(`/tiles/tiles/14/${x}/${y}.pbf`, key, { 'accept-encoding': 'gzip' });
