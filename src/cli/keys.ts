@@ -100,7 +100,7 @@ async function main(argv: string[]): Promise<number> {
       const origins = values.browser ? values.origins!.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
       const burstRps = values.burst ? Number(values.burst) : undefined;
       const { key, row } = await createKey(store, { project, plan: values.plan as Plan, test: values.test!, scopes, origins, burstRps });
-      await audit(store, { project, actor: 'cli', action: 'key.create', target: row.id, detail: { type: row.origins ? 'browser' : row.test ? 'test' : 'live', scopes: row.scopes, display: row.display } });
+      await audit(store, { project, actor: 'cli', action: 'key.create', target: row.id, detail: { type: row.origins ? 'browser' : row.test ? 'test' : 'live', scopes: row.scopes, display: row.display, ...(row.origins ? { origins: row.origins } : {}) } });
       console.log(`created ${row.id} (project ${row.project}, plan ${row.plan}, ${row.test ? 'test' : 'live'}, scopes ${row.scopes.join(',')}${row.origins ? `, browser key for ${row.origins.join(' ')}, burst ${row.burst_rps}/s` : ''})`);
       console.log('the key is shown only now:');
       console.log(key);

@@ -317,7 +317,10 @@ export class HttpServer {
       if (key.origins?.length) {
         // A browser key is used only from its listed origins, on every route (SPEC §5.4).
         const o = checkOrigin(key, req.headers);
-        if (!o.ok) return errorReply(403, 'forbidden', o.message);
+        if (!o.ok) {
+          this.d.ctx.refusals?.record(key, 403, 'origin_not_allowed', `${route.method} ${displayPath(route.path)}`);
+          return errorReply(403, 'forbidden', o.message);
+        }
       }
       const admitted = this.d.limits.admit(key);
       const v = admitted instanceof Promise ? await admitted : admitted;
