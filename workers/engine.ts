@@ -8,9 +8,10 @@ import { encodeBatchReply, readBatchReply, type BatchReply } from '../src/core/b
 import { TaskError, type Dataset, type EngineModule, type TaskFn, type TaskReply, type TaskRequest, type AttachRequest } from '../src/core/task.ts';
 import { routing } from './routing/index.ts';
 import { geo } from './geo/index.ts';
+import { traffic } from './traffic/index.ts';
 import { system, setOpsProvider } from './system.ts';
 
-const modules: EngineModule[] = [system, routing, geo];
+const modules: EngineModule[] = [system, routing, geo, traffic];
 const datasets: Dataset[] = (workerData && workerData.datasets) || [];
 const table: Record<string, TaskFn> = {};
 for (const m of modules) {

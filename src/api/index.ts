@@ -5,5 +5,6 @@ import { routes as route } from './route.ts';
 import { routes as geo } from './geo.ts';
 import { routes as logistics } from './logistics/index.ts';
 import { routes as weather } from './weather/index.ts';
+import { routes as traffic } from './traffic/index.ts';
 
-export const allRoutes: RouteDef[] = [...system, ...route, ...geo, ...logistics, ...weather];
+export const allRoutes: RouteDef[] = [...system, ...route, ...geo, ...logistics, ...weather, ...traffic];

@@ -14,6 +14,14 @@ export const MAX_VIA = 25;
 /** Snap radius in metres: how far from a road a point may be. */
 export const SNAP_RADIUS = { default: 1000, max: 10000 };
 
+/** `depart_at` as epoch ms: RFC 3339, Unix epoch seconds (as the alt platform's departure_time) or 'now'. */
+function departAt(v: string): number {
+  if (v === 'now') return Date.now();
+  const ms = /^\d{9,11}$/.test(v) ? Number(v) * 1000 : /^\d{4}-\d{2}-\d{2}T/.test(v) ? Date.parse(v) : NaN;
+  if (!Number.isFinite(ms)) throw new HttpError(400, 'invalid_parameter', "Parameter 'depart_at' must be an RFC 3339 time, Unix epoch seconds or 'now'.");
+  return ms;
+}
+
 const lineString = { type: 'object', required: ['type', 'coordinates'], properties: { type: { const: 'LineString' }, coordinates: { type: 'array', items: { type: 'array', items: { type: 'number' } } } } };
 
 export const routes: RouteDef[] = [
@@ -33,6 +41,8 @@ export const routes: RouteDef[] = [
         via: { schema: Q.latlngList(MAX_VIA), aliases: ['waypoints'], description: `Up to ${MAX_VIA} intermediate points, LAT,LNG;LAT,LNG` },
         mode: { schema: Q.enum([...Object.keys(MODE_ALIASES), ...NOT_IMPLEMENTED], 'driving'), description: 'driving, walk or cycle (aliases car, walking, cycling, bicycle); truck, hgv and transit answer 501' },
         radius: { schema: Q.int({ min: 1, max: SNAP_RADIUS.max, default: SNAP_RADIUS.default }), description: 'Snap radius in metres' },
+        traffic: { schema: Q.enum(['none', 'live', 'forecast'], 'none'), description: 'live: observed speeds where published (last 15 min); forecast: the weekly profile at depart_at; none: profile speeds' },
+        depart_at: { schema: Q.str({ maxLength: 40 }), aliases: ['departure_time'], description: "Departure time for traffic=forecast: RFC 3339, Unix epoch seconds, or 'now'" },
       },
       responses: {
         200: {
@@ -42,7 +52,7 @@ export const routes: RouteDef[] = [
             properties: {
               route: {
                 type: 'object', required: ['mode', 'distance_m', 'duration_s', 'geometry', 'legs'],
-                properties: { mode: { type: 'string' }, distance_m: { type: 'number' }, duration_s: { type: 'number' }, geometry: lineString, legs: { type: 'array' }, snapped: { type: 'array' }, extract: { type: 'string' } },
+                properties: { mode: { type: 'string' }, distance_m: { type: 'number' }, duration_s: { type: 'number' }, geometry: lineString, legs: { type: 'array' }, snapped: { type: 'object' }, extract: { type: 'string' }, traffic: { type: 'object', required: ['mode', 'applied', 'edges_with_data'] } },
               },
             },
           },
@@ -59,7 +69,9 @@ export const routes: RouteDef[] = [
         throw new HttpError(501, 'not_implemented', `mode=${modeRaw} is not available in this build; use driving, walk or cycle.`);
       }
       const mode = MODE_ALIASES[modeRaw];
-      return { task: await ctx.engine.run('route', { from, to, via, mode, radius }, !!req.key?.test) };
+      const traffic = req.q.traffic === 'none' ? undefined : req.q.traffic;
+      const depart_at = req.q.depart_at === undefined ? undefined : departAt(req.q.depart_at);
+      return { task: await ctx.engine.run('route', { from, to, via, mode, radius, traffic, depart_at }, !!req.key?.test) };
     },
   },
 ];

@@ -27,6 +27,9 @@ export interface Config {
   /** Base address of an Open-Meteo-compatible weather upstream; null = no weather. */
   weatherUrl: string | null;
   weatherTimeoutMs: number;
+  /** How often probes are map-matched into speed samples, and speeds published to the workers. */
+  trafficProcessMs: number;
+  trafficPublishMs: number;
 }
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, def: number): number {
@@ -59,5 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logRequests: env.LOG_REQUESTS !== '0',
     weatherUrl: env.WEATHER_URL ? env.WEATHER_URL.replace(/\/+$/, '') : null,
     weatherTimeoutMs: Math.max(1, intEnv(env, 'WEATHER_TIMEOUT_MS', 3000)),
+    trafficProcessMs: Math.max(50, intEnv(env, 'TRAFFIC_PROCESS_MS', 1000)),
+    trafficPublishMs: Math.max(50, intEnv(env, 'TRAFFIC_PUBLISH_MS', 2000)),
   };
 }

@@ -4,7 +4,11 @@ import { readdirSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, readShared, readManifest, FormatError } from '../core/format/index.ts';
 import type { Dataset } from '../core/task.ts';
-import { ROUTE_KIND, ROUTE_FORMAT_VERSION } from '../core/format/route.ts';
+import { ROUTE_KIND, ROUTE_FORMAT_VERSION, type GraphMeta } from '../core/format/route.ts';
+import { TrafficState } from '../core/traffic-state.ts';
+
+/** Profiles whose graphs carry live and historical traffic (probes come from motor vehicles). */
+export const TRAFFIC_PROFILES = ['driving'];
 
 /**
  * Format version this build reads, per container kind. The manifest's own `version` only says
@@ -45,12 +49,17 @@ export function loadDataset(dir: string): Dataset | null {
   const m = readManifest(dir);
   if (!m) return null;
   const files: Record<string, SharedArrayBuffer> = {};
+  const traffic: Record<string, SharedArrayBuffer> = {};
   for (const f of m.files) {
     const path = join(dir, f.file);
     if (!existsSync(path)) throw new FormatError(path, 'listed in manifest.json but missing');
     const sab = readShared(path);
-    open(sab, { file: path, kind: f.kind, version: READS[f.kind] ?? f.version, verify: true });
+    const o = open(sab, { file: path, kind: f.kind, version: READS[f.kind] ?? f.version, verify: true });
     files[f.file] = sab;
+    const meta = o.meta as GraphMeta;
+    if (f.kind === ROUTE_KIND && TRAFFIC_PROFILES.includes(meta.profile) && meta.edges > 0) {
+      traffic[meta.profile] = TrafficState.create(meta.edges).buffer;
+    }
   }
-  return { dataset: m.dataset, name: m.name, dir, manifest: m, files };
+  return { dataset: m.dataset, name: m.name, dir, manifest: m, files, ...(Object.keys(traffic).length ? { traffic } : {}) };
 }

@@ -5,6 +5,8 @@ import { loadGraphs, type LoadedGraph } from './graphs.ts';
 import { snap, type Snap } from './snap.ts';
 import { leg } from './route.ts';
 import { JsonCoordSink, type CoordSink } from './geometry.ts';
+import type { PathSearch } from './search.ts';
+import { TrafficState } from '../../src/core/traffic-state.ts';
 
 export const MODES = ['driving', 'walk', 'cycle'] as const;
 export type Mode = (typeof MODES)[number];
@@ -17,11 +19,38 @@ export interface RouteArgs {
   via?: [number, number][];
   mode?: Mode;
   radius?: number;
+  /** live: observed speeds where published; forecast: the weekly profile at depart_at; none (default): profile speeds only. */
+  traffic?: 'live' | 'forecast' | 'none';
+  /** Epoch ms of departure (forecast slot); default now. */
+  depart_at?: number;
+}
+
+export interface TrafficUse { mode: 'live' | 'forecast'; applied: boolean; edges_with_data: number; slot?: { dow: number; hour: number } }
+
+/** The search a leg runs on: the CH, or for traffic-aware routes Dijkstra over the shared traffic weights. */
+function searchFor(graph: LoadedGraph, args: RouteArgs): { q: PathSearch; traffic: TrafficUse | null } {
+  const mode = args.traffic ?? 'none';
+  if (mode === 'none') return { q: graph.query, traffic: null };
+  const t = graph.traffic;
+  if (!t) return { q: graph.query, traffic: { mode, applied: false, edges_with_data: 0 } };
+  let weights: Int32Array, n: number, slot: TrafficUse['slot'];
+  if (mode === 'live') { weights = t.weightMs; n = t.meta[1]; }
+  else {
+    const s = TrafficState.slot(args.depart_at ?? Date.now());
+    weights = t.profileSlot(s); n = t.meta[2 + s]; slot = { dow: Math.floor(s / 24), hour: s % 24 };
+  }
+  if (n === 0) return { q: graph.query, traffic: { mode, applied: false, edges_with_data: 0, ...(slot ? { slot } : {}) } };
+  const q = graph.trafficQuery;
+  q.setWeights(weights);
+  return { q, traffic: { mode, applied: true, edges_with_data: n, ...(slot ? { slot } : {}) } };
 }
 
 let graphs: LoadedGraph[] = [];
 
 export function setGraphs(gs: LoadedGraph[]) { graphs = gs; }
+
+/** The graphs this worker holds, smallest coverage first (other worker modules read them). */
+export function loadedGraphs(): readonly LoadedGraph[] { return graphs; }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const pointName = (i: number, n: number) => (i === 0 ? 'from' : i === n - 1 ? 'to' : `via[${i - 1}]`);
@@ -32,7 +61,7 @@ function checkPoint(p: unknown, name: string): [number, number] {
   return p as [number, number];
 }
 
-interface Solved<S extends CoordSink | null = CoordSink | null> { graph: LoadedGraph; snaps: Snap[]; legs: { cost: number; dist: number }[]; coords: S; settled: number }
+interface Solved<S extends CoordSink | null = CoordSink | null> { graph: LoadedGraph; snaps: Snap[]; legs: { cost: number; dist: number }[]; coords: S; settled: number; traffic: TrafficUse | null }
 
 /** Pick the extract by coverage, snap every point, route every leg. */
 export function solve<S extends CoordSink | null>(args: RouteArgs, sink: () => S): Solved<S> {
@@ -58,7 +87,8 @@ export function solve<S extends CoordSink | null>(args: RouteArgs, sink: () => S
       snaps.push(s);
     }
     if (snaps.length < pts.length) continue;
-    let r = route(graph, snaps, sink);
+    const search = searchFor(graph, args);
+    let r = route(graph, snaps, sink, search);
     if (typeof r === 'string') {
       // The nearest road may be an island (a clipped fragment, a private compound): retry with the
       // points that snapped off the main network moved to its nearest road within the radius.
@@ -70,7 +100,7 @@ export function solve<S extends CoordSink | null>(args: RouteArgs, sink: () => S
         if (m) moved = true;
         return m ?? s;
       });
-      if (moved) { const r2 = route(graph, alt, sink); if (typeof r2 !== 'string') r = r2; }
+      if (moved) { const r2 = route(graph, alt, sink, search); if (typeof r2 !== 'string') r = r2; }
     }
     if (typeof r !== 'string') return r;
     noRoute ??= r;
@@ -80,18 +110,18 @@ export function solve<S extends CoordSink | null>(args: RouteArgs, sink: () => S
 }
 
 /** Route every leg through the snapped points; a string is the no_route message. */
-function route<S extends CoordSink | null>(graph: LoadedGraph, snaps: Snap[], sink: () => S): Solved<S> | string {
+function route<S extends CoordSink | null>(graph: LoadedGraph, snaps: Snap[], sink: () => S, search: { q: PathSearch; traffic: TrafficUse | null }): Solved<S> | string {
   const mode = graph.profile;
   const coords = sink();
   const legs: { cost: number; dist: number }[] = [];
   let settled = 0;
   for (let i = 0; i + 1 < snaps.length; i++) {
-    const l = leg(graph.g, graph.query, snaps[i], snaps[i + 1], graph.path, coords ?? undefined);
+    const l = leg(graph.g, search.q, snaps[i], snaps[i + 1], graph.path, coords ?? undefined);
     if (!l) return `No ${mode} route from '${pointName(i, snaps.length)}' to '${pointName(i + 1, snaps.length)}' (the roads are not connected).`;
     legs.push({ cost: l.cost, dist: l.dist });
     settled += l.settled;
   }
-  return { graph, snaps, legs, coords, settled };
+  return { graph, snaps, legs, coords, settled, traffic: search.traffic };
 }
 
 const snapped = (s: Snap) => ({ lat: Math.round(s.lat * 1e7) / 1e7, lng: Math.round(s.lng * 1e7) / 1e7, distance_m: round1(s.dist) });
@@ -113,6 +143,7 @@ export function routeTask(args: RouteArgs): JsonText {
       legs: r.legs.map((l) => ({ distance_m: round1(l.dist), duration_s: round1(l.cost / 1000) })),
       snapped: snappedAll(r.snaps),
       extract: r.graph.extract,
+      ...(r.traffic ? { traffic: r.traffic } : {}),
     },
   };
   const coords = r.coords.text();

@@ -1,0 +1,12 @@
+// Traffic module: the GeoJSON segments of GET /traffic, and the speed samples map matching
+// derives from probe traces. Reads the routing module's graphs and their shared traffic state.
+import type { EngineModule } from '../../src/core/task.ts';
+import { loadedGraphs } from '../routing/index.ts';
+import { segments, type SegmentsArgs } from './segments.ts';
+
+export const traffic: EngineModule = {
+  init() {},
+  tasks: {
+    traffic_segments: (args: SegmentsArgs) => segments(loadedGraphs(), args),
+  },
+};
