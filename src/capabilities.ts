@@ -44,7 +44,8 @@ export function capabilityDocument(routes: RouteDef[], ctx: AppContext) {
       const n = live.map((r) => r.note).filter(Boolean);
       notes[c] = n.length ? [...new Set(n)].join(' ') : `Served by ${live.map((r) => `${r.method} ${displayPath(r.path)}`).join(', ')}.`;
     } else if (serving.length) {
-      notes[c] = OFF_NOTES[c] ?? `${serving.map((r) => displayPath(r.path)).join(', ')} is registered but its data is not loaded in this build.`;
+      const why = serving.find((r) => r.offNote)?.offNote;
+      notes[c] = (why && safeText(() => why(ctx))) || (OFF_NOTES[c] ?? `${serving.map((r) => displayPath(r.path)).join(', ')} is registered but its data is not loaded in this build.`);
     } else {
       notes[c] = OFF_NOTES[c] ?? 'Not available in this build.';
     }
@@ -61,6 +62,10 @@ export function capabilityDocument(routes: RouteDef[], ctx: AppContext) {
 }
 
 const displayPath = (p: string) => (p.startsWith('//') ? p.slice(1) : `/api/v1${p}`);
+
+function safeText(f: () => string): string | null {
+  try { return f(); } catch { return null; }
+}
 
 function safe(f: () => boolean): boolean {
   try { return !!f(); } catch { return false; }

@@ -49,7 +49,7 @@ interface Lane {
   port: MessagePort;
   thread: number;
   /** Batches out on this lane, oldest first, with their estimated worker µs. */
-  out: { part: Pending[]; us: number }[];
+  out: { part: Pending[]; us: number; spread?: boolean }[];
   /** Estimated worker µs of everything out on this lane. */
   us: number;
 }
@@ -67,6 +67,22 @@ interface Generation {
 export interface EngineOptions {
   builtDir: string;
   workers: number;
+  /** Tasks accepted but not yet answered (queued here or on the threads) beyond which new ones are shed. 0 = no bound. */
+  maxQueue?: number;
+  /** Estimated queue wait (ms) beyond which new tasks are shed. 0 = no bound. */
+  maxWaitMs?: number;
+}
+
+/**
+ * The pool cannot take a task and answer it in time: the caller answers 503 with Retry-After.
+ * Shedding at the door keeps the wait of admitted work bounded instead of letting every
+ * request's latency grow with the queue (and memory with it) until clients time out.
+ */
+export class Overloaded extends Error {
+  constructor(readonly retryAfter: number, readonly reason: 'queue' | 'wait') {
+    super(reason === 'queue' ? 'compute queue full' : 'compute queue wait too long');
+    this.name = 'Overloaded';
+  }
 }
 
 export class Engine {
@@ -147,10 +163,11 @@ export class Engine {
   private openLane(gen: Generation, port: MessagePort, thread: number) {
     const lane: Lane = { port, thread, out: [], us: 0 };
     port.on('message', (r: BatchReply) => {
-      const { part, us } = lane.out.shift()!;
+      const { part, us, spread } = lane.out.shift()!;
       lane.us = lane.out.length ? lane.us - us : 0;
       if (!lane.out.length) port.unref();
-      this.observeCost(batchMicros(r), part.length);
+      // A large job split by its caller (runSpread) says nothing about the usual task's cost.
+      if (!spread) this.observeCost(batchMicros(r), part.length);
       const answers = readBatchReply(r);
       for (let j = 0; j < part.length; j++) part[j].resolve(answers[j]);
       this.settled(gen);
@@ -194,10 +211,62 @@ export class Engine {
    * batch rather than per request, and an idle server adds no waiting.
    */
   run(op: string, args: unknown, sandbox = false): Promise<TaskReply> {
+    const shed = this.shouldShed();
+    if (shed) {
+      this.shed[shed.reason]++;
+      return Promise.reject(shed);
+    }
+    this.outstanding++;
     return new Promise((resolve, reject) => {
-      this.pending.push({ req: { op, args, sandbox }, resolve, reject });
+      this.pending.push({
+        req: { op, args, sandbox },
+        resolve: (r) => { this.outstanding--; resolve(r); },
+        reject: (e) => { this.outstanding--; reject(e); },
+      });
       this.schedule();
     });
+  }
+
+  /** Tasks accepted and not yet answered. */
+  outstanding = 0;
+  /** Tasks refused since start, by reason (exported as a metric). */
+  shed = { queue: 0, wait: 0 };
+
+  /**
+   * Whether a new task would wait too long. The estimate is the worker time of everything
+   * accepted and unanswered spread over the threads; a task is a moving average, so a
+   * burst of long routes raises it within a few batches.
+   */
+  private shouldShed(): Overloaded | null {
+    const { maxQueue = 0, maxWaitMs = 0 } = this.opts;
+    const threads = Math.max(1, this.gen?.lanes.length || this.opts.workers);
+    if (maxQueue > 0 && this.outstanding >= maxQueue) return new Overloaded(this.retryAfter(threads), 'queue');
+    if (maxWaitMs > 0 && this.estimatedWaitUs(threads) > maxWaitMs * 1000) return new Overloaded(this.retryAfter(threads), 'wait');
+    return null;
+  }
+
+  private estimatedWaitUs(threads: number): number {
+    return (this.outstanding * this.costUs) / threads;
+  }
+
+  /** Seconds after which the queue as it stands now will have drained (at least 1). */
+  private retryAfter(threads: number): number {
+    return Math.max(1, Math.ceil(this.estimatedWaitUs(threads) / 1e6));
+  }
+
+  /**
+   * Tasks meant to run at the same time on different threads: the parts of one large job the caller
+   * split (a 1,000 × 1,000 matrix). Each leaves at once in a batch of its own, to the least-loaded
+   * open lane in turn, counted as `estimateUs` of work there so the next part goes elsewhere.
+   * Without lanes (or with every lane full) they queue like any task.
+   */
+  runSpread(reqs: { op: string; args: unknown }[], sandbox = false, estimateUs = 100_000): Promise<TaskReply[]> {
+    return Promise.all(reqs.map((r) => new Promise<TaskReply>((resolve, reject) => {
+      const p: Pending = { req: { op: r.op, args: r.args, sandbox }, resolve, reject };
+      const open = this.gen.lanes.filter((l) => l.out.length < MAX_INFLIGHT).sort((a, b) => a.us - b.us);
+      if (!open.length || this.gen.closing) { this.pending.push(p); this.schedule(); return; }
+      this.send(open[0], [p], estimateUs, true);
+    })));
   }
 
   private pending: Pending[] = [];
@@ -266,10 +335,10 @@ export class Engine {
     return packed;
   }
 
-  private send(lane: Lane, part: Pending[], us: number) {
+  private send(lane: Lane, part: Pending[], us: number, spread = false) {
     const packed = this.pack(part);
     if (!lane.out.length) lane.port.ref();
-    lane.out.push({ part, us });
+    lane.out.push({ part, us, spread });
     lane.us += us;
     lane.port.postMessage(packed, [packed.buffer]);
   }

@@ -5,6 +5,8 @@ import { Store } from './store/index.ts';
 import { Engine } from './pool.ts';
 import { Authenticator } from './auth/authenticator.ts';
 import { Limits } from './auth/limits.ts';
+import { Refusals } from './auth/refusals.ts';
+import { Dispatcher } from './webhooks/dispatcher.ts';
 import { bootstrapKeys } from './auth/keys.ts';
 import { Router } from './http/router.ts';
 import { Metrics } from './http/metrics.ts';
@@ -26,10 +28,12 @@ export interface Running {
 
 export async function startServer(config: Config, extraRoutes: RouteDef[] = []): Promise<Running> {
   const store = await Store.open({ databaseUrl: config.databaseUrl, dbDir: join(config.dataDir, 'db'), max: config.dbPoolMax });
-  const engine = new Engine({ builtDir: config.builtDir, workers: config.workers });
+  const engine = new Engine({ builtDir: config.builtDir, workers: config.workers, maxQueue: config.poolMaxQueue, maxWaitMs: config.poolMaxWaitMs });
   const auth = new Authenticator(store);
-  const limits = new Limits(store, config.burstRps);
+  const limits = new Limits(store, config.burstRps, 500, () => Date.now(), config.quotaSyncMargin);
   const metrics = new Metrics();
+  const refusals = new Refusals(store);
+  const webhooks = new Dispatcher(store, { allowPrivate: config.webhookAllowPrivate, backoffScale: config.webhookBackoffScale, timeoutMs: config.webhookTimeoutMs });
   try {
     await engine.start();
     await auth.start();
@@ -41,7 +45,7 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
   }
   const router = new Router();
   for (const r of [...allRoutes, ...extraRoutes]) router.add(r);
-  const ctx: AppContext = { engine, store, config, limits, metrics, routes: router.routes };
+  const ctx: AppContext = { engine, store, config, limits, metrics, refusals, webhooks, routes: router.routes };
   const http = new HttpServer({ ctx, router, auth, limits, metrics });
   const traffic = startTraffic(ctx);
   let port: number;
@@ -57,6 +61,8 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
   }
   // Last, so a start that fails earlier never swallows the one chance to show the keys.
   const bootstrapped = await bootstrapKeys(store);
+  refusals.start();
+  webhooks.start(); // events queued before a crash are sent now
   log.info('listening', { port, base_url: config.baseUrl, database: store.kind });
 
   let closing: Promise<void> | null = null;
@@ -67,6 +73,8 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
         await http.drain();
         await traffic.stop();
         await limits.stop();
+        await refusals.stop();
+        await webhooks.stop();
         auth.stop();
         await engine.close();
         await store.close();

@@ -1,6 +1,6 @@
 // Resolves a bearer key to its KeyInfo without a database round trip on the hot path:
-// all keys are cached in memory by hash and refreshed from `updated_at` every second,
-// so a revocation made by the CLI in another process takes effect within ~1 s.
+// all keys are cached in memory by hash and refreshed from `updated_at` every 500 ms, so a
+// revocation made by the CLI, or on any other node of the same database, takes effect within 1 s.
 import type { Store } from '../store/index.ts';
 import type { KeyInfo } from '../http/types.ts';
 import { hashKey, KEY_RE } from './keys.ts';
@@ -17,7 +17,7 @@ export class Authenticator {
   /** Unknown hashes recently looked up, so a flood of bad keys cannot flood the database. */
   private misses = new Map<string, number>();
 
-  constructor(private store: Store, private refreshMs = 1000) {}
+  constructor(private store: Store, private refreshMs = 500) {}
 
   async start(): Promise<void> {
     await this.refresh();

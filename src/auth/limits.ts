@@ -1,7 +1,14 @@
-// Monthly plan quotas and a per-key burst limit, both decided in memory.
-// Usage is counted here and flushed to key_usage in one statement per key at least
-// every second (and on shutdown), so the hot path never waits on the database and a
-// restart loses at most the last flush interval.
+// Monthly plan quotas and a per-key burst limit.
+//
+// Quotas are shared by every node on one database. Far from its limit a key is counted in
+// memory and flushed to key_usage every flushMs (one statement for all keys, which also reads
+// back the count every node has flushed), so the hot path never waits on the database. Once
+// a key's remaining quota, as last read, falls to `syncMargin` or below, each request is
+// counted in PostgreSQL by one conditional increment (`count < limit`), so two nodes can never
+// admit more than the limit between them. The margin must exceed what the other nodes may
+// admit between two reads (their request rate × flushMs); the default, 1000, makes every
+// Free key exact from its first request. The burst limit stays per node.
+// A restart loses at most the last flush interval of far-from-limit counts.
 import type { Store } from '../store/index.ts';
 import type { KeyInfo } from '../http/types.ts';
 import { PLANS } from './scopes.ts';
@@ -16,6 +23,8 @@ interface Counter {
   base: number;
   /** Counted since the last flush. */
   pending: number;
+  /** Monthly limit of the key's plan (Infinity: counted, never refused). */
+  limit: number;
 }
 
 let cached = { from: 0, to: 0, month: '' };
@@ -42,9 +51,15 @@ export class Limits {
   private buckets = new Map<string, { tokens: number; at: number }>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
-  rejections = { quota_exceeded: 0, rate_limited: 0 };
+  rejections = { quota_exceeded: 0, rate_limited: 0, overloaded: 0 };
 
-  constructor(private store: Store, private burstRps: number, private flushMs = 500, private now = () => Date.now()) {}
+  constructor(
+    private store: Store,
+    private burstRps: number,
+    private flushMs = 500,
+    private now = () => Date.now(),
+    private syncMargin = 1000,
+  ) {}
 
   start() {
     this.timer = setInterval(() => void this.flush(), this.flushMs);
@@ -66,7 +81,7 @@ export class Limits {
       p = this.store
         .query('SELECT count FROM key_usage WHERE key_id = $1 AND month = $2', [key.id, month])
         .then((r) => {
-          const fresh = { month, base: Number(r.rows[0]?.count ?? 0), pending: 0 };
+          const fresh = { month, base: Number(r.rows[0]?.count ?? 0), pending: 0, limit: PLANS[key.plan] };
           this.counters.set(key.id, fresh);
           return fresh;
         })
@@ -85,10 +100,11 @@ export class Limits {
   }
 
   private async admitSlow(key: KeyInfo): Promise<Verdict> {
-    return this.decide(key, await this.counter(key));
+    const v = this.decide(key, await this.counter(key));
+    return v instanceof Promise ? await v : v;
   }
 
-  private decide(key: KeyInfo, cur: Counter): Verdict {
+  private decide(key: KeyInfo, cur: Counter): Verdict | Promise<Verdict> {
     const now = this.now();
     if (this.burstRps > 0) {
       const b = this.buckets.get(key.id) ?? { tokens: this.burstRps, at: now };
@@ -107,17 +123,47 @@ export class Limits {
       b.tokens -= 1;
     }
     const limit = PLANS[key.plan];
-    if (cur.base + cur.pending >= limit) {
-      this.rejections.quota_exceeded++;
-      return {
-        ok: false,
-        code: 'quota_exceeded',
-        message: `Monthly quota of ${limit} requests for the ${key.plan} plan is used up; it resets at the start of next month (UTC).`,
-        retryAfter: secondsToMonthEnd(now),
-      };
-    }
+    cur.limit = limit;
+    if (cur.base + cur.pending >= limit) return this.overQuota(key, now);
+    if (limit - (cur.base + cur.pending) <= this.syncMargin) return this.admitExact(key, cur);
     cur.pending++;
     return ADMITTED;
+  }
+
+  private overQuota(key: KeyInfo, now: number): Verdict {
+    this.rejections.quota_exceeded++;
+    return {
+      ok: false,
+      code: 'quota_exceeded',
+      message: `Monthly quota of ${PLANS[key.plan]} requests for the ${key.plan} plan is used up; it resets at the start of next month (UTC).`,
+      retryAfter: secondsToMonthEnd(now),
+    };
+  }
+
+  /** Near the limit: count this request in PostgreSQL, only if the shared count is still under it. */
+  private async admitExact(key: KeyInfo, cur: Counter): Promise<Verdict> {
+    if (cur.pending) await this.flush();
+    const month = cur.month;
+    try {
+      const r = await this.store.query(
+        `INSERT INTO key_usage (key_id, month, count) VALUES ($1, $2, 1)
+         ON CONFLICT (key_id, month) DO UPDATE SET count = key_usage.count + 1 WHERE key_usage.count < $3
+         RETURNING count`,
+        [key.id, month, cur.limit],
+      );
+      if (cur.month !== month) return ADMITTED;
+      if (!r.rows[0]) {
+        cur.base = Math.max(cur.base, cur.limit);
+        return this.overQuota(key, this.now());
+      }
+      cur.base = Math.max(cur.base, Number(r.rows[0].count));
+      return ADMITTED;
+    } catch (e) {
+      // The database is unreachable: admit and count in memory rather than fail the request.
+      log.error('usage_exact', { error: String(e) });
+      cur.pending++;
+      return ADMITTED;
+    }
   }
 
   usage(keyId: string): number | undefined {
@@ -125,26 +171,50 @@ export class Limits {
     return c ? c.base + c.pending : undefined;
   }
 
-  /** Persist pending counts; concurrent callers share one flush. */
+  /**
+   * Persist pending counts and read back every node's count for the keys held here (limited
+   * plans only: an unlimited key's count decides nothing); concurrent callers share one flush.
+   */
   flush(): Promise<void> {
     if (this.flushing) return this.flushing.then(() => this.flush());
     const batch: [string, string, number][] = [];
+    const watch: string[] = [];
+    const month = monthOf(this.now());
     for (const [id, c] of this.counters) {
       if (c.pending) {
         batch.push([id, c.month, c.pending]);
         c.base += c.pending;
         c.pending = 0;
-      }
+      } else if (c.limit !== Infinity && c.month === month) watch.push(id);
     }
-    if (!batch.length) return Promise.resolve();
+    if (!batch.length && !watch.length) return Promise.resolve();
+    const learn = (rows: { key_id: string; month: string; count: string }[]) => {
+      for (const row of rows) {
+        const c = this.counters.get(row.key_id);
+        // Counts only grow: a smaller read is one that raced this node's own newer flush.
+        if (c && c.month === row.month) c.base = Math.max(c.base, Number(row.count));
+      }
+    };
     this.flushing = this.store
       .query(
-        `INSERT INTO key_usage (key_id, month, count)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
-         ON CONFLICT (key_id, month) DO UPDATE SET count = key_usage.count + EXCLUDED.count`,
-        [batch.map((b) => b[0]), batch.map((b) => b[1]), batch.map((b) => b[2])],
+        // One statement for the month (read back with every node's count, so quotas hold across
+        // nodes) and the day (the dashboard's chart). The day is the flush's: at most one flush
+        // interval of requests lands on the next day.
+        `WITH up AS (
+           INSERT INTO key_usage (key_id, month, count)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
+           ON CONFLICT (key_id, month) DO UPDATE SET count = key_usage.count + EXCLUDED.count
+           RETURNING key_id, month, count),
+         daily AS (
+           INSERT INTO key_usage_daily (key_id, day, count)
+           SELECT k, $6::date, n FROM unnest($1::text[], $3::bigint[]) AS u(k, n)
+           ON CONFLICT (key_id, day) DO UPDATE SET count = key_usage_daily.count + EXCLUDED.count)
+         SELECT key_id, month, count FROM up
+         UNION ALL
+         SELECT key_id, month, count FROM key_usage WHERE month = $4 AND key_id = ANY($5::text[])`,
+        [batch.map((b) => b[0]), batch.map((b) => b[1]), batch.map((b) => b[2]), month, watch, new Date(this.now()).toISOString().slice(0, 10)],
       )
-      .then(() => undefined)
+      .then((r) => learn(r.rows))
       .catch((e) => {
         // Put the counts back so the next flush retries them.
         for (const [id, month, n] of batch) {

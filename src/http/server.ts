@@ -11,11 +11,14 @@ import type { Limits } from '../auth/limits.ts';
 import { RequestLog } from './request-log.ts';
 import { log } from '../core/log.ts';
 import { compileRoutes, validateRequest } from './operation.ts';
+import { OPEN_CORS, CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE, type CorsPolicy } from './cors.ts';
+import { tooDeep, MAX_JSON_DEPTH } from './json-depth.ts';
+import { Overloaded } from '../pool.ts';
 
 const STATUS: Record<number, string> = {
-  200: '200 OK', 201: '201 Created', 202: '202 Accepted', 204: '204 No Content',
+  200: '200 OK', 201: '201 Created', 202: '202 Accepted', 204: '204 No Content', 302: '302 Found', 303: '303 See Other', 304: '304 Not Modified',
   400: '400 Bad Request', 401: '401 Unauthorized', 403: '403 Forbidden', 404: '404 Not Found',
-  405: '405 Method Not Allowed', 409: '409 Conflict', 413: '413 Payload Too Large', 415: '415 Unsupported Media Type',
+  405: '405 Method Not Allowed', 408: '408 Request Timeout', 409: '409 Conflict', 413: '413 Payload Too Large', 415: '415 Unsupported Media Type',
   422: '422 Unprocessable Entity', 429: '429 Too Many Requests', 500: '500 Internal Server Error',
   501: '501 Not Implemented', 502: '502 Bad Gateway', 503: '503 Service Unavailable',
 };
@@ -26,6 +29,18 @@ const H_CONTENT_TYPE = Buffer.from('Content-Type');
 const H_ATTRIBUTION = Buffer.from('X-Attribution');
 const V_ATTRIBUTION = Buffer.from(ATTRIBUTION_HEADER);
 const V_JSON = Buffer.from('application/json; charset=utf-8');
+const H_NOSNIFF = Buffer.from('X-Content-Type-Options');
+const V_NOSNIFF = Buffer.from('nosniff');
+const H_CACHE_CONTROL = Buffer.from('Cache-Control');
+const V_NO_STORE = Buffer.from('no-store');
+const H_ACAO = Buffer.from('Access-Control-Allow-Origin');
+const H_ACEH = Buffer.from('Access-Control-Expose-Headers');
+const V_ACEH = Buffer.from(CORS_EXPOSE_HEADERS);
+const H_VARY = Buffer.from('Vary');
+const V_ORIGIN = Buffer.from('Origin');
+const EMPTY = new Uint8Array(0);
+/** Answer a body still arriving this long after the head with 408 (uSockets cuts the connection at 8-12 s). */
+const SLOW_BODY_MS = 7000;
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -36,10 +51,17 @@ export interface HttpDeps {
   auth: Authenticator;
   limits: Limits;
   metrics: Metrics;
+  /** Cross-origin policy (default: any origin; browser keys restrict it). */
+  cors?: CorsPolicy;
 }
 
 export function errorReply(status: number, code: string, message: string, headers?: Record<string, string>): Reply {
   return { status, json: { error: { code, message } }, headers };
+}
+
+/** An error in the route's own envelope when it declares one (the alt platform's layer), else ours. */
+function routeError(route: RouteDef, status: number, code: string, message: string, headers?: Record<string, string>): Reply {
+  return route.errorBody ? { status, json: route.errorBody(status, code, message), headers } : errorReply(status, code, message, headers);
 }
 
 const UNAUTHORIZED: Record<string, string> = {
@@ -47,6 +69,16 @@ const UNAUTHORIZED: Record<string, string> = {
   unknown: 'Unknown API key.',
   revoked: 'This API key has been revoked.',
 };
+
+/** An HTML form body → an object; a name given more than once (checkboxes) → an array. */
+function formBody(text: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of new URLSearchParams(text)) {
+    const cur = out[k];
+    out[k] = cur === undefined ? v : Array.isArray(cur) ? [...cur, v] : [cur, v];
+  }
+  return out;
+}
 
 function bearerFromQuery(q: URLSearchParams): string | undefined {
   const k = q.get('key');
@@ -59,6 +91,14 @@ class Exchange {
   aborted = false;
   done = false;
   onAbort: (() => void) | null = null;
+  /** The request body has not all arrived: answering now must close the connection, or its rest would be read as a request. */
+  bodyPending = false;
+  /** Close the connection after answering (framing we cannot trust). */
+  close = false;
+  /** Answers carry personal data: never cached by a browser or a shared cache. */
+  personal = false;
+  origin: string | undefined;
+  timer: NodeJS.Timeout | null = null;
   constructor(readonly res: uWS.HttpResponse, readonly method: string, readonly url: string) {}
 }
 
@@ -68,10 +108,14 @@ export class HttpServer {
   private draining = false;
   private drainWaiters: (() => void)[] = [];
   private reqLog: RequestLog;
+  private cors: CorsPolicy;
+  /** Peers that sent a request we could not frame in this event-loop turn (see onRequest). */
+  private poisoned = new Set<string>();
   port = 0;
 
   constructor(private d: HttpDeps) {
     this.reqLog = new RequestLog(d.ctx.config.logRequests);
+    this.cors = d.cors ?? OPEN_CORS;
     compileRoutes(d.router.routes);
     this.app = uWS.App();
     this.app.any('/*', (res, req) => this.onRequest(res, req));
@@ -108,68 +152,124 @@ export class HttpServer {
 
   private onRequest(res: uWS.HttpResponse, ureq: uWS.HttpRequest) {
     // uWS's request object lives only until this function returns: copy what we need now.
-    const method = ureq.getCaseSensitiveMethod().toUpperCase();
+    // Methods are case-sensitive (RFC 9110 §9.1): "get" is not GET.
+    const method = ureq.getCaseSensitiveMethod();
     const url = ureq.getUrl();
     const rawQuery = ureq.getQuery() ?? '';
     const headers: Record<string, string> = {};
-    ureq.forEach((k, v) => { headers[k] = v; });
+    let framing: string | null = null;
+    ureq.forEach((k, v) => {
+      // uWS frames the body by the first Content-Length; a proxy in front may use the last.
+      // Two different lengths (or a length beside chunked coding) is how requests are smuggled.
+      if (k === 'content-length' && headers[k] !== undefined && headers[k] !== v) framing = 'Conflicting Content-Length headers.';
+      headers[k] = v;
+    });
+    if (headers['transfer-encoding'] !== undefined && headers['content-length'] !== undefined) framing = 'Content-Length and Transfer-Encoding together.';
     const ex = new Exchange(res, method, url);
+    ex.origin = headers.origin;
     res.onAborted(() => { ex.aborted = true; ex.onAbort?.(); });
     this.d.metrics.inFlight++;
+    if (this.poisoned.size && this.poisoned.has(remote(res))) {
+      // Bytes that followed a request we could not frame, which uWS parsed as a request of their
+      // own: refused, never served (closing instead would discard the 400 still being written).
+      ex.close = true;
+      return this.finish(ex, errorReply(400, 'bad_request', 'Follows a request that could not be framed; not served.'), 'unmatched', null);
+    }
+    if (framing) {
+      // uWS 20.30 keeps parsing what follows on the connection even after an answer marked
+      // Connection: close, so whatever comes from this peer in the same read is dropped, not served.
+      if (!this.poisoned.size) setImmediate(() => this.poisoned.clear());
+      this.poisoned.add(remote(res));
+      ex.close = true;
+      return this.finish(ex, errorReply(400, 'bad_request', `${framing} The request cannot be framed safely.`), 'unmatched', null);
+    }
 
-    if (!METHODS.has(method)) return this.finish(ex, errorReply(405, 'method_not_allowed', `Method ${method} is not supported.`), 'unmatched', null);
     const path = normalisePath(url);
+    if (method === 'OPTIONS' || !METHODS.has(method)) return this.options(ex, path, url);
     const m = this.d.router.match(method as Method, path);
     if (m.kind === 'none') return this.finish(ex, errorReply(404, 'not_found', `No endpoint at ${url}. See GET /api/v1/capabilities.`), 'unmatched', null);
     if (m.kind === 'method') {
-      const allow = [...new Set(m.allow)].join(', ');
+      const allow = allowHeader(m.allow);
       return this.finish(ex, errorReply(405, 'method_not_allowed', `${method} is not allowed on ${url}; allowed: ${allow}.`, { Allow: allow }), 'unmatched', null);
     }
     const route = m.route;
+    ex.personal = isPersonal(route);
     let routeName = this.routeNames.get(route);
     if (routeName === undefined) this.routeNames.set(route, (routeName = `${route.method} ${displayPath(route.path)}`));
     const req: Req = {
       method: route.method, path, params: m.params, query: new URLSearchParams(rawQuery), headers, body: undefined, q: {}, key: null,
     };
+    // Only keyless routes (the dashboard's login throttle) need the peer address: the hot path skips it.
+    if (route.scope === null) req.ip = Buffer.from(res.getRemoteAddressAsText()).toString();
 
     if (!BODY_METHODS.has(method)) {
-      void this.serve(ex, req, route, routeName);
+      void this.serve(ex, req, route, routeName, null);
       return;
     }
     const limit = this.d.ctx.config.maxBodyBytes;
     const declared = Number(headers['content-length'] ?? 0);
     if (declared > limit) {
+      ex.bodyPending = true;
       return this.finish(ex, errorReply(413, 'payload_too_large', `Request body over ${limit} bytes.`), routeName, null);
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    // A client that disconnects mid-body never sends the last chunk: account for it here.
-    ex.onAbort = () => { if (!ex.done) this.finish(ex, errorReply(400, 'client_aborted', 'Client closed the connection.'), routeName, null); };
-    res.onData((ab, isLast) => {
-      if (ex.done || ex.aborted) return;
-      size += ab.byteLength;
-      if (size > limit) {
-        this.finish(ex, errorReply(413, 'payload_too_large', `Request body over ${limit} bytes.`), routeName, null);
-        return;
-      }
-      chunks.push(Buffer.from(ab.slice(0))); // uWS reuses the chunk's memory after this callback
-      if (!isLast) return;
-      ex.onAbort = null;
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (text.trim() !== '') {
-        try { req.body = JSON.parse(text); } catch (e) {
-          return this.finish(ex, errorReply(400, 'invalid_json', `Request body is not valid JSON: ${(e as Error).message}`), routeName, null);
-        }
-      }
-      void this.serve(ex, req, route, routeName);
+    void this.serve(ex, req, route, routeName, this.readBody(ex, limit));
+  }
+
+  /**
+   * Collect the body as bytes while the key is checked; it is decoded and parsed only once the
+   * request is admitted, so an unauthenticated body costs a copy, not a parse.
+   */
+  private readBody(ex: Exchange, limit: number): Promise<string> {
+    ex.bodyPending = true;
+    const body = new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      // A client that disconnects mid-body never sends the last chunk.
+      ex.onAbort = () => reject(new HttpError(400, 'client_aborted', 'Client closed the connection.'));
+      // uSockets closes a connection 8-12 s after the request head however fast the body still
+      // flows (its idle timer is not reset by body data): answer before that rather than cut silently.
+      ex.timer = setTimeout(() => reject(new HttpError(408, 'request_timeout',
+        `The request body did not arrive within ${SLOW_BODY_MS / 1000} s; send it faster, in smaller batches, or through a proxy that buffers request bodies.`)), SLOW_BODY_MS);
+      ex.timer.unref();
+      ex.res.onData((ab, isLast) => {
+        if (ex.done || ex.aborted) return;
+        size += ab.byteLength;
+        if (size > limit) return reject(new HttpError(413, 'payload_too_large', `Request body over ${limit} bytes.`));
+        chunks.push(Buffer.from(ab.slice(0))); // uWS reuses the chunk's memory after this callback
+        if (!isLast) return;
+        ex.bodyPending = false;
+        ex.onAbort = null;
+        if (ex.timer) clearTimeout(ex.timer);
+        resolve(Buffer.concat(chunks).toString('utf8'));
+      });
     });
+    body.catch(() => {}); // an early answer (401, 403, 429) may never look at it
+    return body;
+  }
+
+  /** OPTIONS (CORS preflight or plain) and methods the API does not use: 204 or 405 with Allow. */
+  private options(ex: Exchange, path: string, url: string) {
+    const m = this.d.router.match('OPTIONS' as Method, path);
+    if (m.kind === 'none') return this.finish(ex, errorReply(404, 'not_found', `No endpoint at ${url}. See GET /api/v1/capabilities.`), 'unmatched', null);
+    const allow = allowHeader(m.kind === 'method' ? m.allow : [m.route.method]);
+    if (ex.method !== 'OPTIONS') {
+      return this.finish(ex, errorReply(405, 'method_not_allowed', `${ex.method} is not supported on ${url}; allowed: ${allow}.`, { Allow: allow }), 'unmatched', null);
+    }
+    const headers: Record<string, string> = { Allow: allow };
+    if (ex.origin !== undefined) {
+      headers['Access-Control-Allow-Methods'] = allow;
+      headers['Access-Control-Allow-Headers'] = CORS_ALLOW_HEADERS;
+      headers['Access-Control-Max-Age'] = CORS_MAX_AGE;
+    }
+    this.finish(ex, { status: 204, bytes: EMPTY, contentType: '', headers }, 'OPTIONS', null);
   }
 
   /** Route names for metrics and logs ("GET /route"), made once per route rather than per request. */
   private routeNames = new Map<RouteDef, string>();
 
   private finish(ex: Exchange, reply: Reply, route: string, key: KeyInfo | null) {
-    const status = this.write(ex, reply);
+    if (ex.timer) clearTimeout(ex.timer);
+    const status = this.write(ex, reply, key);
     this.d.metrics.inFlight--;
     const ms = performance.now() - ex.t0;
     this.d.metrics.observe(route, status, ms / 1000);
@@ -178,41 +278,64 @@ export class HttpServer {
   }
 
   /** Authenticate, admit, run the handler and answer; never throws. */
-  private async serve(ex: Exchange, req: Req, route: RouteDef, routeName: string): Promise<void> {
+  private async serve(ex: Exchange, req: Req, route: RouteDef, routeName: string, body: Promise<string> | null): Promise<void> {
     let reply: Reply;
     try {
-      reply = await this.handle(req, route);
+      reply = await this.handle(req, route, body);
     } catch (e) {
-      if (e instanceof HttpError) reply = errorReply(e.status, e.code, e.message, e.headers);
-      else {
+      if (e instanceof HttpError) reply = routeError(route, e.status, e.code, e.message, e.headers);
+      else if (e instanceof Overloaded) {
+        this.d.limits.rejections.overloaded++;
+        reply = routeError(route, 503, 'overloaded', 'The server is at capacity and could not answer in time; retry after the number of seconds in Retry-After.',
+          { 'Retry-After': String(e.retryAfter) });
+      } else {
         const id = randomBytes(6).toString('hex');
         log.error('unhandled', { error_id: id, route: routeName, error: String((e as Error)?.stack ?? e) });
-        reply = errorReply(500, 'internal', `Internal error (reference ${id}). Retry with exponential back-off.`);
+        reply = routeError(route, 500, 'internal', `Internal error (reference ${id}). Retry with exponential back-off.`);
       }
     }
     this.finish(ex, reply, routeName, req.key);
   }
 
-  private async handle(req: Req, route: RouteDef): Promise<Reply> {
-    if (this.draining) return errorReply(503, 'shutting_down', 'The server is shutting down; retry shortly.');
+  private async handle(req: Req, route: RouteDef, body: Promise<string> | null): Promise<Reply> {
+    if (this.draining) return routeError(route, 503, 'shutting_down', 'The server is shutting down; retry shortly.');
+    // Key, scope and limits before the body is even decoded: refusing costs no parse.
     if (route.scope !== null) {
       const header = req.headers.authorization ?? (route.keyInQuery ? bearerFromQuery(req.query) : undefined);
       const a = this.d.auth.lookupCached(header) ?? (await this.d.auth.lookup(header));
-      if (!a.ok) return errorReply(401, 'unauthorized', UNAUTHORIZED[a.reason], { 'WWW-Authenticate': 'Bearer' });
+      if (!a.ok) {
+        const why = a.reason === 'malformed' && route.keyInQuery ? `${UNAUTHORIZED.malformed} This endpoint also takes it as ?key=.` : UNAUTHORIZED[a.reason];
+        return routeError(route, 401, 'unauthorized', why, { 'WWW-Authenticate': 'Bearer' });
+      }
       const key = (req.key = a.key);
       if (route.scope !== 'any' && !key.scopes.includes(route.scope)) {
-        return errorReply(403, 'forbidden', `This key lacks the '${route.scope}' scope needed for ${route.method} ${displayPath(route.path)}.`);
+        this.d.ctx.refusals?.record(key, 403, 'forbidden', `${route.method} ${displayPath(route.path)}`);
+        return routeError(route, 403, 'forbidden', `This key lacks the '${route.scope}' scope needed for ${route.method} ${displayPath(route.path)}.`);
       }
       const admitted = this.d.limits.admit(key);
       const v = admitted instanceof Promise ? await admitted : admitted;
-      if (!v.ok) return errorReply(429, v.code, v.message, { 'Retry-After': String(v.retryAfter) });
+      if (!v.ok) {
+        this.d.ctx.refusals?.record(key, 429, v.code, `${route.method} ${displayPath(route.path)}`);
+        return routeError(route, 429, v.code, v.message, { 'Retry-After': String(v.retryAfter) });
+      }
+    }
+    if (body) {
+      const text = await body;
+      if (text.trim() !== '' && (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
+        req.body = formBody(text); // HTML forms (the dashboard); JSON schemas still validate the result
+      } else if (text.trim() !== '') {
+        if (tooDeep(text)) throw new HttpError(400, 'invalid_json', `Request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`);
+        try { req.body = JSON.parse(text); } catch (e) {
+          throw new HttpError(400, 'invalid_json', `Request body is not valid JSON: ${(e as Error).message}`);
+        }
+      }
     }
     if (route.decl) validateRequest(route, req);
     return route.handler(req, this.d.ctx);
   }
 
   /** Write a reply unless the client went away; returns the status written. */
-  private write(ex: Exchange, reply: Reply): number {
+  private write(ex: Exchange, reply: Reply, key: KeyInfo | null): number {
     if (ex.done) return 0;
     ex.done = true;
     let status: number;
@@ -231,14 +354,38 @@ export class HttpServer {
     }
     if (ex.aborted) return status;
     const res = ex.res, head = ex.method === 'HEAD';
+    const close = ex.close || ex.bodyPending;
+    const origin = ex.origin === undefined ? null : this.cors.allowOrigin(ex.origin, key);
     res.cork(() => {
       res.writeStatus(statusLine(status));
-      res.writeHeader(H_CONTENT_TYPE, type);
+      if (status !== 204) res.writeHeader(H_CONTENT_TYPE, type);
       res.writeHeader(H_ATTRIBUTION, V_ATTRIBUTION);
+      res.writeHeader(H_NOSNIFF, V_NOSNIFF);
+      if (ex.personal) res.writeHeader(H_CACHE_CONTROL, V_NO_STORE);
+      if (origin !== null) {
+        res.writeHeader(H_ACAO, origin);
+        res.writeHeader(H_ACEH, V_ACEH);
+        if (origin !== '*') res.writeHeader(H_VARY, V_ORIGIN);
+      }
       if (reply.headers) for (const [k, v] of Object.entries(reply.headers)) res.writeHeader(k, v);
-      if (head) res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
-      else res.end(body);
+      if (status === 204) res.endWithoutBody(0, close);
+      else if (head) res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength, close);
+      else res.end(body, close);
     });
     return status;
   }
 }
+
+const remote = (res: uWS.HttpResponse) => Buffer.from(res.getRemoteAddressAsText()).toString();
+
+/** The Allow header for a path's routes: HEAD wherever GET is, and OPTIONS everywhere. */
+function allowHeader(methods: string[]): string {
+  const set = new Set(methods);
+  if (set.has('GET')) set.add('HEAD');
+  set.add('OPTIONS');
+  return [...set].join(', ');
+}
+
+/** Scopes whose answers carry personal data (recipients, positions, photos, usage). */
+const PERSONAL_SCOPES = new Set(['logistics', 'tracking', 'fleet']);
+const isPersonal = (r: RouteDef) => (r.scope !== null && PERSONAL_SCOPES.has(r.scope)) || r.path === '/usage';

@@ -5,7 +5,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine } from '../../src/pool.ts';
+import { Engine, Overloaded } from '../../src/pool.ts';
 
 const decode = (b: Uint8Array) => JSON.parse(new TextDecoder().decode(b));
 
@@ -67,5 +67,50 @@ describe('worker pool', () => {
     expect(engine.lanes).toBe(2);
     const after = await Promise.all(Array.from({ length: 100 }, () => engine.run('ping', null)));
     expect(after.every((r) => r.status === 200)).toBe(true);
+  });
+});
+
+describe('worker pool under overload', () => {
+  let dir: string;
+  let engine: Engine;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-pool-'));
+    engine = new Engine({ builtDir: dir, workers: 1, maxQueue: 8, maxWaitMs: 0 });
+    await engine.start();
+  });
+  afterAll(async () => {
+    await engine?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sheds tasks beyond the queue bound with a retry hint, answers the admitted ones, and admits again once drained', async () => {
+    const settled = await Promise.allSettled(Array.from({ length: 30 }, () => engine.run('ping', null)));
+    const ok = settled.filter((s) => s.status === 'fulfilled');
+    const shed = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected');
+    expect(ok).toHaveLength(8);
+    expect(shed).toHaveLength(22);
+    for (const s of shed) {
+      expect(s.reason).toBeInstanceOf(Overloaded);
+      expect(s.reason.retryAfter).toBeGreaterThanOrEqual(1);
+    }
+    expect(engine.outstanding).toBe(0);
+    expect(engine.shed.queue).toBe(22);
+    const again = await Promise.all(Array.from({ length: 8 }, () => engine.run('ping', null)));
+    expect(again.every((r) => r.status === 200)).toBe(true);
+  });
+
+  it('sheds on estimated wait: a queue of slow tasks refuses newcomers', async () => {
+    const e = new Engine({ builtDir: dir, workers: 1, maxWaitMs: 1 });
+    await e.start();
+    try {
+      // Teach the pool that tasks are slow (1 ms each), as measured replies would.
+      (e as unknown as { costUs: number }).costUs = 1000;
+      const settled = await Promise.allSettled(Array.from({ length: 5 }, () => e.run('ping', null)));
+      // 0 and 1 outstanding estimate ≤ 1 ms of wait; the third would wait 2 ms.
+      expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'rejected', 'rejected']);
+      expect(((settled[2] as PromiseRejectedResult).reason as Overloaded).reason).toBe('wait');
+    } finally {
+      await e.close();
+    }
   });
 });

@@ -13,8 +13,12 @@ export class LoadedGraph {
   private _q: ChQuery | null = null;
   private _path: Int32Array | null = null;
   private _tq: DijkstraQuery | null = null;
+  /** Whether a base edge lies inside one of the graph's big strongly connected components. */
+  readonly onBig: (edge: number) => boolean;
   constructor(readonly extract: string, readonly profile: string, readonly g: GraphViews, readonly traffic: TrafficState | null = null) {
     this.index = loadIndex(g);
+    const big = new Set(g.meta.big_components ?? [g.meta.main_component]);
+    this.onBig = (e) => big.has(g.edgeComp[e]);
   }
   get query(): ChQuery { return (this._q ??= new ChQuery(this.g)); }
   /** The search of traffic-aware routes: weights from `traffic` at query time (dijkstra.ts). */
@@ -46,3 +50,8 @@ export function loadGraphs(datasets: Dataset[]): LoadedGraph[] {
   // Smallest coverage first: the most specific extract answers when several cover a point.
   return out.sort((a, b) => a.area - b.area);
 }
+
+/** The graphs this worker serves (set once by the routing module's init), smallest coverage first. */
+let current: LoadedGraph[] = [];
+export const loadedGraphs = (): LoadedGraph[] => current;
+export function setLoadedGraphs(gs: LoadedGraph[]) { current = gs; }

@@ -1,7 +1,7 @@
 // Traffic module: the GeoJSON segments of GET /traffic, and the speed samples map matching
 // derives from probe traces. Reads the routing module's graphs and their shared traffic state.
 import type { EngineModule } from '../../src/core/task.ts';
-import { loadedGraphs } from '../routing/index.ts';
+import { loadedGraphs } from '../routing/graphs.ts';
 import { segments, type SegmentsArgs } from './segments.ts';
 
 export const traffic: EngineModule = {

@@ -3,9 +3,9 @@
 // size limits), so the check can trust them; the database pre-filters by bounding box
 // and the exact point-in-polygon test (holes excluded) runs here in JS.
 import { HttpError, type RouteDef } from '../../http/types.ts';
-import { bad, num } from '../../http/params.ts';
+import { B, Q, type Schema } from '../../http/operation.ts';
 import { owner, notFound, type Owner } from './owner.ts';
-import { bodyObject, object, string, invalid, DEVICE_RE, DEVICE_HINT, type Obj } from './validate.ts';
+import { object, invalid, DEVICE_PATTERN, DEVICE_HINT, type Obj } from './validate.ts';
 import { inPolygon, bbox, ringArea } from './geo-math.ts';
 import { newId, isId } from './ids.ts';
 
@@ -65,16 +65,30 @@ async function deviceLast(store: any, o: Owner, device: string) {
   return r.rows[0] ?? null;
 }
 
+const ZONE: Schema = {
+  type: 'object', required: ['id', 'object', 'name', 'bbox', 'created_at'],
+  properties: { id: { type: 'string' }, object: { const: 'zone' }, name: { type: 'string' }, polygon: { type: 'object' }, bbox: { type: 'array', items: { type: 'number' }, minItems: 4, maxItems: 4 }, created_at: { type: 'string' } },
+};
+const zoneReply = (description: string) => ({ description, schema: { type: 'object', required: ['zone'], properties: { zone: ZONE } } });
+const ZONE_ID = { schema: { type: 'string', maxLength: 64 }, required: true, description: 'zon_…' };
+
 export const routes: RouteDef[] = [
   {
     method: 'POST', path: '/geofence/zones', scope: 'fleet', capabilities: ['geofence_check'],
     note: 'POST/GET/DELETE /api/v1/geofence/zones manage the account\'s GeoJSON Polygon zones (validated: closed rings, ranges, ≤ 10,000 positions).',
-    example: { body: { name: 'Example depot', polygon: { type: 'Polygon', coordinates: [[[3.38, 6.44], [3.40, 6.44], [3.40, 6.46], [3.38, 6.46], [3.38, 6.44]]] } } },
+    decl: {
+      summary: 'Create a geofence zone (GeoJSON Polygon)', tag: 'fleet',
+      body: B.obj({
+        name: B.text(200),
+        polygon: { type: 'object', description: `GeoJSON Polygon (or a Feature wrapping one): closed rings of [lng, lat] positions, at most ${MAX_RINGS} rings and ${MAX_POSITIONS} positions, less than 180° wide` },
+      }, ['name', 'polygon']),
+      responses: { 201: zoneReply('The zone'), 409: { description: `The project already holds ${MAX_ZONES} zones` } },
+      examples: [{ body: { name: 'Example depot', polygon: { type: 'Polygon', coordinates: [[[3.38, 6.44], [3.40, 6.44], [3.40, 6.46], [3.38, 6.46], [3.38, 6.44]]] } } }],
+    },
     handler: async (req, ctx) => {
       const o = owner(req);
-      const b = bodyObject(req.body);
-      const name = string(b, 'name', 'name', { required: true, max: 200 });
-      if (!Object.prototype.hasOwnProperty.call(b, 'polygon') || b.polygon == null) throw new HttpError(400, 'missing_parameter', "Field 'polygon' is required.");
+      const b = req.body;
+      const name: string = b.name;
       const rings = parsePolygon(b.polygon);
       const bb = bbox(rings);
       const polygon = { type: 'Polygon', coordinates: rings };
@@ -91,7 +105,12 @@ export const routes: RouteDef[] = [
     },
   },
   {
-    method: 'GET', path: '/geofence/zones', scope: 'fleet', capabilities: ['geofence_check'], example: {},
+    method: 'GET', path: '/geofence/zones', scope: 'fleet', capabilities: ['geofence_check'],
+    decl: {
+      summary: "The project's zones", tag: 'fleet',
+      responses: { 200: { description: 'Every zone, oldest first', schema: { type: 'object', required: ['zones'], properties: { zones: { type: 'array', items: ZONE } } } } },
+      examples: [{}],
+    },
     handler: async (req, ctx) => {
       const o = owner(req);
       const r = await ctx.store.query(
@@ -103,6 +122,12 @@ export const routes: RouteDef[] = [
   },
   {
     method: 'GET', path: '/geofence/zones/:id', scope: 'fleet', capabilities: ['geofence_check'],
+    decl: {
+      summary: 'One zone', tag: 'fleet',
+      params: { id: ZONE_ID },
+      responses: { 200: zoneReply('The zone'), 404: { description: 'Unknown zone' } },
+      examples: [{ after: 'POST /geofence/zones', params: { id: '{{zone.id}}' } }],
+    },
     handler: async (req, ctx) => {
       const o = owner(req);
       const id = req.params.id;
@@ -117,6 +142,12 @@ export const routes: RouteDef[] = [
   },
   {
     method: 'DELETE', path: '/geofence/zones/:id', scope: 'fleet', capabilities: ['geofence_check'],
+    decl: {
+      summary: 'Delete a zone', tag: 'fleet',
+      params: { id: ZONE_ID },
+      responses: { 200: { description: 'Deleted', schema: { type: 'object', required: ['deleted', 'id'], properties: { deleted: { const: true }, id: { type: 'string' } } } }, 404: { description: 'Unknown zone' } },
+      examples: [{ after: 'POST /geofence/zones', params: { id: '{{zone.id}}' } }],
+    },
     handler: async (req, ctx) => {
       const o = owner(req);
       const id = req.params.id;
@@ -129,20 +160,42 @@ export const routes: RouteDef[] = [
   {
     method: 'GET', path: '/geofence/check', scope: 'fleet', capabilities: ['geofence_check'],
     note: 'GET /api/v1/geofence/check?lat&lng (or &device for its last position) lists the caller\'s zones containing the point (polygons with holes).',
-    example: { query: 'lat=6.45&lng=3.39' },
+    decl: {
+      summary: "The caller's zones containing a point (or a device's last position)", tag: 'fleet',
+      description: 'Give lat and lng, or device alone for its last position.',
+      query: {
+        lat: { schema: Q.num({ min: -90, max: 90 }) },
+        lng: { schema: Q.num({ min: -180, max: 180 }), aliases: ['lon'] },
+        device: { schema: Q.str({ pattern: DEVICE_PATTERN, hint: DEVICE_HINT }) },
+      },
+      responses: {
+        200: {
+          description: 'Zones containing the point',
+          schema: {
+            type: 'object', required: ['point', 'inside'],
+            properties: {
+              point: { type: 'object', required: ['lat', 'lng'], properties: { lat: { type: 'number' }, lng: { type: 'number' }, device: { type: 'string' }, ts: { type: ['string', 'null'] } } },
+              inside: { type: 'array', items: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string' }, name: { type: 'string' } } } },
+            },
+          },
+        },
+        404: { description: 'The device has sent no pings' },
+      },
+      examples: [{ query: 'lat=6.45&lng=3.39' }],
+    },
     handler: async (req, ctx) => {
       const o = owner(req);
-      const q = req.query;
-      const deviceName = q.get('device')?.trim() || undefined;
+      const q = req.q;
+      const deviceName: string | undefined = q.device;
       let la: number, ln: number, at: string | null = null;
-      if (deviceName !== undefined && !q.get('lat') && !q.get('lng')) {
-        if (!DEVICE_RE.test(deviceName)) throw bad('device', DEVICE_HINT);
+      if (deviceName !== undefined && q.lat === undefined && q.lng === undefined) {
         const d = await deviceLast(ctx.store, o, deviceName);
         if (!d) throw new HttpError(404, 'not_found', `Device '${deviceName}' has sent no pings in this project.`);
         la = d.lat; ln = d.lng; at = d.last_ts.toISOString();
       } else {
-        la = num(q, 'lat', { required: true, min: -90, max: 90 })!;
-        ln = num(q, ['lng', 'lon'], { required: true, min: -180, max: 180 })!;
+        if (q.lat === undefined) throw new HttpError(400, 'missing_parameter', "Parameter 'lat' is required.");
+        if (q.lng === undefined) throw new HttpError(400, 'missing_parameter', "Parameter 'lng' is required.");
+        la = q.lat; ln = q.lng;
       }
       const r = await ctx.store.query(
         `SELECT id, name, polygon FROM zones WHERE project_id = $1 AND sandbox = $2
