@@ -3,10 +3,12 @@
 import type { EngineModule } from '../../src/core/task.ts';
 import { loadedGraphs } from '../routing/graphs.ts';
 import { segments, type SegmentsArgs } from './segments.ts';
+import { trafficSamples, type SamplesArgs } from './probes.ts';
 
 export const traffic: EngineModule = {
   init() {},
   tasks: {
     traffic_segments: (args: SegmentsArgs) => segments(loadedGraphs(), args),
+    traffic_samples: (args: SamplesArgs) => trafficSamples(args),
   },
 };
