@@ -10,10 +10,11 @@ import { routing } from './routing/index.ts';
 import { geo } from './geo/index.ts';
 import { address } from './geo/address/tasks.ts';
 import { places } from './places/index.ts';
+import { traffic } from './traffic/index.ts';
 import { system, setOpsProvider } from './system.ts';
 import { render } from './render/index.ts';
 
-const modules: EngineModule[] = [system, routing, geo, address, render, places];
+const modules: EngineModule[] = [system, routing, geo, address, render, places, traffic];
 const datasets: Dataset[] = (workerData && workerData.datasets) || [];
 const table: Record<string, TaskFn> = {};
 for (const m of modules) {

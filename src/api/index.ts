@@ -11,6 +11,7 @@ import { routes as address } from './address.ts';
 import { routes as placesOsm } from './places-osm.ts';
 import { routes as logistics } from './logistics/index.ts';
 import { routes as weather } from './weather/index.ts';
+import { routes as traffic } from './traffic/index.ts';
 import { routes as webhooks } from './webhooks.ts';
 import { routes as dashboard } from './dashboard/index.ts';
 import { routes as maps } from './maps/index.ts';
@@ -33,5 +34,6 @@ export const allRoutes: RouteDef[] = [
   ...dashboard,
   ...maps,
   ...compatAlt,
+  ...traffic,
   ...osrm,
 ];

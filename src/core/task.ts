@@ -14,6 +14,8 @@ export interface Dataset {
   manifest: any;
   /** file name (as in the manifest) → the file's bytes, shared, verified on the main thread */
   files: Record<string, SharedArrayBuffer>;
+  /** Road datasets: profile → live traffic state of that graph (src/core/traffic-state.ts), written by the main thread. */
+  traffic?: Record<string, SharedArrayBuffer>;
 }
 
 export interface TaskContext {
