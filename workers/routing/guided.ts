@@ -6,7 +6,7 @@ import type { GraphViews } from '../../src/core/format/route.ts';
 import type { LoadedGraph } from './graphs.ts';
 import type { Snap } from './snap.ts';
 import { leg, tracePath } from './route.ts';
-import { solve, type RouteArgs } from './index.ts';
+import { solve, searchFor, type RouteArgs } from './index.ts';
 import { Pieces, pieceCoords, legSteps, E7Line, type Piece, type Step } from './steps.ts';
 import { ViaSearch, MAX_ALTERNATIVES, type Seed } from './alternatives.ts';
 import { writeE7 } from './geometry.ts';
@@ -27,7 +27,7 @@ export interface GuideOptions {
 
 export interface GuidedLeg { cost: number; dist: number; pieces: Piece[]; steps?: Step[] }
 export interface GuidedRoute { cost: number; dist: number; line: E7Line; legs: GuidedLeg[] }
-export interface Guided { graph: LoadedGraph; snaps: Snap[]; routes: GuidedRoute[] }
+export interface Guided { graph: LoadedGraph; snaps: Snap[]; routes: GuidedRoute[]; traffic: ReturnType<typeof searchFor>['traffic'] }
 
 const vias = new WeakMap<LoadedGraph, ViaSearch>();
 const r = Math.round;
@@ -38,9 +38,11 @@ export function guide(args: RouteArgs, o: GuideOptions): Guided {
   const { graph, snaps } = solved;
   const g = graph.g;
   const legs: GuidedLeg[] = [];
+  // With traffic=live|forecast the legs (and their steps) follow the traffic-aware search, as /route does.
+  const search = searchFor(graph, args);
   for (let i = 0; i + 1 < snaps.length; i++) {
     const tr = new Pieces();
-    const l = leg(g, graph.query, snaps[i], snaps[i + 1], graph.path, undefined, tr);
+    const l = leg(g, search.q, snaps[i], snaps[i + 1], graph.path, undefined, tr);
     if (!l) throw new TaskError(400, 'no_route', 'No route between the points.');
     legs.push({ cost: l.cost, dist: l.dist, pieces: tr.list });
   }
@@ -48,7 +50,7 @@ export function guide(args: RouteArgs, o: GuideOptions): Guided {
   if (o.alternatives > 0 && snaps.length === 2) {
     for (const alt of alternatives(graph, snaps[0], snaps[1], legs[0], Math.min(o.alternatives, MAX_ALTERNATIVES))) routes.push(assemble(g, [alt], o));
   }
-  return { graph, snaps, routes };
+  return { graph, snaps, routes, traffic: search.traffic };
 }
 
 export function assemble(g: GraphViews, legs: GuidedLeg[], o: GuideOptions): GuidedRoute {
@@ -166,6 +168,7 @@ export function guidedRouteTask(args: GuidedRouteArgs): JsonText {
   if (snaps.length > 2) sn.via = snaps.slice(1, -1).map(snapped);
   route.snapped = sn;
   route.extract = res.graph.extract;
+  if (res.traffic) route.traffic = res.traffic;
   const body: Record<string, unknown> = { route };
   if (args.alternatives) body.alternatives = alts.map((a) => nativeRoute(a, mode, t));
   return new JsonText(t.stringify(body));

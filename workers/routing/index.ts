@@ -37,7 +37,7 @@ export interface RouteArgs {
 export interface TrafficUse { mode: 'live' | 'forecast'; applied: boolean; edges_with_data: number; slot?: { dow: number; hour: number } }
 
 /** The search a leg runs on: the CH, or for traffic-aware routes Dijkstra over the shared traffic weights. */
-function searchFor(graph: LoadedGraph, args: RouteArgs): { q: PathSearch; traffic: TrafficUse | null } {
+export function searchFor(graph: LoadedGraph, args: RouteArgs): { q: PathSearch; traffic: TrafficUse | null } {
   const mode = args.traffic ?? 'none';
   if (mode === 'none') return { q: graph.query, traffic: null };
   const t = graph.traffic;
