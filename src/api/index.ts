@@ -3,25 +3,35 @@ import type { RouteDef } from '../http/types.ts';
 import { routes as system } from './system.ts';
 import { routes as route } from './route.ts';
 import { routes as matrix } from './matrix.ts';
+import { routes as optimize } from './optimize.ts';
+import { routes as match } from './match.ts';
+import { routes as isochrone } from './isochrone.ts';
 import { routes as geo } from './geo.ts';
 import { routes as address } from './address.ts';
+import { routes as placesOsm } from './places-osm.ts';
 import { routes as logistics } from './logistics/index.ts';
 import { routes as weather } from './weather/index.ts';
 import { routes as webhooks } from './webhooks.ts';
 import { routes as dashboard } from './dashboard/index.ts';
 import { routes as maps } from './maps/index.ts';
 import { routes as compatAlt } from './compat/alt/index.ts';
+import { routes as osrm } from './osrm.ts';
 
 export const allRoutes: RouteDef[] = [
   ...system,
   ...route,
   ...matrix,
+  ...optimize,
+  ...match,
+  ...isochrone,
   ...geo,
   ...address,
+  ...placesOsm,
   ...logistics,
   ...weather,
   ...webhooks,
   ...dashboard,
   ...maps,
   ...compatAlt,
+  ...osrm,
 ];

@@ -1,5 +1,5 @@
 // Routing module: contraction-hierarchy queries, snapping and geometry over road graphs.
-// Tasks: `route` (full answer with geometry, issue 3 §7) and `route_cost` (cost and distance only:
+// Tasks: `route` (full answer with geometry), `route_matrix`, `road_access` and `route_cost` (cost and distance only:
 // the compat distance matrix, bench osrm-pairs). Arguments arrive validated by the declarations
 // that call them (points in range, radius within SNAP_RADIUS); they are not re-checked.
 import { TaskError, JsonText, type EngineModule } from '../../src/core/task.ts';
@@ -8,10 +8,14 @@ import { loadGraphs, type LoadedGraph } from './graphs.ts';
 import type { Snap } from './snap.ts';
 import { candidates, choose } from './candidates.ts';
 import { matrixTask, type MatrixArgs } from './matrix.ts';
+import { optimizeTask, type OptimizeArgs } from './optimize.ts';
+import { matchTask, type MatchArgs } from './match.ts';
+import { isochroneTask, type IsochroneArgs } from './isochrone.ts';
 import { leg } from './route.ts';
 import { JsonCoordSink, type CoordSink } from './geometry.ts';
 import { roadAccess } from './access.ts';
 import { guidedRouteTask, type GuidedRouteArgs } from './guided.ts';
+import { osrmRouteTask, osrmNearestTask, osrmTableTask, osrmTripTask, osrmMatchTask } from './osrm.ts';
 
 import { MODES, type Mode } from './candidates.ts';
 export { MODES, type Mode };
@@ -135,8 +139,18 @@ export const routing: EngineModule = {
   tasks: {
     // steps and alternatives take the guided path (guided.ts); the plain answer keeps its own
     route: (args: GuidedRouteArgs) => (args.steps || args.alternatives ? guidedRouteTask(args) : routeTask(args)),
+    // the /osrm/ compatibility layer (osrm.ts)
+    osrm_route: osrmRouteTask,
+    osrm_nearest: osrmNearestTask,
+    osrm_table: osrmTableTask,
+    osrm_trip: osrmTripTask,
+    osrm_match: osrmMatchTask,
     road_access: (args) => roadAccess(loadedGraphs(), args),
     route_matrix: (args: MatrixArgs) => matrixTask(args),
+    route_optimize: (args: OptimizeArgs) => optimizeTask(args),
+    route_match: (args: MatchArgs) => matchTask(args),
+    route_isochrone: (args: IsochroneArgs) => isochroneTask(args),
+    // Cost and length only, no geometry: benchmarks and the no_route checks compare it with OSRM.
     route_cost: (args: RouteArgs) => {
       const r = solve(args, () => null);
       const t = totals(r);

@@ -137,7 +137,7 @@ function direct(graph: LoadedGraph, s: Snap, t: Snap): [number, number] | null {
  * shortcut) into ms/metres, row-major (sources × destinations); a null entry is skipped.
  * Returns the bytes of state it held.
  */
-function manyToMany(graph: LoadedGraph, src: (Snap[] | null)[], dst: (Snap[] | null)[], ms: Float64Array, metres: Float64Array): number {
+export function manyToMany(graph: LoadedGraph, src: (Snap[] | null)[], dst: (Snap[] | null)[], ms: Float64Array, metres: Float64Array): number {
   const cols = dst.length;
   const q = upward(graph);
   const entries = new Entries();
@@ -234,18 +234,33 @@ class ByteWriter {
     const b = new Uint8Array(cap); b.set(this.buf.subarray(0, this.n)); this.buf = b;
   }
   ascii(s: string) { this.ensure(s.length); for (let i = 0; i < s.length; i++) this.buf[this.n++] = s.charCodeAt(i); }
-  /** t / 10 as JSON text (t an integer ≥ 0): what JSON.stringify writes for Math.round(x * 10) / 10. */
-  tenths(t: number) {
-    this.ensure(24);
+
+  /**
+   * One row as [v,v,null,…] (a comma first unless it is the first row): seconds from ms, or metres,
+   * each rounded to 0.1 as /route's round1 does.
+   */
+  row(arr: Float64Array, off: number, cols: number, secs: boolean) {
+    this.ensure(cols * 24 + 4);
     const b = this.buf;
-    const ip = Math.floor(t / 10), f = t - ip * 10;
-    if (ip === 0) b[this.n++] = 48;
-    else {
-      let d = 1;
-      while (d * 10 <= ip) d *= 10;
-      for (let r = ip; d >= 1; d = d / 10 | 0) { const x = Math.floor(r / d); b[this.n++] = 48 + x; r -= x * d; }
+    let n = this.n;
+    if (b[n - 1] === 93) b[n++] = 44; // "]," between rows
+    b[n++] = 91;
+    for (let j = 0; j < cols; j++) {
+      if (j) b[n++] = 44;
+      const v = arr[off + j];
+      if (v === Infinity) { b[n++] = 110; b[n++] = 117; b[n++] = 108; b[n++] = 108; continue; }
+      const t = secs ? Math.round((v / 1000) * 10) : Math.round(v * 10);
+      let ip = (t / 10) | 0;
+      const f = t - ip * 10;
+      // digits of ip, last first, into their places
+      const d = ip < 10 ? 1 : ip < 100 ? 2 : ip < 1000 ? 3 : ip < 10000 ? 4 : ip < 100000 ? 5 : ip < 1000000 ? 6 : ip < 10000000 ? 7 : ip < 100000000 ? 8 : 10;
+      const len = d === 10 ? String(ip).length : d;
+      for (let k = n + len - 1; k >= n; k--) { const q = (ip / 10) | 0; b[k] = 48 + ip - q * 10; ip = q; }
+      n += len;
+      if (f) { b[n++] = 46; b[n++] = 48 + f; }
     }
-    if (f) { b[this.n++] = 46; b[this.n++] = 48 + f; }
+    b[n++] = 93;
+    this.n = n;
   }
   text(): string { return Buffer.from(this.buf.buffer, 0, this.n).toString('latin1'); }
 }
@@ -260,16 +275,8 @@ export function matrixTask(args: MatrixArgs): JsonText {
   const rows = r.r1 - r.r0, cols = r.cols;
   for (const [name, arr] of [['durations_s', r.ms], ['distances_m', r.metres]] as const) {
     const secs = name === 'durations_s';
-    w.ascii(name === 'durations_s' ? '{"durations_s":[' : '],"distances_m":[');
-    for (let i = 0; i < rows; i++) {
-      w.ascii(i ? ',[' : '[');
-      for (let j = 0; j < cols; j++) {
-        if (j) w.ascii(',');
-        const v = arr[i * cols + j];
-        if (v === Infinity) w.ascii('null'); else w.tenths(secs ? round((v / 1000) * 10) : round(v * 10)); // as /route's round1
-      }
-      w.ascii(']');
-    }
+    w.ascii(secs ? '{"durations_s":[' : '],"distances_m":[');
+    for (let i = 0; i < rows; i++) w.row(arr, i * cols, cols, secs);
   }
   w.ascii('],"sources":');
   w.ascii(JSON.stringify(r.src.slice(r.r0, r.r1).map(snappedJson)));

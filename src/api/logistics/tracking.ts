@@ -1,7 +1,7 @@
 // POST /track/ping (one ping or a batch of up to 1,000) and GET /track/:device.
 // A whole batch is validated before anything is written: one bad ping rejects the
 // request with a 400 naming it ("pings[17].lat"), so a retry never half-applies.
-import { HttpError, type RouteDef } from '../../http/types.ts';
+import { HttpError, type RouteDef, type Req, type Reply, type AppContext } from '../../http/types.ts';
 import { ATTRIBUTION } from '../../core/attribution.ts';
 import { B, Q, type Schema } from '../../http/operation.ts';
 import { owner } from './owner.ts';
@@ -12,6 +12,8 @@ import type { Store } from '../../store/index.ts';
 
 export const MAX_BATCH = 1000;
 const MAX_TRAIL = 10_000;
+/** Pings one ?matched=1 read matches (the matcher's per-request limit). */
+const MAX_MATCH_POINTS = 2000;
 /** Fastest plausible ground speed: 150 m/s (540 km/h) covers everything that drives or flies low. */
 const MAX_SPEED = 150;
 
@@ -107,7 +109,7 @@ export const routes: RouteDef[] = [
   },
   {
     method: 'GET', path: '/track/:device', scope: 'tracking', capabilities: ['track_trail'],
-    note: 'GET /api/v1/track/{device}?trail=1 answers the last position and the trail in time order; empty until a real ping arrives.',
+    note: 'GET /api/v1/track/{device}?trail=1 answers the last position and the trail in time order; empty until a real ping arrives. ?matched=1 answers the trail matched to the roads.',
     decl: {
       summary: 'Last position of a device, and its trail in time order', tag: 'tracking',
       params: { device: { schema: Q.str({ pattern: DEVICE_PATTERN, hint: DEVICE_HINT }), required: true } },
@@ -117,6 +119,8 @@ export const routes: RouteDef[] = [
         since: { schema: Q.str({ maxLength: 40 }), description: 'RFC 3339 or epoch ms: the first page from here on (page forward with next_since)' },
         until: { schema: Q.str({ maxLength: 40 }), description: 'RFC 3339 or epoch ms: the latest page up to here' },
         limit: { schema: Q.int({ min: 1, max: MAX_TRAIL, default: 1000 }), description: 'Pings per page' },
+        matched: { schema: Q.bool(false), description: `The trail (since/until/limit, at most ${MAX_MATCH_POINTS} pings) matched to the roads, as POST /route/match answers` },
+        mode: { schema: Q.enum(['driving', 'walk', 'cycle'], 'driving'), description: 'Road network for matched=1' },
       },
       responses: {
         200: {
@@ -139,6 +143,7 @@ export const routes: RouteDef[] = [
       const since = timeParam(req.q.since, 'since'), until = timeParam(req.q.until, 'until');
       if (since !== null && until !== null && since > until) throw new HttpError(400, 'invalid_parameter', "Parameter 'since' must not be after 'until'.");
       const limit: number = req.q.limit;
+      if (req.q.matched) return matchedTrail(req, ctx, o, device, since, until, Math.min(limit, MAX_MATCH_POINTS));
       // Without a trail only the newest ping is read (a page of zero plus the look-ahead row).
       const wantTrail = withTrail || format === 'geojson';
       // JSON trails are cached under the device's ping count (see trail-cache.ts); the count
@@ -166,6 +171,26 @@ export const routes: RouteDef[] = [
     },
   },
 ];
+
+/**
+ * ?matched=1: the device's trail (the page since/until/limit selects, at most MAX_MATCH_POINTS pings)
+ * matched to the roads by the `route_match` task (workers/routing/match.ts; mode=driving|walk|cycle).
+ * Answers the task's body with the device and the page in front of it.
+ */
+async function matchedTrail(req: Req, ctx: AppContext, o: ReturnType<typeof owner>, device: string, since: number | null, until: number | null, limit: number): Promise<Reply> {
+  const mode: string = req.q.mode;
+  const t = await readTrail(ctx.store, o, { device, since, until, limit });
+  const page = { count: t.points.length, limit, has_more: t.hasMore };
+  const pts = t.points.map((p) => JSON.parse(p) as { lat: number; lng: number; ts: string; accuracy_m?: number | null });
+  if (pts.length < 2) return { json: { device, page, matched: null, note: 'Fewer than two pings in the range: nothing to match.' } };
+  const reply = await ctx.engine.run('route_match', {
+    mode,
+    points: pts.map((p) => ({ lat: p.lat, lng: p.lng, ts: Date.parse(p.ts) / 1000, ...(p.accuracy_m ? { accuracy_m: Math.min(1000, p.accuracy_m) } : {}) })),
+  }, o.sandbox);
+  if (reply.status !== 200) return { task: reply };
+  const head = Buffer.from(`{"device":${JSON.stringify(device)},"page":${JSON.stringify(page)},`);
+  return { status: 200, bytes: Buffer.concat([head, Buffer.from(reply.body).subarray(1)]), contentType: JSON_TYPE };
+}
 
 /** Just after the page's newest ping: where the next page starts. */
 function nextSince(points: string[]): string | null {

@@ -36,6 +36,29 @@ export interface AltRoute {
   handler: RouteDef['handler'];
 }
 
+/** Every error of the layer, auth failures included, in the platform's envelope (errorBodyWith). */
+const ALT_ERROR = {
+  type: 'object', required: ['status', 'error_message', 'error'],
+  properties: {
+    status: { enum: ['INVALID_REQUEST', 'REQUEST_DENIED', 'OVER_QUERY_LIMIT', 'NOT_FOUND', 'ZERO_RESULTS', 'UNKNOWN_ERROR'] },
+    error_message: { type: 'string' },
+    error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } },
+  },
+};
+const ALT_ERRORS: Record<number, string> = {
+  400: 'INVALID_REQUEST', 401: 'REQUEST_DENIED (missing, malformed or revoked key)', 403: 'REQUEST_DENIED (key without the scope)',
+  404: 'NOT_FOUND', 429: 'OVER_QUERY_LIMIT (with Retry-After)', 500: 'UNKNOWN_ERROR', 503: 'UNKNOWN_ERROR (retry)',
+};
+
+function withAltErrors(d: Declaration): Declaration {
+  const responses = { ...d.responses };
+  for (const [status, what] of Object.entries(ALT_ERRORS)) {
+    const s = Number(status);
+    responses[s] = { description: responses[s]?.description ?? what, schema: responses[s]?.schema ?? ALT_ERROR };
+  }
+  return { ...d, responses };
+}
+
 export function altRoute(r: AltRoute): RouteDef {
   NEEDS[r.name] = { ops: r.ops, datasets: r.datasets, ready: r.ready };
   return {
@@ -51,7 +74,7 @@ export function altRoute(r: AltRoute): RouteDef {
     note: 'Google Maps Platform web-service shapes under /api/v1/compat/alt/* (geocode, directions, nearbysearch, autocomplete, staticmap, distancematrix, placedetails); key as ?key= or Bearer; place_ids are our svc: ids. See docs/compat-alt.md.',
     keyInQuery: true,
     errorBody: errorBodyWith(r.empty),
-    decl: { tag: 'compat', ...r.decl },
+    decl: withAltErrors({ tag: 'compat', ...r.decl }),
     handler: r.handler,
   };
 }
