@@ -34,7 +34,7 @@ export const routes: RouteDef[] = [
       tag: 'webhooks',
       body: {
         type: 'object', required: ['url', 'events'], additionalProperties: false,
-        properties: { url: { type: 'string', maxLength: 2048, description: 'Public https address' }, events, description: { type: 'string', maxLength: 200 } },
+        properties: { url: { type: 'string', format: 'text', maxLength: 2048, description: 'Public https address' }, events, description: { type: 'string', format: 'text', maxLength: 200 } },
       },
       responses: { 201: { description: 'The endpoint, with its secret', schema: { type: 'object', required: ['webhook'], properties: { webhook: endpointSchema } } }, 409: { description: `More than ${MAX_ENDPOINTS} endpoints` } },
       examples: [{ body: { url: 'https://hooks.example.com/svc', events: ['trip_outcome.recorded'] } }],
@@ -72,7 +72,7 @@ export const routes: RouteDef[] = [
       summary: 'Change a webhook endpoint (url, events, description, enabled)', tag: 'webhooks', params: idParam,
       body: {
         type: 'object', additionalProperties: false, minProperties: 1,
-        properties: { url: { type: 'string', maxLength: 2048 }, events, description: { type: ['string', 'null'], maxLength: 200 }, enabled: { type: 'boolean' } },
+        properties: { url: { type: 'string', format: 'text', maxLength: 2048 }, events, description: { type: ['string', 'null'], format: 'text', maxLength: 200 }, enabled: { type: 'boolean' } },
       },
       responses: { 200: { description: 'The endpoint', schema: { type: 'object', required: ['webhook'], properties: { webhook: endpointSchema } } }, 404: { description: 'Unknown id' } },
       examples: [{ after: AFTER, params: EXAMPLE_ID, body: { enabled: false } }],

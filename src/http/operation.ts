@@ -305,6 +305,11 @@ export function validateRequest(r: RouteDef, req: Req): void {
   const c = compiled.get(r);
   if (!c) return;
   const d = r.decl!;
+  // A path segment names a resource: control characters or a lone surrogate in one never match
+  // anything, and PostgreSQL refuses NUL in text — answered 400 before any lookup.
+  for (const [k, v] of Object.entries(req.params)) {
+    if (BAD_TEXT.test(v)) throw new HttpError(400, 'invalid_parameter', `Parameter '${k}' contains control characters or unpaired UTF-16 surrogates.`);
+  }
   if (c.params) {
     if (!c.params(req.params)) throw reject('Parameter', c.params.errors![0]);
   }

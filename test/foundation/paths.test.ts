@@ -52,3 +52,14 @@ describe('path normalisation', () => {
     expect(JSON.parse(r.body).error.code).toBe('not_found');
   });
 });
+
+describe('path parameters', () => {
+  it('a NUL or control character in a path parameter is a 400, never a 500', async () => {
+    // Operations without a key, so the request reaches validation (keyed ones answer 401 first here).
+    for (const p of ['/reference/guides/%00', '/reference/assets/a%00b', '/reference/guides/%07x']) {
+      const r = await raw(p);
+      expect(r.status, p).toBe(400);
+      expect(JSON.parse(r.body).error.message).toMatch(/control characters/);
+    }
+  });
+});

@@ -128,7 +128,7 @@ export const routes: RouteDef[] = [
     decl: {
       summary: 'MapLibre GL JS files the SDK loads (served from this host)', tag: 'maps',
       params: { file: { schema: { type: 'string', enum: Object.keys(LIB_FILES) }, required: true } },
-      responses: { 200: { description: 'JavaScript or CSS', schema: { type: 'string' } } },
+      responses: { 200: { description: 'JavaScript or CSS (text/javascript or text/css)', contentType: 'text/javascript' } },
       examples: [{ params: { file: 'maplibre-gl.css' } }],
     },
     handler(req) {
