@@ -61,7 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     skipBuild: env.SKIP_BUILD === '1',
     logRequests: env.LOG_REQUESTS !== '0',
     poolMaxQueue: intEnv(env, 'POOL_MAX_QUEUE', 4096),
-    poolMaxWaitMs: intEnv(env, 'POOL_MAX_WAIT_MS', 100),
+    poolMaxWaitMs: intEnv(env, 'POOL_MAX_WAIT_MS', 1000),
     quotaSyncMargin: intEnv(env, 'QUOTA_SYNC_MARGIN', 1000),
   };
 }
