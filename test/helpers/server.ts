@@ -21,7 +21,7 @@ export interface TestServer {
 }
 
 export async function startTestServer(db: TestDb, env: Record<string, string> = {}, extra: RouteDef[] = []): Promise<TestServer> {
-  process.env.LOG_LEVEL = 'silent';
+  process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'silent';
   const config = loadConfig({
     PORT: '0', HOST: '127.0.0.1', WORKERS: '1', DATA_DIR: db.dataDir, LOG_REQUESTS: '0',
     BUILT_DIR: join(db.dataDir, 'built'), ...(db.url ? { DATABASE_URL: db.url } : {}), ...env,
