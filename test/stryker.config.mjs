@@ -14,7 +14,7 @@ export default {
   ],
   coverageAnalysis: 'perTest',
   concurrency: 2,
-  timeoutMS: 20_000,
+  timeoutMS: 3_000,
   ignorePatterns: ['data', 'bench/results', 'docs', '.stryker-tmp', 'reports'],
   reporters: ['clear-text', 'progress', 'json'],
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },

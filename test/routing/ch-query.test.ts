@@ -35,12 +35,12 @@ function walk(path: Int32Array, n: number): [number, number, number] {
 }
 
 describe('CH query', () => {
-  it('finds the Dijkstra cost and a continuous path of that weight for 400 random pairs', () => {
+  it('finds the Dijkstra cost and a continuous path of that weight for 150 random pairs', () => {
     const ch = new ChQuery(g), dj = new DijkstraQuery(g);
     const rand = rng(99), nodes = g.meta.nodes;
     const path = new Int32Array(g.edgeU.length + 1);
     let reachable = 0, nonTrivial = 0;
-    for (let i = 0; i < 400; i++) {
+    for (let i = 0; i < 150; i++) {
       const a = Math.floor(rand() * nodes), b = Math.floor(rand() * nodes);
       ch.reset(); ch.addSource(a, 0); ch.addTarget(b, 0);
       dj.reset(); dj.addSource(a, 0); dj.addTarget(b, 0);
@@ -59,8 +59,8 @@ describe('CH query', () => {
       expect(ch.startNode()).toBe(a);
       expect(ch.endNode()).toBe(b);
     }
-    expect(reachable).toBeGreaterThan(300);
-    expect(nonTrivial).toBeGreaterThan(300);
+    expect(reachable).toBeGreaterThan(110);
+    expect(nonTrivial).toBeGreaterThan(110);
   });
 
   it('takes several weighted sources and targets and picks the cheapest combination', () => {
