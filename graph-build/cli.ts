@@ -1,5 +1,6 @@
 // npm run graph-build -- --input <file.osm.pbf> --name <extract> [--profiles driving,walk,cycle] [--out data/built]
 // npm run graph-build -- gazetteer …   (dispatched to graph-build/gazetteer/cli.ts)
+// npm run graph-build -- tiles [--out data/built] [--max-zoom 14]   (vector tiles, glyphs, sprites)
 import { parseArgs } from 'node:util';
 import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,7 +8,8 @@ import { PROFILES, type ProfileName } from './profiles/index.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: npm run graph-build -- --input <file.osm.pbf> --name <extract> [--profiles driving,walk,cycle] [--out data/built]
-       npm run graph-build -- gazetteer [options]`;
+       npm run graph-build -- gazetteer [options]
+       npm run graph-build -- tiles [--out data/built] [--max-zoom 14]`;
 
 async function main(argv: string[]) {
   if (argv[0] === 'gazetteer') {
@@ -19,6 +21,20 @@ async function main(argv: string[]) {
       throw new Error(`the gazetteer builder is not available in this build (graph-build/gazetteer/cli.ts): ${(e as Error).message}`);
     }
     return mod.main(argv.slice(1));
+  }
+  if (argv[0] === 'tiles') {
+    const { values: v } = parseArgs({ args: argv.slice(1), options: { out: { type: 'string' }, 'max-zoom': { type: 'string' } } });
+    const { readSources } = await import('./defaults.ts');
+    const { loadConfig } = await import('../src/core/config.ts');
+    const { buildTiles } = await import('./tiles/index.ts');
+    const s = readSources();
+    if (!s.tiles) throw new Error('data/sources.json has no "tiles" entry');
+    const r = await buildTiles({
+      sharedDataDir: loadConfig().sharedDataDir, out: resolve(v.out ?? resolve(ROOT, 'data/built')), sources: { ...s.gazetteer, ...s.tiles },
+      roads: s.roads, progress: true, maxZoom: v['max-zoom'] ? Number(v['max-zoom']) : undefined,
+    });
+    console.log(`built tiles: ${r.tiles} tiles, ${(r.bytes / 1e6).toFixed(1)} MB in ${r.seconds.toFixed(1)} s`);
+    return;
   }
   const { values } = parseArgs({
     args: argv,

@@ -8,10 +8,12 @@ import { log } from '../src/core/log.ts';
 import { readManifest, isStale } from '../src/core/format/index.ts';
 import { ROUTE_FORMAT_VERSION } from '../src/core/format/route.ts';
 import { GAZ_VERSION } from '../src/core/format/gazetteer.ts';
+import { DATASET_FORMATS } from '../src/core/format/kinds.ts';
 
 export interface Sources {
   roads: { name: string; input: string; profiles?: ('driving' | 'walk' | 'cycle')[] }[];
   gazetteer: { name: string; [k: string]: unknown };
+  tiles?: { name: string; admin1_polygons: string };
 }
 
 export function readSources(): Sources {
@@ -41,5 +43,17 @@ export async function ensureDefaultData(config: Config): Promise<void> {
     if (gm) log.info('rebuilding', { dataset: sources.gazetteer.name, reason: `format version ${gm.format_version}, this build writes ${GAZ_VERSION}` });
     else log.info('building', { dataset: sources.gazetteer.name });
     await buildGazetteer({ sharedDataDir: config.sharedDataDir, out: config.builtDir, sources: sources.gazetteer, roads: sources.roads, progress });
+  }
+  if (sources.tiles) {
+    const tm = readManifest(join(config.builtDir, sources.tiles.name));
+    const admin1 = join(config.sharedDataDir, sources.tiles.admin1_polygons);
+    if (!existsSync(admin1)) log.warn('source_missing', { dataset: sources.tiles.name, input: admin1 });
+    else if (!tm || isStale(tm, DATASET_FORMATS.tiles)) {
+      const { buildTiles } = await import('./tiles/index.ts');
+      if (tm) log.info('rebuilding', { dataset: sources.tiles.name, reason: `format version ${tm.format_version}, this build writes ${DATASET_FORMATS.tiles}` });
+      else log.info('building', { dataset: sources.tiles.name });
+      const r = await buildTiles({ sharedDataDir: config.sharedDataDir, out: config.builtDir, sources: { ...sources.gazetteer, ...sources.tiles }, roads: sources.roads, progress });
+      log.info('built', { dataset: sources.tiles.name, tiles: r.tiles, bytes: r.bytes, seconds: Math.round(r.seconds * 10) / 10 });
+    }
   }
 }

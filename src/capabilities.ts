@@ -27,7 +27,7 @@ export const RECIPES: Record<string, string[]> = {
 const OFF_NOTES: Partial<Record<Capability, string>> = {
   route_truck: 'Truck routing is not offered: /route with mode=truck (or hgv) answers 501.',
   traffic: 'No live probe data in this build; traffic would be empty, so the capability is off.',
-  weather: 'No weather upstream is configured in this build.',
+  weather: 'No weather upstream is configured (WEATHER_URL), or it has not answered yet since start: no weather is invented.',
   protected_areas: 'No protected-area polygons for Africa are available to this build.',
   trip_outcome_webhook: 'Trip outcomes are recorded and answered with UX hints (POST /api/v1/integrations/{slug}/trip-outcome); outgoing webhook delivery is not implemented.',
 };
@@ -44,7 +44,8 @@ export function capabilityDocument(routes: RouteDef[], ctx: AppContext) {
       const n = live.map((r) => r.note).filter(Boolean);
       notes[c] = n.length ? [...new Set(n)].join(' ') : `Served by ${live.map((r) => `${r.method} ${displayPath(r.path)}`).join(', ')}.`;
     } else if (serving.length) {
-      notes[c] = OFF_NOTES[c] ?? `${serving.map((r) => displayPath(r.path)).join(', ')} is registered but its data is not loaded in this build.`;
+      const why = serving.find((r) => r.offNote)?.offNote;
+      notes[c] = (why && safeText(() => why(ctx))) || (OFF_NOTES[c] ?? `${serving.map((r) => displayPath(r.path)).join(', ')} is registered but its data is not loaded in this build.`);
     } else {
       notes[c] = OFF_NOTES[c] ?? 'Not available in this build.';
     }
@@ -61,6 +62,10 @@ export function capabilityDocument(routes: RouteDef[], ctx: AppContext) {
 }
 
 const displayPath = (p: string) => (p.startsWith('//') ? p.slice(1) : `/api/v1${p}`);
+
+function safeText(f: () => string): string | null {
+  try { return f(); } catch { return null; }
+}
 
 function safe(f: () => boolean): boolean {
   try { return !!f(); } catch { return false; }

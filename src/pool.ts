@@ -49,7 +49,7 @@ interface Lane {
   port: MessagePort;
   thread: number;
   /** Batches out on this lane, oldest first, with their estimated worker µs. */
-  out: { part: Pending[]; us: number }[];
+  out: { part: Pending[]; us: number; spread?: boolean }[];
   /** Estimated worker µs of everything out on this lane. */
   us: number;
 }
@@ -163,10 +163,11 @@ export class Engine {
   private openLane(gen: Generation, port: MessagePort, thread: number) {
     const lane: Lane = { port, thread, out: [], us: 0 };
     port.on('message', (r: BatchReply) => {
-      const { part, us } = lane.out.shift()!;
+      const { part, us, spread } = lane.out.shift()!;
       lane.us = lane.out.length ? lane.us - us : 0;
       if (!lane.out.length) port.unref();
-      this.observeCost(batchMicros(r), part.length);
+      // A large job split by its caller (runSpread) says nothing about the usual task's cost.
+      if (!spread) this.observeCost(batchMicros(r), part.length);
       const answers = readBatchReply(r);
       for (let j = 0; j < part.length; j++) part[j].resolve(answers[j]);
       this.settled(gen);
@@ -253,6 +254,21 @@ export class Engine {
     return Math.max(1, Math.ceil(this.estimatedWaitUs(threads) / 1e6));
   }
 
+  /**
+   * Tasks meant to run at the same time on different threads: the parts of one large job the caller
+   * split (a 1,000 × 1,000 matrix). Each leaves at once in a batch of its own, to the least-loaded
+   * open lane in turn, counted as `estimateUs` of work there so the next part goes elsewhere.
+   * Without lanes (or with every lane full) they queue like any task.
+   */
+  runSpread(reqs: { op: string; args: unknown }[], sandbox = false, estimateUs = 100_000): Promise<TaskReply[]> {
+    return Promise.all(reqs.map((r) => new Promise<TaskReply>((resolve, reject) => {
+      const p: Pending = { req: { op: r.op, args: r.args, sandbox }, resolve, reject };
+      const open = this.gen.lanes.filter((l) => l.out.length < MAX_INFLIGHT).sort((a, b) => a.us - b.us);
+      if (!open.length || this.gen.closing) { this.pending.push(p); this.schedule(); return; }
+      this.send(open[0], [p], estimateUs, true);
+    })));
+  }
+
   private pending: Pending[] = [];
   private scheduled = false;
   /** Worker time per task (µs, moving average); starts high so both threads serve until measured. */
@@ -319,10 +335,10 @@ export class Engine {
     return packed;
   }
 
-  private send(lane: Lane, part: Pending[], us: number) {
+  private send(lane: Lane, part: Pending[], us: number, spread = false) {
     const packed = this.pack(part);
     if (!lane.out.length) lane.port.ref();
-    lane.out.push({ part, us });
+    lane.out.push({ part, us, spread });
     lane.us += us;
     lane.port.postMessage(packed, [packed.buffer]);
   }

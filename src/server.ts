@@ -5,6 +5,8 @@ import { Store } from './store/index.ts';
 import { Engine } from './pool.ts';
 import { Authenticator } from './auth/authenticator.ts';
 import { Limits } from './auth/limits.ts';
+import { Refusals } from './auth/refusals.ts';
+import { Dispatcher } from './webhooks/dispatcher.ts';
 import { bootstrapKeys } from './auth/keys.ts';
 import { Router } from './http/router.ts';
 import { Metrics } from './http/metrics.ts';
@@ -29,6 +31,8 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
   const auth = new Authenticator(store);
   const limits = new Limits(store, config.burstRps, 500, () => Date.now(), config.quotaSyncMargin);
   const metrics = new Metrics();
+  const refusals = new Refusals(store);
+  const webhooks = new Dispatcher(store, { allowPrivate: config.webhookAllowPrivate, backoffScale: config.webhookBackoffScale, timeoutMs: config.webhookTimeoutMs });
   try {
     await engine.start();
     await auth.start();
@@ -40,7 +44,7 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
   }
   const router = new Router();
   for (const r of [...allRoutes, ...extraRoutes]) router.add(r);
-  const ctx: AppContext = { engine, store, config, limits, metrics, routes: router.routes };
+  const ctx: AppContext = { engine, store, config, limits, metrics, refusals, webhooks, routes: router.routes };
   const http = new HttpServer({ ctx, router, auth, limits, metrics });
   let port: number;
   try {
@@ -54,6 +58,8 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
   }
   // Last, so a start that fails earlier never swallows the one chance to show the keys.
   const bootstrapped = await bootstrapKeys(store);
+  refusals.start();
+  webhooks.start(); // events queued before a crash are sent now
   log.info('listening', { port, base_url: config.baseUrl, database: store.kind });
 
   let closing: Promise<void> | null = null;
@@ -63,6 +69,8 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
       closing ??= (async () => {
         await http.drain();
         await limits.stop();
+        await refusals.stop();
+        await webhooks.stop();
         auth.stop();
         await engine.close();
         await store.close();

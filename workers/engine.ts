@@ -5,12 +5,14 @@ import { workerData, threadId } from 'node:worker_threads';
 import { Unpackr } from 'msgpackr';
 import { withAttribution } from '../src/core/attribution.ts';
 import { encodeBatchReply, readBatchReply, type BatchReply } from '../src/core/batch.ts';
-import { TaskError, type Dataset, type EngineModule, type TaskFn, type TaskReply, type TaskRequest, type AttachRequest } from '../src/core/task.ts';
+import { TaskError, BinaryBody, type Dataset, type EngineModule, type TaskFn, type TaskReply, type TaskRequest, type AttachRequest } from '../src/core/task.ts';
 import { routing } from './routing/index.ts';
 import { geo } from './geo/index.ts';
+import { address } from './geo/address/tasks.ts';
 import { system, setOpsProvider } from './system.ts';
+import { render } from './render/index.ts';
 
-const modules: EngineModule[] = [system, routing, geo];
+const modules: EngineModule[] = [system, routing, geo, address, render];
 const datasets: Dataset[] = (workerData && workerData.datasets) || [];
 const table: Record<string, TaskFn> = {};
 for (const m of modules) {
@@ -29,6 +31,8 @@ const unpackr = new Unpackr({ useRecords: false });
 interface Answer {
   status: number;
   json: string;
+  /** A BinaryBody's bytes (then `json` is empty). */
+  bytes?: Uint8Array;
 }
 
 function answer(status: number, body: unknown): Answer {
@@ -75,7 +79,9 @@ function runOne(req: TaskRequest): Answer {
   const fn = table[req.op];
   if (!fn) return answer(500, { error: { code: 'internal', message: `unknown task ${req.op}` } });
   try {
-    return answer(200, fn(req.args, { sandbox: !!req.sandbox }));
+    const out = fn(req.args, { sandbox: !!req.sandbox });
+    if (out instanceof BinaryBody) return { status: 200, json: '', bytes: out.bytes };
+    return answer(200, out);
   } catch (e) {
     if (e instanceof TaskError) return answer(e.status, { error: { code: e.code, message: e.message } });
     // Details go to the log (stderr of the worker), never to the caller.

@@ -3,13 +3,15 @@
 // geometry unpacks exactly and snapping can land anywhere on the road.
 import type { Segments } from './segments.ts';
 import { haversine } from '../../src/core/geometry.ts';
-import { E7, type GraphViews } from '../../src/core/format/route.ts';
+import { E7, type GraphViews, type WayAttr } from '../../src/core/format/route.ts';
 
 /** The compressed (uncontracted) graph: the base-edge and shape sections of the route file, plus counts. */
 export type BaseGraph = Pick<GraphViews,
-  'nodeLat' | 'nodeLon' | 'edgeU' | 'edgeV' | 'edgeW' | 'edgeDist' | 'edgeFlags' | 'edgeShape' | 'shapeLat' | 'shapeLon' | 'shapeCum'> & {
+  'nodeLat' | 'nodeLon' | 'edgeU' | 'edgeV' | 'edgeW' | 'edgeDist' | 'edgeFlags' | 'edgeShape' | 'shapeLat' | 'shapeLon' | 'shapeCum' | 'edgeAttr'> & {
   nodes: number;
   edges: number;
+  /** Guidance attribute rows (edgeAttr indexes them); [{cls:''}] for networks without tags. */
+  attrs: WayAttr[];
 };
 
 /** Direction bits of segment s as walked from node `from`. */
@@ -39,13 +41,15 @@ export function compress(s: Segments): BaseGraph {
     const into = dirFrom(s, s1, v);
     const back = ((into & 1) << 1) | ((into & 2) >> 1); // direction of s1 as walked towards v
     if (back !== dirFrom(s, s2, v)) isJ[v] = 1;
+    // A change of name, ref, class or roundabout is a guidance point ("new name"): keep it a node.
+    else if (s.attr && s.attr[s1] !== s.attr[s2]) isJ[v] = 1;
   }
 
   const used = new Uint8Array(s.count);
   // Output buffers, grown as needed.
   let eCap = Math.max(16, s.count), pCap = Math.max(32, s.count * 2);
   let edgeU = new Int32Array(eCap), edgeV = new Int32Array(eCap), edgeW = new Int32Array(eCap);
-  let edgeDist = new Float32Array(eCap), edgeFlags = new Uint8Array(eCap), edgeShape = new Uint32Array(eCap + 1);
+  let edgeDist = new Float32Array(eCap), edgeFlags = new Uint8Array(eCap), edgeShape = new Uint32Array(eCap + 1), edgeAttr = new Int32Array(eCap);
   let shapeLat = new Int32Array(pCap), shapeLon = new Int32Array(pCap), shapeCum = new Float32Array(pCap);
   let m = 0, p = 0;
   const grow = () => {
@@ -53,7 +57,7 @@ export function compress(s: Segments): BaseGraph {
       eCap *= 2;
       const g = <T extends Int32Array | Float32Array | Uint8Array | Uint32Array>(x: T, n: number): T => { const y = new (x.constructor as any)(n); y.set(x); return y; };
       edgeU = g(edgeU, eCap); edgeV = g(edgeV, eCap); edgeW = g(edgeW, eCap); edgeDist = g(edgeDist, eCap);
-      edgeFlags = g(edgeFlags, eCap); edgeShape = g(edgeShape, eCap + 1);
+      edgeFlags = g(edgeFlags, eCap); edgeShape = g(edgeShape, eCap + 1); edgeAttr = g(edgeAttr, eCap);
     }
   };
   const pushPt = (v: number, cum: number) => {
@@ -88,7 +92,7 @@ export function compress(s: Segments): BaseGraph {
     }
     edgeU[m] = id(start); edgeV[m] = id(cur);
     edgeW[m] = Math.max(1, Math.round(ms));
-    edgeDist[m] = dist; edgeFlags[m] = flags;
+    edgeDist[m] = dist; edgeFlags[m] = flags; edgeAttr[m] = s.attr ? s.attr[seg0] : 0;
     m++;
   };
 
@@ -112,7 +116,7 @@ export function compress(s: Segments): BaseGraph {
   return {
     nodes, nodeLat, nodeLon, edges: m,
     edgeU: edgeU.slice(0, m), edgeV: edgeV.slice(0, m), edgeW: edgeW.slice(0, m), edgeDist: edgeDist.slice(0, m),
-    edgeFlags: edgeFlags.slice(0, m), edgeShape: edgeShape.slice(0, m + 1),
+    edgeFlags: edgeFlags.slice(0, m), edgeShape: edgeShape.slice(0, m + 1), edgeAttr: edgeAttr.slice(0, m), attrs: s.attrs ?? [{ cls: '' }],
     shapeLat: shapeLat.slice(0, p), shapeLon: shapeLon.slice(0, p), shapeCum: shapeCum.slice(0, p),
   };
 }

@@ -3,6 +3,7 @@
 import type { RawNetwork } from '../osm/read.ts';
 import { wayRule, type ProfileName } from '../profiles/index.ts';
 import { haversine } from '../../src/core/geometry.ts';
+import { WayAttrTable, type WayAttr } from './attrs.ts';
 
 export interface Segments {
   lat: Float64Array;
@@ -14,6 +15,9 @@ export interface Segments {
   flags: Uint8Array;
   /** km/h */
   speed: Float32Array;
+  /** Guidance attributes (name, ref, class, roundabout) of each segment's way: index into `attrs`. Absent on synthetic networks. */
+  attr?: Int32Array;
+  attrs?: WayAttr[];
 }
 
 /** Apply one profile to every way; ways the mode may not use are dropped. */
@@ -21,6 +25,7 @@ export function profileSegments(net: RawNetwork, profile: ProfileName): Segments
   let cap = 0;
   for (const w of net.ways) cap += w.refs.length - 1;
   const a = new Int32Array(cap), b = new Int32Array(cap), flags = new Uint8Array(cap), speed = new Float32Array(cap);
+  const attr = new Int32Array(cap), table = new WayAttrTable();
   let n = 0;
   for (const w of net.ways) {
     const r = w.refs;
@@ -29,10 +34,11 @@ export function profileSegments(net: RawNetwork, profile: ProfileName): Segments
     const rule = wayRule(profile, w.tags, len);
     if (!rule) continue;
     const f = (rule.forward ? 1 : 0) | (rule.backward ? 2 : 0);
+    const at = table.id(w.tags);
     for (let i = 1; i < r.length; i++) {
       if (r[i - 1] === r[i]) continue; // repeated node: no segment
-      a[n] = r[i - 1]; b[n] = r[i]; flags[n] = f; speed[n] = rule.speed; n++;
+      a[n] = r[i - 1]; b[n] = r[i]; flags[n] = f; speed[n] = rule.speed; attr[n] = at; n++;
     }
   }
-  return { lat: net.lat, lon: net.lon, count: n, a, b, flags, speed };
+  return { lat: net.lat, lon: net.lon, count: n, a, b, flags, speed, attr, attrs: table.list };
 }

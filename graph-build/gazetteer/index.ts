@@ -18,6 +18,7 @@ import { readHealth } from './sources/health.ts';
 import { readGtfs } from './sources/gtfs.ts';
 import { readQuakes } from './sources/quakes.ts';
 import { readStreets } from './sources/streets.ts';
+import { readAdmin1, type Admin1Unit } from './sources/admin1.ts';
 import { buildTextIndex } from './textindex.ts';
 import { pointIndex, ringSections, segmentSections } from './spatialindex.ts';
 
@@ -26,6 +27,8 @@ export interface GazetteerSources {
   geonames: string; citiesjson: string; admin1: string; populated_places: string; countries: string;
   airports: string; ports: string; rivers: string; lakes: string; healthsites: string; who_health: string;
   gtfs: { city: string; file: string }[]; earthquakes: string;
+  /** Natural Earth 10m admin-1 polygons (optional: without them admin-1 comes from the sources' own columns). */
+  admin1_polygons?: string;
 }
 
 export interface BuildOptions {
@@ -40,6 +43,8 @@ export interface BuildOptions {
 
 /** Km within which a feature outside every (generalised, 1:50m) country polygon is given the nearest country. */
 const COAST_TOLERANCE_KM = 30;
+/** Km within which a point outside every admin-1 polygon (offshore, a generalised coast) takes the nearest one of its country. */
+const ADMIN1_COAST_KM = 10;
 /** A locality farther than this is not named in a feature's address. */
 const LOCALITY_KM = 30;
 
@@ -104,6 +109,37 @@ export async function buildGazetteer(opts: BuildOptions): Promise<Manifest> {
     return true;
   };
 
+  // Admin-1 by point-in-polygon (Natural Earth 10m, c. 2012-13).
+  step('admin-1 polygons');
+  const a1 = src.admin1_polygons ? readAdmin1(dir, src.admin1_polygons, iso3) : { units: [] as Admin1Unit[], rings: { owner: [], start: [], coords: [] } };
+  const a1Idx = ringSections(a1.rings, (o) => o, 'a1');
+  const a1Start = a1Idx.a1Start as Uint32Array, a1Coords = a1Idx.a1Coords as Float64Array, a1Owner = a1Idx.a1Owner as Uint32Array;
+  const a1Fb = a1Idx.a1Index ? Flatbush.from((a1Idx.a1Index as Uint8Array).buffer as ArrayBuffer) : null;
+  /** Admin-1 unit containing the point (even-odd per unit), else the nearest of `cc` within ADMIN1_COAST_KM, else -1. */
+  const admin1At = (lng: number, lat: number, cc: string | null): number => {
+    if (!a1Fb) return -1;
+    const parity = new Map<number, boolean>();
+    for (const r of a1Fb.search(lng, lat, lng, lat)) {
+      if (inRing(lng, lat, a1Coords, a1Start[r], a1Start[r + 1])) parity.set(a1Owner[r], !parity.get(a1Owner[r]));
+    }
+    for (const [u, v] of parity) if (v && (!cc || a1.units[u].country === cc)) return u;
+    const d = ADMIN1_COAST_KM / 111, k = d / Math.max(0.1, Math.cos((lat * Math.PI) / 180));
+    let best = -1, bd = ADMIN1_COAST_KM * 1000;
+    for (const r of a1Fb.search(lng - k, lat - d, lng + k, lat + d)) {
+      if (cc && a1.units[a1Owner[r]].country !== cc) continue;
+      for (let i = a1Start[r]; i < a1Start[r + 1] - 1; i++) {
+        const m = segmentDistance(lat, lng, a1Coords[2 * i], a1Coords[2 * i + 1], a1Coords[2 * i + 2], a1Coords[2 * i + 3]);
+        if (m < bd) { bd = m; best = a1Owner[r]; }
+      }
+    }
+    return best;
+  };
+  const admin1Feats: Feat[] = a1.units.map((u) => ({
+    code: `ne1.${u.code.toLowerCase()}`, layer: 'admin1', cat: 'admin1', name: u.name,
+    alt: [...u.alt, ...(u.type ? [`${u.name} ${u.type}`] : [])], lat: u.lat, lng: u.lng, country: u.country, admin1: u.name,
+    pop: 0, importance: 0.5, sources: ['ne_admin1'], extra: { adm1_code: u.code, type: u.type, hasc: u.hasc, boundaries: 'Natural Earth 10m admin-1, c. 2012-2013' },
+  }) satisfies Feat);
+
   step('places');
   const { feats: places } = readPlaces(dir, src);
   for (const f of places) placeInCountry(f);
@@ -140,7 +176,7 @@ export async function buildGazetteer(opts: BuildOptions): Promise<Manifest> {
 
   // Assemble in layer order so each layer is a contiguous id range.
   const byLayer: Record<Layer, Feat[]> = {
-    country: countryFeats, place: places, poi: pois, water: water.feats.filter((_, i) => waterKeep[i]), street: streets.feats,
+    country: countryFeats, admin1: admin1Feats, place: places, poi: pois, water: water.feats.filter((_, i) => waterKeep[i]), street: streets.feats,
     health: health.feats, transit, quake: quakes,
   };
   const waterNew = new Map<number, number>();
@@ -157,7 +193,7 @@ export async function buildGazetteer(opts: BuildOptions): Promise<Manifest> {
   step('localities and addresses');
   const admin1List: string[] = [];
   const admin1Idx = new Map<string, number>();
-  const a1 = (s: string | null) => {
+  const a1n = (s: string | null) => {
     if (!s) return 0xffff;
     let i = admin1Idx.get(s);
     if (i === undefined) { i = admin1List.length; admin1List.push(s); admin1Idx.set(s, i); }
@@ -166,7 +202,7 @@ export async function buildGazetteer(opts: BuildOptions): Promise<Manifest> {
   const countryName = (cc: string | null) => (cc && countryIdx.has(cc) ? countries[countryIdx.get(cc)!].name : null);
   const n = feats.length;
   const lat = new Float64Array(n), lng = new Float64Array(n), importance = new Float32Array(n);
-  const cat = new Uint8Array(n), country = new Uint8Array(n), admin1 = new Uint16Array(n), pop = new Uint32Array(n), srcMask = new Uint32Array(n);
+  const cat = new Uint8Array(n), country = new Uint8Array(n), admin1 = new Uint16Array(n), admin1Unit = new Uint16Array(n), pop = new Uint32Array(n), srcMask = new Uint32Array(n);
   const locality = new Int32Array(n).fill(-1);
   const addr: string[] = new Array(n), codes: string[] = new Array(n), names: string[] = new Array(n), extras: string[] = new Array(n);
   const context: string[][] = new Array(n);
@@ -176,15 +212,18 @@ export async function buildGazetteer(opts: BuildOptions): Promise<Manifest> {
     country[i] = f.country && countryIdx.has(f.country) ? countryIdx.get(f.country)! : 0xff;
     for (const s of f.sources) srcMask[i] |= 1 << SOURCE_BIT[s];
     let loc: Feat | null = null;
-    if (f.layer !== 'place' && f.layer !== 'country') {
+    if (f.layer !== 'place' && f.layer !== 'country' && f.layer !== 'admin1') {
       const p = f.locality ?? nearestPlace(f.lng, f.lat);
       if (p >= 0 && (f.layer === 'street' || haversine(f.lat, f.lng, places[p].lat, places[p].lng) <= LOCALITY_KM * 1000)) {
         loc = places[p];
         locality[i] = placeBase + p;
       }
     }
-    const admin = f.admin1 ?? (loc && loc.country === f.country ? loc.admin1 : null);
-    admin1[i] = a1(admin);
+    // Admin-1 by polygon; the source's own column (or the locality's) only where no polygon applies.
+    const au = f.layer === 'country' ? -1 : f.layer === 'admin1' ? i - layerRange.admin1[0] : admin1At(f.lng, f.lat, f.country);
+    const admin = au >= 0 ? a1.units[au].name : f.admin1 ?? (loc && loc.country === f.country ? loc.admin1 : null);
+    admin1[i] = a1n(admin);
+    admin1Unit[i] = au >= 0 ? au : 0xffff;
     const cn = countryName(f.country);
     const parts = [f.name, loc?.name, admin, f.layer === 'country' ? null : cn].filter((s): s is string => !!s);
     addr[i] = parts.filter((s, k) => k === 0 || s !== parts[k - 1]).join(', ');
@@ -210,6 +249,7 @@ export async function buildGazetteer(opts: BuildOptions): Promise<Manifest> {
     spatial[`kd_${l}`] = pointIndex(lng, lat, s, e);
   }
   Object.assign(spatial, ringSections(countryRings, (o) => o, 'c'));
+  Object.assign(spatial, a1Idx);
   const waterBase = layerRange.water[0];
   const keepRings = (r: Rings): Rings => {
     const out: Rings = { owner: [], start: [], coords: [] };
@@ -245,6 +285,9 @@ export async function buildGazetteer(opts: BuildOptions): Promise<Manifest> {
     categories: CATEGORIES,
     countries: countries.map((c) => ({ code: c.code, name: c.name, ...(c.alias ? { alias: true } : {}) })),
     admin1: admin1List,
+    /** Admin-1 units of the polygons (index = admin1Unit of a feature, owner of the a1 rings). */
+    admin1_units: a1.units.map((u) => ({ code: u.code, name: u.name, country: u.country, type: u.type, hasc: u.hasc, alt: u.alt })),
+    admin1_boundaries: src.admin1_polygons ? 'Natural Earth 10m admin-1 states and provinces, c. 2012-2013 (e.g. Kenya as its 8 pre-2013 provinces)' : null,
     sources: SOURCE_LIST.map((s) => ({ key: s.key, title: s.title, licence: s.licence })),
   };
   const files: ManifestFile[] = [];
@@ -253,7 +296,7 @@ export async function buildGazetteer(opts: BuildOptions): Promise<Manifest> {
     files.push({ file, kind, version: GAZ_VERSION, bytes });
   };
   put(GAZ_FILES.features.file, GAZ_FILES.features.kind, {
-    lat, lng, importance, cat, country, admin1, pop, srcMask, locality,
+    lat, lng, importance, cat, country, admin1, admin1Unit, pop, srcMask, locality,
     codeStr: cb.bytes, codeOff: cb.off, codeOrder, nameStr: nb.bytes, nameOff: nb.off, addrStr: ab.bytes, addrOff: ab.off, extraStr: eb.bytes, extraOff: eb.off,
   }, meta);
   put(GAZ_FILES.text.file, GAZ_FILES.text.kind, text.sections);

@@ -9,6 +9,8 @@ import { createOSMStream } from 'osm-pbf-parser-node';
 export const WAY_TAGS = [
   'highway', 'route', 'oneway', 'junction', 'maxspeed', 'access', 'motor_vehicle', 'motorcar', 'vehicle',
   'foot', 'bicycle', 'oneway:bicycle', 'cycleway', 'surface', 'area', 'duration', 'motorroad', 'ferry',
+  // guidance (graph-build/contract/attrs.ts): street names, numbers and signposted destinations
+  'name', 'name:fr', 'name:en', 'name:ar', 'name:pt', 'name:sw', 'ref', 'destination', 'destination:ref',
 ];
 
 export interface RawWay {

@@ -2,19 +2,48 @@
 import type { RouteDef } from '../http/types.ts';
 import { HttpError } from '../http/types.ts';
 import { Q } from '../http/operation.ts';
+import { MAX_VIA, SNAP_RADIUS } from '../core/limits.ts';
+import { GUIDANCE_LANGS, MAX_ALTERNATIVES, negotiateLang } from '../core/guidance.ts';
 
 /** Accepted spellings of each mode. */
-const MODE_ALIASES: Record<string, 'driving' | 'walk' | 'cycle'> = {
+export const MODE_ALIASES: Record<string, 'driving' | 'walk' | 'cycle'> = {
   driving: 'driving', drive: 'driving', car: 'driving',
   walk: 'walk', walking: 'walk', foot: 'walk',
   cycle: 'cycle', cycling: 'cycle', bicycle: 'cycle', bike: 'cycle',
 };
-const NOT_IMPLEMENTED = ['truck', 'hgv', 'transit'];
-export const MAX_VIA = 25;
-/** Snap radius in metres: how far from a road a point may be. */
-export const SNAP_RADIUS = { default: 1000, max: 10000 };
+export const NOT_IMPLEMENTED = ['truck', 'hgv', 'transit'];
 
+const snappedPoint = { type: 'object', required: ['lat', 'lng', 'distance_m'], properties: { lat: { type: 'number' }, lng: { type: 'number' }, distance_m: { type: 'number' } } };
 const lineString = { type: 'object', required: ['type', 'coordinates'], properties: { type: { const: 'LineString' }, coordinates: { type: 'array', items: { type: 'array', items: { type: 'number' } } } } };
+
+/** One step of legs[].steps[] (workers/routing/steps.ts documents every field). */
+const stepSchema = {
+  type: 'object', required: ['maneuver', 'name', 'mode', 'distance_m', 'duration_s', 'geometry', 'instruction'],
+  properties: {
+    maneuver: {
+      type: 'object', required: ['type', 'bearing_before', 'bearing_after', 'location'],
+      properties: {
+        type: { enum: ['depart', 'turn', 'continue', 'new name', 'merge', 'on ramp', 'off ramp', 'fork', 'end of road', 'roundabout', 'exit roundabout', 'arrive'] },
+        modifier: { enum: ['uturn', 'sharp right', 'right', 'slight right', 'straight', 'slight left', 'left', 'sharp left'] },
+        exit: { type: 'integer', minimum: 1 },
+        bearing_before: { type: 'integer', minimum: 0, maximum: 359 }, bearing_after: { type: 'integer', minimum: 0, maximum: 359 },
+        location: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 },
+      },
+    },
+    name: { type: 'string' }, ref: { type: 'string' }, destinations: { type: 'string' }, rotary_name: { type: 'string' }, mode: { type: 'string' },
+    distance_m: { type: 'number' }, duration_s: { type: 'number' }, geometry: lineString, instruction: { type: 'string' },
+  },
+};
+const legSchema = { type: 'object', required: ['distance_m', 'duration_s'], properties: { distance_m: { type: 'number' }, duration_s: { type: 'number' }, steps: { type: 'array', items: stepSchema } } };
+
+/** steps, lang (else Accept-Language, else en) and alternatives (true = the maximum; none with via points) for the route task. */
+export function guidanceArgs(q: Record<string, any>, acceptLanguage: string | undefined, hasVia: boolean): { steps?: true; lang?: string; alternatives?: number } {
+  const out: { steps?: true; lang?: string; alternatives?: number } = {};
+  if (q.steps) { out.steps = true; out.lang = q.lang ?? negotiateLang(acceptLanguage) ?? 'en'; }
+  const a = q.alternatives === 'true' ? MAX_ALTERNATIVES : q.alternatives === undefined || q.alternatives === 'false' ? 0 : Number(q.alternatives);
+  if (a > 0 && !hasVia) out.alternatives = a;
+  return out;
+}
 
 export const routes: RouteDef[] = [
   {
@@ -33,6 +62,9 @@ export const routes: RouteDef[] = [
         via: { schema: Q.latlngList(MAX_VIA), aliases: ['waypoints'], description: `Up to ${MAX_VIA} intermediate points, LAT,LNG;LAT,LNG` },
         mode: { schema: Q.enum([...Object.keys(MODE_ALIASES), ...NOT_IMPLEMENTED], 'driving'), description: 'driving, walk or cycle (aliases car, walking, cycling, bicycle); truck, hgv and transit answer 501' },
         radius: { schema: Q.int({ min: 1, max: SNAP_RADIUS.max, default: SNAP_RADIUS.default }), description: 'Snap radius in metres' },
+        steps: { schema: Q.bool(false), description: 'true adds legs[].steps[]: turn-by-turn maneuvers, names and instructions (docs/guidance.md)' },
+        lang: { schema: Q.enum(GUIDANCE_LANGS), aliases: ['language'], description: 'Instruction language: en, fr, pt, ar or sw; without it Accept-Language decides, else en' },
+        alternatives: { schema: Q.str({ pattern: `^(true|false|[0-${MAX_ALTERNATIVES}])$` }), description: `true (= ${MAX_ALTERNATIVES}) or 0–${MAX_ALTERNATIVES}: up to that many meaningfully different extra routes in \`alternatives\` (no via points)` },
       },
       responses: {
         200: {
@@ -42,15 +74,25 @@ export const routes: RouteDef[] = [
             properties: {
               route: {
                 type: 'object', required: ['mode', 'distance_m', 'duration_s', 'geometry', 'legs'],
-                properties: { mode: { type: 'string' }, distance_m: { type: 'number' }, duration_s: { type: 'number' }, geometry: lineString, legs: { type: 'array' }, snapped: { type: 'array' }, extract: { type: 'string' } },
+                properties: { mode: { type: 'string' }, distance_m: { type: 'number' }, duration_s: { type: 'number' }, geometry: lineString, legs: { type: 'array', items: legSchema },
+                  snapped: { type: 'object', required: ['from', 'to'], properties: { from: snappedPoint, to: snappedPoint, via: { type: 'array', items: snappedPoint } } },
+                  extract: { type: 'string' },
+                },
               },
+              alternatives: { type: 'array', items: { type: 'object', required: ['distance_m', 'duration_s', 'geometry', 'legs'], properties: { distance_m: { type: 'number' }, duration_s: { type: 'number' }, geometry: lineString, legs: { type: 'array', items: legSchema } } } },
             },
           },
         },
         400: { description: 'Invalid parameter, out_of_coverage, no_road_nearby or no_route' },
         501: { description: 'Truck or transit routing' },
       },
-      examples: [{ query: 'from=-5.6333,32.7667&to=-5.80,32.90&radius=5000', summary: 'Sikonge, Tanzania' }],
+      examples: [
+        { query: 'from=-5.6333,32.7667&to=-5.80,32.90&radius=5000', summary: 'Sikonge, Tanzania' },
+        { query: 'from=-5.6333,32.7667&to=-5.80,32.90&radius=5000&steps=true&lang=sw', summary: 'Sikonge, Tanzania, with steps in Swahili' },
+        { query: 'from=5.5500,-0.2050&to=5.5560,-0.1800&steps=true&lang=en&alternatives=2', summary: 'Accra, steps in English and up to two alternatives' },
+        { query: 'from=36.7650,3.0540&to=36.7585,3.0600&steps=true&lang=fr', summary: 'Algiers, steps in French (lang=ar: Arabic street names and instructions)' },
+        { query: 'from=-5.6333,32.7667&to=-5.80,32.90&radius=5000&steps=true&lang=pt', summary: 'Sikonge, Tanzania, steps in Portuguese' },
+      ],
     },
     async handler(req, ctx) {
       const { from, to, via = [], radius } = req.q;
@@ -59,7 +101,8 @@ export const routes: RouteDef[] = [
         throw new HttpError(501, 'not_implemented', `mode=${modeRaw} is not available in this build; use driving, walk or cycle.`);
       }
       const mode = MODE_ALIASES[modeRaw];
-      return { task: await ctx.engine.run('route', { from, to, via, mode, radius }, !!req.key?.test) };
+      const guidance = guidanceArgs(req.q, req.headers['accept-language'], via.length > 0);
+      return { task: await ctx.engine.run('route', { from, to, via, mode, radius, ...guidance }, !!req.key?.test) };
     },
   },
 ];

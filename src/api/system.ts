@@ -1,15 +1,20 @@
-// Service endpoints: capability document, health, metrics, reload, diagnostics, docs.
+// Service endpoints: capability document, health, metrics, reload, diagnostics, the OpenAPI
+// document, the interactive reference and the guides.
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { capabilityDocument } from '../capabilities.ts';
 import { requireAdmin } from '../http/admin.ts';
 import { HttpError, type RouteDef } from '../http/types.ts';
-import { displayPath } from '../http/router.ts';
+import { Q } from '../http/operation.ts';
+import { openapiJson } from '../http/openapi.ts';
 import { PLANS } from '../auth/scopes.ts';
 import { secondsToMonthEnd } from '../auth/limits.ts';
 import { ROOT } from '../core/config.ts';
 
-const text = (s: string, type: string) => ({ bytes: new TextEncoder().encode(s), contentType: type });
+const text = (s: string | Uint8Array, type: string, headers?: Record<string, string>) => ({
+  bytes: typeof s === 'string' ? new TextEncoder().encode(s) : s, contentType: type, ...(headers ? { headers } : {}),
+});
 
 function doc(file: string) {
   const p = join(ROOT, file);
@@ -17,13 +22,96 @@ function doc(file: string) {
   return text(readFileSync(p, 'utf8'), 'text/markdown; charset=utf-8');
 }
 
+/** The guides in docs/, reachable from the reference page. */
+export const GUIDES = ['routing', 'geo', 'logistics'];
+
+// The viewer is swagger-ui-dist, served from node_modules by this host: the page loads nothing
+// from anywhere else (no CDN, no fonts, validatorUrl off).
+const SWAGGER_DIR = (() => {
+  try { return join(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'), '..'); } catch { return null; }
+})();
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'swagger-ui-standalone-preset.js': 'text/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+};
+const assetCache = new Map<string, Uint8Array>();
+const INIT_JS = `window.onload = function () {
+  window.ui = SwaggerUIBundle({
+    url: '/api/v1/openapi.json', dom_id: '#swagger-ui', deepLinking: true, validatorUrl: null,
+    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: 'StandaloneLayout',
+    persistAuthorization: false, tryItOutEnabled: false,
+  });
+};
+`;
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>svc API reference</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="/reference/assets/swagger-ui.css">
+<link rel="icon" type="image/png" href="/reference/assets/favicon-32x32.png">
+<style>body{margin:0} nav.guides{font:14px sans-serif;padding:8px 20px;background:#f4f4f4;border-bottom:1px solid #ddd} nav.guides a{margin-right:14px}</style>
+</head>
+<body>
+<nav class="guides">Guides: ${GUIDES.map((g) => `<a href="/reference/guides/${g}">${g}</a>`).join(' ')} <a href="/docs">README</a> <a href="/api/v1/openapi.json">openapi.json</a> <a href="/api/v1/capabilities">capabilities</a></nav>
+<div id="swagger-ui"></div>
+<script src="/reference/assets/swagger-ui-bundle.js"></script>
+<script src="/reference/assets/swagger-ui-standalone-preset.js"></script>
+<script src="/reference/assets/init.js"></script>
+</body>
+</html>
+`;
+const CACHE = { 'Cache-Control': 'public, max-age=3600' };
+
+const str = { type: 'string' };
+const bytes = (contentType: string, description: string) => ({ 200: { description, contentType } });
+
 export const routes: RouteDef[] = [
   {
     method: 'GET', path: '/capabilities', scope: null,
+    decl: {
+      summary: 'What this build can do: every capability, true only when it works end to end', tag: 'service',
+      responses: {
+        200: {
+          description: 'The capability document',
+          schema: {
+            type: 'object', required: ['version', 'capabilities', 'notes', 'recipes'],
+            properties: {
+              version: str, product: str, docs: str, reference: str,
+              capabilities: { type: 'object', additionalProperties: { type: 'boolean' } },
+              notes: { type: 'object', additionalProperties: str },
+              recipes: { type: 'object', additionalProperties: { type: 'array', items: str } },
+            },
+          },
+        },
+      },
+      examples: [{}],
+    },
     handler: (_req, ctx) => ({ json: capabilityDocument(ctx.routes, ctx) }),
   },
   {
     method: 'GET', path: '//healthz', scope: null,
+    decl: {
+      summary: 'Liveness and readiness: workers, queue, database, loaded datasets', tag: 'service',
+      responses: {
+        200: {
+          description: 'Healthy',
+          schema: {
+            type: 'object', required: ['status', 'workers', 'queue', 'database', 'datasets'],
+            properties: {
+              status: { enum: ['ok', 'degraded'] }, workers: { type: 'integer' }, queue: { type: 'integer' },
+              database: { type: 'object', required: ['reachable', 'kind'], properties: { reachable: { type: 'boolean' }, kind: str } },
+              datasets: { type: 'array', items: str },
+            },
+          },
+        },
+        503: { description: 'Degraded (the same body with status "degraded")' },
+      },
+      examples: [{}],
+    },
     handler: async (_req, ctx) => {
       const database = await ctx.store.ping();
       const workers = ctx.engine.threads;
@@ -42,6 +130,11 @@ export const routes: RouteDef[] = [
   },
   {
     method: 'GET', path: '//metrics', scope: null,
+    decl: {
+      summary: 'Prometheus metrics', tag: 'service', auth: 'admin',
+      responses: { ...bytes('text/plain; version=0.0.4', 'Prometheus text exposition'), 403: { description: 'ADMIN_TOKEN is not set' } },
+      examples: [{}],
+    },
     handler: (req, ctx) => {
       requireAdmin(req, ctx);
       return text(ctx.metrics.render({ queue: ctx.engine.queued, workers: ctx.engine.threads, rejections: ctx.limits.rejections }), 'text/plain; version=0.0.4');
@@ -49,6 +142,15 @@ export const routes: RouteDef[] = [
   },
   {
     method: 'POST', path: '//admin/reload', scope: null,
+    decl: {
+      summary: 'Reload the datasets from BUILT_DIR into the worker pool without dropping requests', tag: 'service', auth: 'admin',
+      responses: {
+        200: { description: 'Reloaded', schema: { type: 'object', required: ['reload'], properties: { reload: { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean' } } } } } },
+        403: { description: 'ADMIN_TOKEN is not set' },
+        409: { description: 'The reload failed; the previous datasets keep serving' },
+      },
+      examples: [{}],
+    },
     handler: async (req, ctx) => {
       requireAdmin(req, ctx);
       const r = await ctx.engine.reload();
@@ -57,14 +159,41 @@ export const routes: RouteDef[] = [
   },
   {
     // Diagnostics: proves a key works; `pool=1` also round-trips the worker pool (used by bench http).
-    method: 'GET', path: '/ping', scope: 'any', example: { query: 'pool=1' },
+    method: 'GET', path: '/ping', scope: 'any',
+    decl: {
+      summary: 'Check a key (and with pool=1 the worker pool)', tag: 'service',
+      query: { pool: { schema: Q.bool(false), description: 'Also round-trip the worker pool' } },
+      responses: { 200: { description: 'The key works', schema: { type: 'object', required: ['ok'], properties: { ok: { const: true } } } } },
+      examples: [{ query: 'pool=1' }],
+    },
     handler: async (req, ctx) => {
-      if (req.query.get('pool') === '1') return { task: await ctx.engine.run('ping', null, !!req.key?.test) };
+      if (req.q.pool) return { task: await ctx.engine.run('ping', null, !!req.key?.test) };
       return { json: { ok: true } };
     },
   },
   {
     method: 'GET', path: '/usage', scope: 'any',
+    decl: {
+      summary: "This key's requests this month against its plan", tag: 'service',
+      responses: {
+        200: {
+          description: 'Usage of the calling key',
+          schema: {
+            type: 'object', required: ['usage'],
+            properties: {
+              usage: {
+                type: 'object', required: ['key_id', 'project', 'plan', 'test', 'month', 'used', 'limit', 'resets_in_s'],
+                properties: {
+                  key_id: str, project: str, plan: { enum: ['free', 'developer', 'enterprise'] }, test: { type: 'boolean' }, month: str,
+                  used: { type: 'integer' }, limit: { type: ['integer', 'null'] }, resets_in_s: { type: 'number' },
+                },
+              },
+            },
+          },
+        },
+      },
+      examples: [{}],
+    },
     handler: (req, ctx) => {
       const k = req.key!;
       const limit = PLANS[k.plan];
@@ -82,20 +211,53 @@ export const routes: RouteDef[] = [
       };
     },
   },
-  { method: 'GET', path: '//docs', scope: null, handler: () => doc('README.md') },
   {
-    // The endpoint table is generated from the route table, so it cannot drift from what is served.
+    method: 'GET', path: '/openapi.json', scope: null,
+    decl: {
+      summary: 'This API as an OpenAPI 3.1 document, generated from the route declarations', tag: 'service',
+      responses: { 200: { description: 'The OpenAPI document', schema: { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' } } } } },
+      examples: [{}],
+    },
+    handler: (_req, ctx) => text(openapiJson(ctx.routes, ctx.config.baseUrl), 'application/json; charset=utf-8'),
+  },
+  {
+    method: 'GET', path: '//docs', scope: null,
+    decl: { summary: 'The README (Markdown)', tag: 'service', responses: bytes('text/markdown; charset=utf-8', 'README.md'), examples: [{}] },
+    handler: () => doc('README.md'),
+  },
+  {
     method: 'GET', path: '//reference', scope: null,
-    handler: (_req, ctx) => {
-      const rows = ctx.routes
-        .filter((r) => !r.path.startsWith('/_'))
-        .map((r) => `| ${r.method} | \`${r.path.startsWith('//') ? '' : '/api/v1'}${displayPath(r.path)}\` | ${r.scope ?? 'none'} | ${(r.capabilities ?? []).join(', ')} | ${r.note ?? ''} |`);
-      const guides = ['docs/routing.md', 'docs/geo.md', 'docs/logistics.md']
-        .filter((f) => existsSync(join(ROOT, f)))
-        .map((f) => readFileSync(join(ROOT, f), 'utf8'));
-      const md = ['# svc API reference', '', 'Every path under `/api/v1` is also served under `/v1`. Keys: `Authorization: Bearer svc_live_…|svc_test_…`.', '',
-        '| method | path | scope | capabilities | note |', '|---|---|---|---|---|', ...rows, '', ...guides].join('\n');
-      return text(md, 'text/markdown; charset=utf-8');
+    decl: { summary: 'The interactive API reference (HTML, served entirely from this host)', tag: 'service', responses: bytes('text/html; charset=utf-8', 'The reference page'), examples: [{}] },
+    handler: () => text(PAGE, 'text/html; charset=utf-8'),
+  },
+  {
+    method: 'GET', path: '//reference/guides/:name', scope: null,
+    decl: {
+      summary: 'A guide from docs/ (Markdown)', tag: 'service',
+      params: { name: { schema: { type: 'string', enum: GUIDES }, required: true } },
+      responses: { ...bytes('text/markdown; charset=utf-8', 'The guide'), 404: { description: 'Missing from this installation' } },
+      examples: [{ params: { name: 'routing' } }],
+    },
+    handler: (req) => doc(`docs/${req.params.name}.md`),
+  },
+  {
+    method: 'GET', path: '//reference/assets/:file', scope: null,
+    decl: {
+      summary: 'Files of the reference page viewer (swagger-ui-dist)', tag: 'service',
+      params: { file: { schema: { type: 'string', enum: [...Object.keys(ASSETS), 'init.js'] }, required: true } },
+      responses: { 200: { description: 'The file', contentType: 'application/octet-stream' }, 404: { description: 'swagger-ui-dist is not installed' } },
+      examples: [{ params: { file: 'init.js' } }],
+    },
+    handler: (req) => {
+      const f = req.params.file;
+      if (f === 'init.js') return text(INIT_JS, 'text/javascript; charset=utf-8', CACHE);
+      let b = assetCache.get(f);
+      if (!b) {
+        const p = SWAGGER_DIR && join(SWAGGER_DIR, f);
+        if (!p || !existsSync(p)) throw new HttpError(404, 'not_found', 'swagger-ui-dist is not installed.');
+        assetCache.set(f, (b = readFileSync(p)));
+      }
+      return text(b, ASSETS[f], CACHE);
     },
   },
 ];

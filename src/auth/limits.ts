@@ -146,10 +146,16 @@ export class Limits {
     const month = cur.month;
     try {
       const r = await this.store.query(
-        `INSERT INTO key_usage (key_id, month, count) VALUES ($1, $2, 1)
-         ON CONFLICT (key_id, month) DO UPDATE SET count = key_usage.count + 1 WHERE key_usage.count < $3
-         RETURNING count`,
-        [key.id, month, cur.limit],
+        `WITH m AS (
+           INSERT INTO key_usage (key_id, month, count) VALUES ($1, $2, 1)
+           ON CONFLICT (key_id, month) DO UPDATE SET count = key_usage.count + 1 WHERE key_usage.count < $3
+           RETURNING count),
+         d AS (
+           -- The dashboard's daily chart counts what the month counted, in the same statement.
+           INSERT INTO key_usage_daily (key_id, day, count) SELECT $1, $4::date, 1 FROM m
+           ON CONFLICT (key_id, day) DO UPDATE SET count = key_usage_daily.count + 1)
+         SELECT count FROM m`,
+        [key.id, month, cur.limit, new Date(this.now()).toISOString().slice(0, 10)],
       );
       if (cur.month !== month) return ADMITTED;
       if (!r.rows[0]) {
@@ -197,15 +203,22 @@ export class Limits {
     };
     this.flushing = this.store
       .query(
+        // One statement for the month (read back with every node's count, so quotas hold across
+        // nodes) and the day (the dashboard's chart). The day is the flush's: at most one flush
+        // interval of requests lands on the next day.
         `WITH up AS (
            INSERT INTO key_usage (key_id, month, count)
            SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
            ON CONFLICT (key_id, month) DO UPDATE SET count = key_usage.count + EXCLUDED.count
-           RETURNING key_id, month, count)
+           RETURNING key_id, month, count),
+         daily AS (
+           INSERT INTO key_usage_daily (key_id, day, count)
+           SELECT k, $6::date, n FROM unnest($1::text[], $3::bigint[]) AS u(k, n)
+           ON CONFLICT (key_id, day) DO UPDATE SET count = key_usage_daily.count + EXCLUDED.count)
          SELECT key_id, month, count FROM up
          UNION ALL
          SELECT key_id, month, count FROM key_usage WHERE month = $4 AND key_id = ANY($5::text[])`,
-        [batch.map((b) => b[0]), batch.map((b) => b[1]), batch.map((b) => b[2]), month, watch],
+        [batch.map((b) => b[0]), batch.map((b) => b[1]), batch.map((b) => b[2]), month, watch, new Date(this.now()).toISOString().slice(0, 10)],
       )
       .then((r) => learn(r.rows))
       .catch((e) => {

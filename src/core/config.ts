@@ -18,18 +18,33 @@ export interface Config {
   builtDir: string;
   sharedDataDir: string;
   adminToken: string | null;
+  /** Signs compat nearbysearch page tokens; without it each process signs with its own random secret. */
+  pageTokenSecret: string | null;
   /** Requests per second per key before 429 (token bucket, burst = 2 s worth). */
   burstRps: number;
   maxBodyBytes: number;
   /** Skip building default datasets at start (tests that bring their own). */
   skipBuild: boolean;
   logRequests: boolean;
+  /** Base address of an Open-Meteo-compatible weather upstream; null = no weather. */
+  weatherUrl: string | null;
+  weatherTimeoutMs: number;
   /** Compute tasks accepted and unanswered beyond which new ones are shed with 503 (0 = no bound). */
   poolMaxQueue: number;
   /** Estimated compute-queue wait (ms) beyond which new tasks are shed with 503 (0 = no bound). */
   poolMaxWaitMs: number;
   /** Remaining monthly quota below which a key is counted in PostgreSQL per request (shared by every node). */
   quotaSyncMargin: number;
+  /** WEBHOOK_ALLOW_PRIVATE=1: webhooks may target http and loopback/private hosts (tests, private deployments). */
+  webhookAllowPrivate: boolean;
+  /** WEBHOOK_BACKOFF_SCALE: multiplies the retry schedule (tests use a small fraction; 1 = about 24 h). */
+  webhookBackoffScale: number;
+  /** WEBHOOK_TIMEOUT_MS: how long one delivery may take. */
+  webhookTimeoutMs: number;
+  /** DASHBOARD_SIGNUP: 'open' lets anyone create an account at /dashboard/signup; 'closed' = accounts come from the CLI. */
+  dashboardSignup: 'open' | 'closed';
+  /** DASHBOARD_SECURE_COOKIES: '1' always marks cookies Secure, '0' never, 'auto' when BASE_URL is https or X-Forwarded-Proto says https. */
+  dashboardSecureCookies: 'auto' | '1' | '0';
 }
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, def: number): number {
@@ -56,12 +71,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     builtDir: resolve(env.BUILT_DIR || resolve(dataDir, 'built')),
     sharedDataDir: resolve(env.SHARED_DATA_DIR || resolve(ROOT, '..', 'shared', 'data')),
     adminToken: env.ADMIN_TOKEN || null,
+    pageTokenSecret: env.PAGE_TOKEN_SECRET || null,
     burstRps: intEnv(env, 'BURST_RPS', 1000),
     maxBodyBytes: intEnv(env, 'MAX_BODY_BYTES', 1 << 20),
     skipBuild: env.SKIP_BUILD === '1',
     logRequests: env.LOG_REQUESTS !== '0',
+    weatherUrl: env.WEATHER_URL ? env.WEATHER_URL.replace(/\/+$/, '') : null,
+    weatherTimeoutMs: Math.max(1, intEnv(env, 'WEATHER_TIMEOUT_MS', 3000)),
     poolMaxQueue: intEnv(env, 'POOL_MAX_QUEUE', 4096),
     poolMaxWaitMs: intEnv(env, 'POOL_MAX_WAIT_MS', 1000),
     quotaSyncMargin: intEnv(env, 'QUOTA_SYNC_MARGIN', 1000),
+    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1',
+    webhookBackoffScale: env.WEBHOOK_BACKOFF_SCALE ? Number(env.WEBHOOK_BACKOFF_SCALE) : 1,
+    webhookTimeoutMs: intEnv(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
+    dashboardSignup: env.DASHBOARD_SIGNUP === 'closed' ? 'closed' : 'open',
+    dashboardSecureCookies: env.DASHBOARD_SECURE_COOKIES === '1' ? '1' : env.DASHBOARD_SECURE_COOKIES === '0' ? '0' : 'auto',
   };
 }

@@ -8,7 +8,7 @@ import type { MessagePort } from 'node:worker_threads';
 
 /** One built dataset as handed to workers: its manifest and one SharedArrayBuffer per file. */
 export interface Dataset {
-  dataset: 'road' | 'gazetteer';
+  dataset: 'road' | 'gazetteer' | 'tiles';
   name: string;
   dir: string;
   manifest: any;
@@ -30,6 +30,14 @@ export type TaskFn = (args: any, ctx: TaskContext) => unknown;
  */
 export class JsonText {
   constructor(readonly text: string) {}
+}
+
+/**
+ * A binary response body (a rendered image): travels back as raw bytes instead of JSON. The
+ * route that calls such a task knows its content type; error answers are still JSON.
+ */
+export class BinaryBody {
+  constructor(readonly bytes: Uint8Array) {}
 }
 
 export interface EngineModule {

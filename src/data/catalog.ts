@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { open, readShared, readManifest, FormatError } from '../core/format/index.ts';
 import type { Dataset } from '../core/task.ts';
 import { ROUTE_KIND, ROUTE_FORMAT_VERSION } from '../core/format/route.ts';
+import { PmArchive } from '../core/maps/pmtiles.ts';
+import { DATASET_FORMATS } from '../core/format/kinds.ts';
 
 /**
  * Format version this build reads, per container kind. The manifest's own `version` only says
@@ -49,7 +51,11 @@ export function loadDataset(dir: string): Dataset | null {
     const path = join(dir, f.file);
     if (!existsSync(path)) throw new FormatError(path, 'listed in manifest.json but missing');
     const sab = readShared(path);
-    open(sab, { file: path, kind: f.kind, version: READS[f.kind] ?? f.version, verify: true });
+    if (f.kind === 'pmtiles') {
+      // A PMTiles archive is not an svc container: check its format version and that its header and directories parse.
+      if (f.version !== DATASET_FORMATS.tiles) throw new FormatError(path, `tiles format version ${f.version}, this build reads ${DATASET_FORMATS.tiles}: rebuild`);
+      try { new PmArchive(new Uint8Array(sab)); } catch (e) { throw new FormatError(path, (e as Error).message); }
+    } else open(sab, { file: path, kind: f.kind, version: READS[f.kind] ?? f.version, verify: true });
     files[f.file] = sab;
   }
   return { dataset: m.dataset, name: m.name, dir, manifest: m, files };

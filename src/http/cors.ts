@@ -4,14 +4,25 @@
 // restricted) plug in here: a policy sees the Origin and, on real requests, the key, and
 // returns the origin to allow, or null to leave the answer unreadable to that page.
 import type { KeyInfo } from './types.ts';
+import { normaliseOrigin } from '../auth/origins.ts';
 
 export interface CorsPolicy {
   /** The Access-Control-Allow-Origin value for this origin (key is null on a preflight), or null to refuse. */
   allowOrigin(origin: string, key: KeyInfo | null): string | null;
 }
 
-/** Any origin may call with a key; answers carry no credentials-based access. */
-export const OPEN_CORS: CorsPolicy = { allowOrigin: () => '*' };
+/**
+ * Any origin may call with a server key; answers carry no credentials-based access. A browser
+ * key's answers are readable only by its listed origins (the maps routes also refuse the
+ * request itself from other origins, src/api/maps/guard.ts).
+ */
+export const OPEN_CORS: CorsPolicy = {
+  allowOrigin: (origin, key) => {
+    if (!key?.origins?.length) return '*';
+    const o = normaliseOrigin(origin);
+    return o && key.origins.includes(o) ? origin : null;
+  },
+};
 
 /** Headers a browser may send: the key and JSON bodies. */
 export const CORS_ALLOW_HEADERS = 'Authorization, Content-Type';

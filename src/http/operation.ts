@@ -29,6 +29,8 @@ export interface Declaration {
   description?: string;
   /** Group in the reference page: geo, routing, maps, logistics, compat, … */
   tag?: string;
+  /** 'admin': an operator endpoint behind `Authorization: Bearer $ADMIN_TOKEN` (the route's scope is null). */
+  auth?: 'admin';
   params?: Record<string, QueryParam>;
   query?: Record<string, QueryParam>;
   /** One parameter that carries two: `location=LAT,LNG` → lat and lng. */
@@ -38,23 +40,56 @@ export interface Declaration {
   /** Response bodies by status. Error statuses share the error envelope unless given a schema. */
   responses: Record<number, { description: string; schema?: Schema; contentType?: string }>;
   /** Working requests (the first is the auth-matrix and fuzz seed); each answers 2xx with a key holding the scope. */
-  examples: { query?: string; body?: unknown; params?: Record<string, string>; summary?: string }[];
+  examples: Example[];
 }
+
+/**
+ * A working request. `after` names another operation ("POST /stops") whose first example runs
+ * first; `{{path}}` in params, query or body is then replaced by that value of its JSON answer
+ * (`{{stop.id}}`), so examples that need a resource are still self-contained.
+ */
+export interface Example { query?: string; body?: unknown; params?: Record<string, string>; summary?: string; after?: string }
 
 /** Builders for the usual wire schemas, so a limit is one constant where it is declared. */
 export const Q = {
   int: (o: { min?: number; max?: number; default?: number } = {}): Schema => ({ type: 'integer', ...range(o) }),
   num: (o: { min?: number; max?: number; default?: number } = {}): Schema => ({ type: 'number', ...range(o) }),
-  str: (o: { maxLength?: number; minLength?: number; pattern?: string; default?: string } = {}): Schema => ({ type: 'string', ...o }),
+  str: (o: { maxLength?: number; minLength?: number; pattern?: string; default?: string; hint?: string } = {}): Schema => {
+    const { hint, ...rest } = o;
+    return { type: 'string', ...rest, ...(hint ? { 'x-hint': hint } : {}) };
+  },
+  /** `?flag` alone, 1/true/yes and 0/false/no. */
   bool: (def?: boolean): Schema => ({ type: 'boolean', ...(def === undefined ? {} : { default: def }) }),
-  enum: (values: readonly string[], def?: string): Schema => ({ type: 'string', enum: [...values], ...(def === undefined ? {} : { default: def }) }),
+  /** Matched case-insensitively (the value is lower-cased before the check). */
+  enum: (values: readonly string[], def?: string): Schema => ({ type: 'string', enum: [...values], 'x-normalise': 'lower', ...(def === undefined ? {} : { default: def }) }),
   latlng: (): Schema => ({ type: 'string', format: 'latlng', examples: ['-6.7924,39.2083'] }),
   /** "LAT,LNG;LAT,LNG…" (`|` also accepted), at most `max` points. */
   latlngList: (max: number): Schema => ({ type: 'array', 'x-separator': ';', items: { type: 'string', format: 'latlng' }, maxItems: max }),
   list: (items: Schema, o: { max?: number; separator?: string } = {}): Schema => ({
     type: 'array', items, ...(o.max ? { maxItems: o.max } : {}), ...(o.separator ? { 'x-separator': o.separator } : {}),
   }),
-  country: (): Schema => ({ type: 'string', pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 code', examples: ['KE'] }),
+  country: (): Schema => ({ type: 'string', pattern: '^[A-Z]{2}$', 'x-normalise': 'upper', 'x-hint': 'must be an ISO 3166-1 alpha-2 country code such as NG', description: 'ISO 3166-1 alpha-2 code', examples: ['KE'] }),
+};
+
+/**
+ * Builders for body fields. Strings are trimmed before validation and an empty (or null) optional
+ * field counts as absent; `text` refuses control characters and unpaired UTF-16 surrogates, which
+ * PostgreSQL cannot store in text or jsonb (a NUL, a lone "\ud800").
+ */
+export const B = {
+  text: (max: number, o: { min?: number; pattern?: string; hint?: string; description?: string } = {}): Schema => ({
+    type: 'string', format: 'text', minLength: o.min ?? 1, maxLength: max,
+    ...(o.pattern ? { pattern: o.pattern } : {}), ...(o.hint ? { 'x-hint': o.hint } : {}), ...(o.description ? { description: o.description } : {}),
+  }),
+  num: (o: { min?: number; max?: number; description?: string } = {}): Schema => ({ type: 'number', ...range(o), ...(o.description ? { description: o.description } : {}) }),
+  int: (o: { min?: number; max?: number; description?: string } = {}): Schema => ({ type: 'integer', ...range(o), ...(o.description ? { description: o.description } : {}) }),
+  bool: (): Schema => ({ type: 'boolean' }),
+  /** Matched case-insensitively. */
+  enum: (values: readonly string[]): Schema => ({ type: 'string', enum: [...values], 'x-normalise': 'lower' }),
+  obj: (properties: Record<string, Schema>, required: string[] = [], o: { description?: string } = {}): Schema => ({
+    type: 'object', properties, ...(required.length ? { required } : {}), ...(o.description ? { description: o.description } : {}),
+  }),
+  arr: (items: Schema, o: { min?: number; max: number }): Schema => ({ type: 'array', items, ...(o.min ? { minItems: o.min } : {}), maxItems: o.max }),
 };
 
 function range(o: { min?: number; max?: number; default?: number }): Schema {
@@ -72,10 +107,16 @@ const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 const Ajv2020 = (Ajv2020Module as unknown as { default: typeof Ajv2020Module }).default ?? Ajv2020Module;
 const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsModule }).default ?? addFormatsModule;
 
-export const ajv: InstanceType<typeof Ajv2020Module.default> = new (Ajv2020 as any)({ allErrors: false, strict: false, useDefaults: true, coerceTypes: false });
+export const ajv: InstanceType<typeof Ajv2020Module.default> = new (Ajv2020 as any)({ allErrors: false, strict: false, useDefaults: true, coerceTypes: false, verbose: true });
 (addFormats as any)(ajv);
 ajv.addFormat('latlng', { type: 'string', validate: (s: string) => latlngOf(s) !== null });
 ajv.addKeyword({ keyword: 'x-separator', schemaType: 'string' });
+ajv.addKeyword({ keyword: 'x-normalise', schemaType: 'string' });
+ajv.addKeyword({ keyword: 'x-hint', schemaType: 'string' });
+// Control characters break logs and CSV exports; NUL and unpaired surrogates cannot be stored at all.
+const BAD_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+ajv.addFormat('text', { type: 'string', validate: (s: string) => !BAD_TEXT.test(s) });
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** "LAT,LNG" → [lat, lng] with both in range, else null. */
 export function latlngOf(s: string): [number, number] | null {
@@ -85,6 +126,15 @@ export function latlngOf(s: string): [number, number] | null {
   return lat >= -90 && lat <= 90 && lng >= -180 && lng <= 180 ? [lat, lng] : null;
 }
 
+function normalise(schema: Schema, v: string): string {
+  switch (schema['x-normalise']) {
+    case 'lower': return v.toLowerCase();
+    case 'upper': return v.toUpperCase();
+    case 'slug': return v.toLowerCase().replace(/[\s-]+/g, '_');
+    default: return v;
+  }
+}
+
 /** One raw query string value → the JSON value its wire schema describes (or the string, to be rejected). */
 function coerce(schema: Schema, raw: string): unknown {
   const v = raw.trim();
@@ -92,8 +142,10 @@ function coerce(schema: Schema, raw: string): unknown {
     case 'integer':
     case 'number':
       return NUMBER.test(v) ? Number(v) : v;
-    case 'boolean':
-      return v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v;
+    case 'boolean': {
+      const l = v.toLowerCase();
+      return l === '' || l === 'true' || l === '1' || l === 'yes' ? true : l === 'false' || l === '0' || l === 'no' ? false : v;
+    }
     case 'array': {
       const sep = (schema['x-separator'] as string | undefined) ?? ',';
       const parts = sep === ';' ? v.split(/[;|]/) : v.split(sep);
@@ -101,8 +153,62 @@ function coerce(schema: Schema, raw: string): unknown {
       return parts.map((p) => p.trim()).filter((p) => p !== '').map((p) => coerce(items, p));
     }
     default:
-      return v;
+      return normalise(schema, v);
   }
+}
+
+/**
+ * Before body validation, following the schema: strings are trimmed and normalised, and an empty
+ * string or a null in a property whose schema does not admit null counts as absent (so a required
+ * one is reported missing). Iterative over the data actually present.
+ */
+function prepare(schema: Schema, data: unknown): void {
+  const stack: [Schema, unknown][] = [[schema, data]];
+  while (stack.length) {
+    const [s, d] = stack.pop()!;
+    if (d === null || typeof d !== 'object') continue;
+    if (Array.isArray(d)) {
+      const items = s.items as Schema | undefined;
+      if (!items) continue;
+      for (let i = 0; i < d.length; i++) {
+        if (typeof d[i] === 'string' && typesOf(items).includes('string')) d[i] = normalise(items, d[i].trim());
+        else stack.push([items, d[i]]);
+      }
+      continue;
+    }
+    const props = s.properties as Record<string, Schema> | undefined;
+    if (!props) continue;
+    const o = d as Record<string, unknown>;
+    for (const [k, ps] of Object.entries(props)) {
+      if (!Object.prototype.hasOwnProperty.call(o, k)) continue;
+      const v = o[k];
+      const types = typesOf(ps);
+      if (v === null && !types.includes('null')) delete o[k];
+      else if (typeof v === 'string' && types.includes('string')) {
+        const t = normalise(ps, v.trim());
+        if (t === '') delete o[k]; else o[k] = t;
+      } else stack.push([ps, v]);
+    }
+  }
+}
+
+const typesOf = (s: Schema): unknown[] => (Array.isArray(s.type) ? s.type : [s.type]);
+
+/** The path of the first string (value or member name) holding an unpaired UTF-16 surrogate, or null. */
+function loneSurrogate(data: unknown): string | null {
+  const stack: [unknown, string][] = [[data, '']];
+  while (stack.length) {
+    const [d, path] = stack.pop()!;
+    if (typeof d === 'string') { if (LONE_SURROGATE.test(d)) return path; continue; }
+    if (d === null || typeof d !== 'object') continue;
+    if (Array.isArray(d)) { for (let i = 0; i < d.length; i++) stack.push([d[i], `${path}[${i}]`]); continue; }
+    for (const [k, v] of Object.entries(d)) {
+      const p = path ? `${path}.${k}` : k;
+      if (LONE_SURROGATE.test(k)) return p;
+      stack.push([v, p]);
+    }
+  }
+  return null;
 }
 
 /** After validation: latlng strings become [lat, lng] pairs, wherever they sit. */
@@ -158,22 +264,28 @@ function fieldPath(instancePath: string, extra?: string): string {
   return parts.reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '');
 }
 
+const TYPE_NAMES: Record<string, string> = {
+  integer: 'a whole number', number: 'a number', string: 'a string', object: 'an object', array: 'an array', boolean: 'true or false',
+  'string,integer': 'a string or a whole number',
+};
+
 function describeError(e: ErrorObject): { field: string; why: string; missing: boolean } {
   const p = e.params as Record<string, unknown>;
   if (e.keyword === 'required') return { field: fieldPath(e.instancePath, String(p.missingProperty)), why: 'is required', missing: true };
   if (e.keyword === 'additionalProperties') return { field: fieldPath(e.instancePath, String(p.additionalProperty)), why: 'is not a known field', missing: false };
   const field = fieldPath(e.instancePath);
   switch (e.keyword) {
-    case 'format': return { field, why: p.format === 'latlng' ? "must be 'LAT,LNG' in decimal degrees (latitude -90..90, longitude -180..180)" : `must be a valid ${p.format}`, missing: false };
+    case 'format': return { field, why: p.format === 'text' ? 'contains control characters or unpaired UTF-16 surrogates' : p.format === 'latlng' ? "must be 'LAT,LNG' in decimal degrees (latitude -90..90, longitude -180..180)" : `must be a valid ${p.format}`, missing: false };
     case 'enum': return { field, why: `must be one of ${(p.allowedValues as unknown[]).join(', ')}`, missing: false };
-    case 'type': return { field, why: `must be ${p.type === 'integer' ? 'a whole number' : `of type ${p.type}`}`, missing: false };
+    case 'type': return { field, why: `must be ${TYPE_NAMES[String(p.type)] ?? `of type ${String(p.type).replace(',', ' or ')}`}`, missing: false };
     case 'minimum': return { field, why: `must be at least ${p.limit}`, missing: false };
     case 'maximum': return { field, why: `must be at most ${p.limit}`, missing: false };
-    case 'maxItems': return { field, why: `has more than ${p.limit} items`, missing: false };
-    case 'minItems': return { field, why: `needs at least ${p.limit} items`, missing: false };
+    case 'maxItems': return { field, why: `may hold at most ${p.limit} items`, missing: false };
+    case 'minItems': return { field, why: `must hold at least ${p.limit} item(s)`, missing: false };
+    case 'const': return { field, why: `must be ${JSON.stringify(p.allowedValue)}`, missing: false };
     case 'maxLength': return { field, why: `is longer than ${p.limit} characters`, missing: false };
     case 'minLength': return { field, why: p.limit === 1 ? 'must not be empty' : `is shorter than ${p.limit} characters`, missing: false };
-    case 'pattern': return { field, why: `has an invalid format`, missing: false };
+    case 'pattern': return { field, why: (e.parentSchema?.['x-hint'] as string | undefined) ?? 'has an invalid format', missing: false };
     default: return { field, why: e.message ?? 'is invalid', missing: false };
   }
 }
@@ -225,6 +337,9 @@ export function validateRequest(r: RouteDef, req: Req): void {
   }
   if (c.body) {
     if (req.body === undefined) throw new HttpError(400, 'missing_parameter', 'A JSON body is required (Content-Type: application/json).');
+    const lone = loneSurrogate(req.body);
+    if (lone !== null) throw new HttpError(400, 'invalid_parameter', lone ? `Field '${lone}' contains an unpaired UTF-16 surrogate.` : 'The request body contains an unpaired UTF-16 surrogate.');
+    prepare(d.body!, req.body);
     if (!c.body(req.body)) {
       const e = c.body.errors![0];
       if (e.instancePath === '' && e.keyword === 'type') throw new HttpError(400, 'invalid_parameter', `The request body must be a JSON ${(e.params as { type: string }).type}.`);

@@ -3,7 +3,7 @@
 import uWS from 'uWebSockets.js';
 import { randomBytes } from 'node:crypto';
 import { ATTRIBUTION_HEADER, withAttribution } from '../core/attribution.ts';
-import { Router, normalisePath, displayPath } from './router.ts';
+import { Router, normalisePath, displayPath, isCanonical } from './router.ts';
 import { Metrics } from './metrics.ts';
 import { HttpError, type AppContext, type KeyInfo, type Method, type Reply, type Req, type RouteDef } from './types.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
@@ -16,7 +16,7 @@ import { tooDeep, MAX_JSON_DEPTH } from './json-depth.ts';
 import { Overloaded } from '../pool.ts';
 
 const STATUS: Record<number, string> = {
-  200: '200 OK', 201: '201 Created', 202: '202 Accepted', 204: '204 No Content',
+  200: '200 OK', 201: '201 Created', 202: '202 Accepted', 204: '204 No Content', 302: '302 Found', 303: '303 See Other', 304: '304 Not Modified',
   400: '400 Bad Request', 401: '401 Unauthorized', 403: '403 Forbidden', 404: '404 Not Found',
   405: '405 Method Not Allowed', 408: '408 Request Timeout', 409: '409 Conflict', 413: '413 Payload Too Large', 415: '415 Unsupported Media Type',
   422: '422 Unprocessable Entity', 429: '429 Too Many Requests', 500: '500 Internal Server Error',
@@ -59,11 +59,26 @@ export function errorReply(status: number, code: string, message: string, header
   return { status, json: { error: { code, message } }, headers };
 }
 
+/** An error in the route's own envelope when it declares one (the alt platform's layer), else ours. */
+function routeError(route: RouteDef, status: number, code: string, message: string, headers?: Record<string, string>): Reply {
+  return route.errorBody ? { status, json: route.errorBody(status, code, message), headers } : errorReply(status, code, message, headers);
+}
+
 const UNAUTHORIZED: Record<string, string> = {
   malformed: "Missing or malformed API key: send 'Authorization: Bearer svc_live_…' or 'svc_test_…'.",
   unknown: 'Unknown API key.',
   revoked: 'This API key has been revoked.',
 };
+
+/** An HTML form body → an object; a name given more than once (checkboxes) → an array. */
+function formBody(text: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of new URLSearchParams(text)) {
+    const cur = out[k];
+    out[k] = cur === undefined ? v : Array.isArray(cur) ? [...cur, v] : [cur, v];
+  }
+  return out;
+}
 
 function bearerFromQuery(q: URLSearchParams): string | undefined {
   const k = q.get('key');
@@ -169,6 +184,7 @@ export class HttpServer {
       return this.finish(ex, errorReply(400, 'bad_request', `${framing} The request cannot be framed safely.`), 'unmatched', null);
     }
 
+    if (!isCanonical(url)) return this.finish(ex, errorReply(404, 'not_found', 'No endpoint at this path: only canonical paths are served (no empty or dot segments, no encoded dots or slashes).'), 'unmatched', null);
     const path = normalisePath(url);
     if (method === 'OPTIONS' || !METHODS.has(method)) return this.options(ex, path, url);
     const m = this.d.router.match(method as Method, path);
@@ -184,6 +200,8 @@ export class HttpServer {
     const req: Req = {
       method: route.method, path, params: m.params, query: new URLSearchParams(rawQuery), headers, body: undefined, q: {}, key: null,
     };
+    // Only keyless routes (the dashboard's login throttle) need the peer address: the hot path skips it.
+    if (route.scope === null) req.ip = Buffer.from(res.getRemoteAddressAsText()).toString();
 
     if (!BODY_METHODS.has(method)) {
       void this.serve(ex, req, route, routeName, null);
@@ -266,38 +284,47 @@ export class HttpServer {
     try {
       reply = await this.handle(req, route, body);
     } catch (e) {
-      if (e instanceof HttpError) reply = errorReply(e.status, e.code, e.message, e.headers);
+      if (e instanceof HttpError) reply = routeError(route, e.status, e.code, e.message, e.headers);
       else if (e instanceof Overloaded) {
         this.d.limits.rejections.overloaded++;
-        reply = errorReply(503, 'overloaded', 'The server is at capacity and could not answer in time; retry after the number of seconds in Retry-After.',
+        reply = routeError(route, 503, 'overloaded', 'The server is at capacity and could not answer in time; retry after the number of seconds in Retry-After.',
           { 'Retry-After': String(e.retryAfter) });
       } else {
         const id = randomBytes(6).toString('hex');
         log.error('unhandled', { error_id: id, route: routeName, error: String((e as Error)?.stack ?? e) });
-        reply = errorReply(500, 'internal', `Internal error (reference ${id}). Retry with exponential back-off.`);
+        reply = routeError(route, 500, 'internal', `Internal error (reference ${id}). Retry with exponential back-off.`);
       }
     }
     this.finish(ex, reply, routeName, req.key);
   }
 
   private async handle(req: Req, route: RouteDef, body: Promise<string> | null): Promise<Reply> {
-    if (this.draining) return errorReply(503, 'shutting_down', 'The server is shutting down; retry shortly.');
+    if (this.draining) return routeError(route, 503, 'shutting_down', 'The server is shutting down; retry shortly.');
     // Key, scope and limits before the body is even decoded: refusing costs no parse.
     if (route.scope !== null) {
       const header = req.headers.authorization ?? (route.keyInQuery ? bearerFromQuery(req.query) : undefined);
       const a = this.d.auth.lookupCached(header) ?? (await this.d.auth.lookup(header));
-      if (!a.ok) return errorReply(401, 'unauthorized', UNAUTHORIZED[a.reason], { 'WWW-Authenticate': 'Bearer' });
+      if (!a.ok) {
+        const why = a.reason === 'malformed' && route.keyInQuery ? `${UNAUTHORIZED.malformed} This endpoint also takes it as ?key=.` : UNAUTHORIZED[a.reason];
+        return routeError(route, 401, 'unauthorized', why, { 'WWW-Authenticate': 'Bearer' });
+      }
       const key = (req.key = a.key);
       if (route.scope !== 'any' && !key.scopes.includes(route.scope)) {
-        return errorReply(403, 'forbidden', `This key lacks the '${route.scope}' scope needed for ${route.method} ${displayPath(route.path)}.`);
+        this.d.ctx.refusals?.record(key, 403, 'forbidden', `${route.method} ${displayPath(route.path)}`);
+        return routeError(route, 403, 'forbidden', `This key lacks the '${route.scope}' scope needed for ${route.method} ${displayPath(route.path)}.`);
       }
       const admitted = this.d.limits.admit(key);
       const v = admitted instanceof Promise ? await admitted : admitted;
-      if (!v.ok) return errorReply(429, v.code, v.message, { 'Retry-After': String(v.retryAfter) });
+      if (!v.ok) {
+        this.d.ctx.refusals?.record(key, 429, v.code, `${route.method} ${displayPath(route.path)}`);
+        return routeError(route, 429, v.code, v.message, { 'Retry-After': String(v.retryAfter) });
+      }
     }
     if (body) {
       const text = await body;
-      if (text.trim() !== '') {
+      if (text.trim() !== '' && (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
+        req.body = formBody(text); // HTML forms (the dashboard); JSON schemas still validate the result
+      } else if (text.trim() !== '') {
         if (tooDeep(text)) throw new HttpError(400, 'invalid_json', `Request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`);
         try { req.body = JSON.parse(text); } catch (e) {
           throw new HttpError(400, 'invalid_json', `Request body is not valid JSON: ${(e as Error).message}`);

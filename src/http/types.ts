@@ -19,6 +19,10 @@ export interface KeyInfo {
   scopes: string[];
   /** svc_test_ key: sandbox, never touches live data. */
   test: boolean;
+  /** Browser key: the web origins it may be used from (null for server keys). */
+  origins?: string[] | null;
+  /** Per-key burst limit (requests per second); null = the server's BURST_RPS. */
+  burstRps?: number | null;
 }
 
 export interface Req {
@@ -35,6 +39,8 @@ export interface Req {
   /** Validated query of a declared route: canonical names, coerced types, defaults applied (operation.ts). */
   q: Record<string, any>;
   key: KeyInfo | null;
+  /** Peer address, filled only for routes without a key (scope null). */
+  ip?: string;
 }
 
 export type Reply =
@@ -48,6 +54,10 @@ export interface AppContext {
   config: Config;
   limits: Limits;
   metrics: Metrics;
+  /** Requests refused to a known key (403, 429), for the dashboard. */
+  refusals?: import('../auth/refusals.ts').Refusals;
+  /** Outgoing webhook sender: woken after a write queues an event. */
+  webhooks?: import('../webhooks/dispatcher.ts').Dispatcher;
   /** Every registered route (the capability document derives from them). */
   routes: RouteDef[];
 }
@@ -64,16 +74,21 @@ export interface RouteDef {
   ready?: (ctx: AppContext) => boolean;
   /** Short note for the capability document. */
   note?: string;
+  /** Why the capability is off when ready() is false (e.g. which part is missing), for the capability document. */
+  offNote?: (ctx: AppContext) => string;
   handler: (req: Req, ctx: AppContext) => Promise<Reply> | Reply;
-  /** A request that answers 200 with a key holding the scope (query string and/or JSON body); used by the auth-matrix test. */
-  example?: { query?: string; body?: unknown; params?: Record<string, string> };
   /**
    * Also accept the key as `?key=` (compat layers, tiles, SDK and other browser-loaded URLs whose
    * clients cannot set headers). The request log records the path only, so the key is never logged.
    */
   keyInQuery?: boolean;
+  /**
+   * The body of every error this route answers (auth, quota, validation, handler errors), for
+   * routes that speak another platform's envelope. The HTTP status and headers stay ours (SPEC §7).
+   */
+  errorBody?: (status: number, code: string, message: string) => Record<string, unknown>;
   /** The declaration: schemas for path, query and body, responses and examples (operation.ts). Validated before the handler. */
-  decl?: Declaration;
+  decl: Declaration;
 }
 
 /** An expected failure, answered as {"error":{"code","message"}} with this status. */

@@ -8,7 +8,11 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import type { RouteDef } from '../../src/http/types.ts';
 
 const extra: RouteDef[] = [
-  { method: 'POST', path: '/_test/echo', scope: 'any', handler: (req) => ({ status: 201, json: { echo: req.body ?? null } }) },
+  {
+    method: 'POST', path: '/_test/echo', scope: 'any',
+    decl: { summary: 'test only', responses: { 201: { description: 'test', schema: { type: 'object' } } }, examples: [{}] },
+    handler: (req) => ({ status: 201, json: { echo: req.body ?? null } }),
+  },
 ];
 
 interface RawAnswer { text: string; status: number; headers: Record<string, string>; closed: boolean; ms: number }

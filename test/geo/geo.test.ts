@@ -166,11 +166,15 @@ describe('geocode, suggest and places in the worker', () => {
 
 describe('reverse, nearby and the layers', () => {
   it('reverse: nearest named street, locality, admin-1 and country, nearest first', () => {
-    const r = call('reverse', { lat: 5.5560, lng: -0.1969 }).results; // central Accra
+    const rr = call('reverse', { lat: 5.5560, lng: -0.1969 }); // central Accra
+    expect(rr.admin1_boundaries).toMatch(/Natural Earth/);
+    const r = rr.results;
     expect(r.map((x: any) => x.type)).toEqual(['street', 'city', 'admin1', 'country']);
     expect(r[0].distance_m).toBeLessThanOrEqual(250);
     expect(r[1].name).toBe('Accra');
-    expect(r[2].name).toBe('Greater Accra');
+    expect(r[2]).toMatchObject({ name: 'Greater Accra', method: 'point_in_polygon', boundaries: 'natural_earth_2012' });
+    // Feature addresses carry the polygon's admin-1 too.
+    expect(r[0].address).toContain('Greater Accra');
     expect(r[3].country_code).toBe('GH');
     for (let k = 1; k < 2; k++) expect(r[k].distance_m).toBeGreaterThanOrEqual(0);
   });
@@ -206,8 +210,15 @@ describe('reverse, nearby and the layers', () => {
   it('boundaries: country by point-in-polygon, admin-1 labelled as derived, honest at sea', () => {
     const b = call('boundaries_at', { lat: -1.2921, lng: 36.8219 });
     expect(b.country.country_code).toBe('KE');
-    expect(b.admin1.method).toBe('nearest_populated_place');
-    expect(b.note).toMatch(/not available/);
+    expect(b.admin1).toMatchObject({ name: 'Nairobi', method: 'point_in_polygon', code: 'KEN-1196', type: 'admin1' });
+    expect(b.note).toMatch(/Natural Earth 10m .*2012-2013.*Kenya as its 8 pre-2013 provinces/);
+    // Natural Earth's Kenya is its 8 old provinces: Nakuru lies in Rift Valley, Kisumu in Nyanza, Mombasa in Coast.
+    expect(call('boundaries_at', { lat: -0.3031, lng: 36.08 }).admin1.name).toBe('Rift Valley');
+    expect(call('boundaries_at', { lat: -0.0917, lng: 34.768 }).admin1.name).toBe('Nyanza');
+    expect(call('boundaries_at', { lat: -4.0435, lng: 39.6682 }).admin1.name).toBe('Coast');
+    // Every unit is a feature: its id resolves, and geocode finds it by name.
+    expect(call('place_by_id', { id: b.admin1.id }).result.layer).toBe('admin1');
+    expect(call('geocode', { q: 'Rift Valley', country: 'KE' }).results[0]).toMatchObject({ type: 'admin1', name: 'Rift Valley' });
     expect(call('boundaries_at', { lat: 6.45, lng: 3.40 }).country.country_code).toBe('NG'); // Lagos Island, off the 1:50m coast
     expect(call('boundaries_at', { lat: 0, lng: -20 }).country).toBeNull();
   });

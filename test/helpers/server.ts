@@ -6,6 +6,7 @@ import { createKey } from '../../src/auth/keys.ts';
 import type { RouteDef } from '../../src/http/types.ts';
 import type { Plan } from '../../src/auth/scopes.ts';
 import type { TestDb } from './db.ts';
+import { checkResponse } from './responses.ts';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
 export const SHARED_DATA = resolve(REPO, '..', 'shared', 'data');
@@ -29,17 +30,22 @@ export async function startTestServer(db: TestDb, env: Record<string, string> = 
   const app = await startServer(config, extra);
   const url = `http://127.0.0.1:${app.port}`;
   const auth = (k?: string | null): Record<string, string> => (k ? { authorization: `Bearer ${k}` } : {});
+  const checked = async (method: string, p: string, r: Response) => {
+    await checkResponse(app.ctx.routes, method, p, r);
+    return r;
+  };
   return {
     app, url, config,
     async key(o = {}) {
       const { key } = await createKey(app.ctx.store, { project: o.project ?? 'acme', plan: o.plan ?? 'enterprise', test: !!o.test, scopes: o.scopes });
       return key;
     },
-    get: (p, k, h) => fetch(url + p, { headers: { ...auth(k), ...h } }),
-    post: (p, b, k, h) => fetch(url + p, {
+    // Every answer is checked against the declared response schema of the operation it reached.
+    get: async (p, k, h) => checked('GET', p, await fetch(url + p, { headers: { ...auth(k), ...h } })),
+    post: async (p, b, k, h) => checked('POST', p, await fetch(url + p, {
       method: 'POST', body: typeof b === 'string' ? b : JSON.stringify(b),
       headers: { 'content-type': 'application/json', ...auth(k), ...h },
-    }),
+    })),
     close: () => app.close(),
   };
 }

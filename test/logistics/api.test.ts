@@ -5,6 +5,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { BACKENDS, freshDb, type TestDb } from '../helpers/db.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { ATTRIBUTION } from '../../src/core/attribution.ts';
+import { checkResponse } from '../helpers/responses.ts';
 
 const LEKKI = { lat: 6.4281, lng: 3.4219 };
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -20,6 +21,7 @@ describe.each(BACKENDS)('proof layer over HTTP (%s)', (backend) => {
       method, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
     });
+    await checkResponse(s.app.ctx.routes, method, '/api/v1' + path, r);
     const text = await r.text();
     let json: any = null;
     try { json = JSON.parse(text); } catch { /* not JSON */ }
@@ -227,6 +229,49 @@ describe.each(BACKENDS)('proof layer over HTTP (%s)', (backend) => {
       expect(g.body.geometry).toEqual({ type: 'LineString', coordinates: [[1, 1], [2, 2], [3, 3]] });
       expect(g.body.properties.coordTimes).toHaveLength(3);
       expect((await get('/track/van-empty?format=geojson')).body.geometry).toBeNull();
+    });
+
+    it('stores what PostgreSQL can hold: sub-normal speeds round to 0, a batch never poisons', async () => {
+      // `real` refuses magnitudes below ~1e-38; values are stored to two decimals instead.
+      const k = await s.key({ project: 'pg-types' }); // its own project: the fleet list below stays as it was
+      const tiny = { speed_mps: 1e-50, heading_deg: 1e-50, accuracy_m: 1e-50 };
+      const one = await post('/track/ping', { device: 'van-tiny', lat: 1e-50, lng: 3.4, ts: t0, ...tiny }, k);
+      expect(one.status, one.text).toBe(202);
+      const trail = (await get('/track/van-tiny?trail=1', k)).body.trail;
+      expect(trail[0]).toMatchObject({ lat: 0, speed_mps: 0, heading_deg: 0, accuracy_m: 0 });
+      expect((await post('/track/ping', { device: 'van-tiny', lat: 1, lng: 1, ts: t0 + 1, speed_mps: 12.3456 }, k)).status).toBe(202);
+      expect((await get('/track/van-tiny?trail=1', k)).body.trail[1].speed_mps).toBeCloseTo(12.35, 5);
+      // One such ping in a 1,000-ping batch: the batch commits, and its retry is all duplicates.
+      const batch = { device: 'van-batch-tiny', pings: Array.from({ length: 1000 }, (_, i) => ({ lat: 6.4, lng: 3.4, ts: t0 + i, ...(i === 500 ? tiny : { speed_mps: 3 }) })) };
+      const first = await post('/track/ping', batch, k);
+      expect(first.status, first.text).toBe(202);
+      expect(first.body.accepted).toBe(1000);
+      const again = await post('/track/ping', batch, k);
+      expect(again.body).toMatchObject({ accepted: 0, duplicates: 1000 });
+    });
+
+    it('refuses unpaired UTF-16 surrogates in any stored string with a 400 naming the field', async () => {
+      const lone = [
+        ['/stops', `{"lat":6.4,"lng":3.4,"address":"a\\ud800b"}`, /'address'/],
+        ['/stops', `{"lat":6.4,"lng":3.4,"external_ref":"\\udc00"}`, /'external_ref'/],
+        ['/integrations/logistics-partner/trip-outcome', `{"trip_id":"t-sur","outcome":"delivered","pins":[{"lat":1,"lng":1,"note":"x\\ud800"}]}`, /'pins\[0\]\.note'/],
+        ['/track/ping', `{"device":"v","lat":1,"lng":1,"ts":${t0},"extra":"\\ud800"}`, /'extra'/],
+        ['/geofence/zones', `{"name":"z\\udbff","polygon":{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]}}`, /'name'/],
+      ] as const;
+      const k = await s.key({ project: 'pg-types' });
+      for (const [path, body, re] of lone) {
+        const r = await post(path, body, k);
+        expect(r.status, `${path} ${body}`).toBe(400);
+        expect(r.body.error.message, body).toMatch(re);
+        expect(r.body.error.message).toMatch(/surrogate/);
+      }
+      // A proper pair (an emoji) is stored and read back unchanged.
+      const ok = await post('/stops', `{"lat":6.4,"lng":3.4,"address":"Gate \\ud83d\\ude9a 4"}`, k);
+      expect(ok.status, ok.text).toBe(201);
+      expect(ok.body.stop.address).toBe('Gate \u{1F69A} 4');
+      const nul = await post('/stops', { lat: 6.4, lng: 3.4, address: 'a\u0000b' }, k);
+      expect(nul.status).toBe(400);
+      expect(nul.body.error.message).toMatch(/'address' contains control characters/);
     });
 
     it('rejects implausible pings and bad query parameters', async () => {

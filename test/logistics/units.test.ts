@@ -5,7 +5,18 @@ import { checkPhotoUrl } from '../../src/api/logistics/photo-url.ts';
 import { inPolygon } from '../../src/api/logistics/geo-math.ts';
 import { haversine } from '../../src/core/geometry.ts';
 import { parsePolygon } from '../../src/api/logistics/geofence.ts';
-import { parsePings } from '../../src/api/logistics/tracking.ts';
+import { pingsOf, routes as trackingRoutes } from '../../src/api/logistics/tracking.ts';
+import { compileRoutes, validateRequest } from '../../src/http/operation.ts';
+import type { Req } from '../../src/http/types.ts';
+
+/** A ping body through the declaration of POST /track/ping, then into pings. */
+const ingestRoute = trackingRoutes.find((r) => r.method === 'POST')!;
+compileRoutes([ingestRoute]);
+function parsePings(body: unknown, now: number) {
+  const req = { method: 'POST', path: '/track/ping', params: {}, query: new URLSearchParams(), headers: {}, body, q: {}, key: null } as Req;
+  validateRequest(ingestRoute, req);
+  return pingsOf(req.body, now);
+}
 import { HttpError } from '../../src/http/types.ts';
 
 const err = (f: () => unknown) => {

@@ -1,13 +1,17 @@
 // Geo module: geocode, reverse, suggest, places and nearby layers over the gazetteer.
-// Arguments arrive validated by src/api/geo.ts; the checks here are a second line
-// (a TaskError 400) for callers that use the engine directly (bench, tests).
+// Arguments arrive validated by the declarations in src/api/geo.ts (ranges from
+// src/core/limits.ts); a task applies the default of a value left out and never re-checks.
 import { TaskError, type Dataset, type EngineModule, type TaskContext } from '../../src/core/task.ts';
 import { Gazetteer } from './store.ts';
 import { TextSearch, type SearchFilter } from './text.ts';
 import { result, detail } from './results.ts';
-import { nearest, countryAt, countryNear, nearestStreets, nearestWater } from './spatial.ts';
+import { nearest, countryAt, countryNear, nearestStreets, nearestWater, admin1At } from './spatial.ts';
 import { CAT, NEARBY, NEARBY_NAMES, HEALTH_CATEGORIES, resolveCategory, inLagos, type Category } from '../../src/core/categories.ts';
 import { haversine } from '../../src/core/geometry.ts';
+import { GEOCODE_LIMIT, REVERSE_RADIUS, NEARBY_RADIUS, NEARBY_LIMIT, SEARCH_RADIUS, QUAKE_RADIUS_KM, QUAKE_LIMIT, WATER_RADIUS, WATER_LIMIT, type Limit } from '../../src/core/limits.ts';
+import { parseAddress, type ParsedAddress } from './address/parse.ts';
+import { lexiconOf } from './address/lexicon.ts';
+import { resolveParsed, isPartial, hasStructure } from './address/resolve.ts';
 
 let g: Gazetteer | null = null;
 let text: TextSearch | null = null;
@@ -20,15 +24,46 @@ export function load(datasets: Dataset[]): Gazetteer | null {
   text = g ? new TextSearch(g) : null;
   countryIndex.clear();
   if (g) g.meta.countries.forEach((c: { code: string; alias?: boolean }, i: number) => { if (!c.alias) countryIndex.set(c.code, i); });
+  // The address lexicon is built here, once per worker, so no request pays for it.
+  if (g) lexiconOf(g);
   return g;
 }
+
+/** The loaded gazetteer and its text search (for the address tasks), or a 503. */
+export function gazetteer(): { g: Gazetteer; text: TextSearch } {
+  return need();
+}
+
+/** A top hit whose text score reaches this matched the query whole: no address fallback. */
+const WHOLE_TEXT = 0.95;
+
+/** Parses an address (q, country) with the loaded gazetteer's lexicon. */
+export function parseQuery(g: Gazetteer, q: string, country?: string | null): ParsedAddress {
+  return parseAddress(q, lexiconOf(g), country ? String(country).toUpperCase() : null);
+}
+
+/**
+ * Geocode's fallback for a query it cannot match whole: parse it as an address and answer its
+ * most precise part that matches (street, landmark, locality, admin-1, country), saying so.
+ */
+function addressFallback(g: Gazetteer, text: TextSearch, a: any, ctx: TaskContext, hitsEmpty: boolean): Record<string, unknown> | null {
+  const q = String(a.q);
+  if (!/[,\d\s،]/.test(q.trim())) return null; // one word: nothing to split
+  const p = parseQuery(g, q, a.country);
+  if (!hasStructure(p) && !hitsEmpty) return null;
+  const r = resolveParsed(g, text, p, ctx.sandbox ? inSandbox(g) : undefined);
+  if (!r.best) return null;
+  const partial = isPartial(p.components, r);
+  const out = result(g, r.best.f, { score: r.best.score, match_level: r.best.level, partial_match: partial, matched_component: r.best.component });
+  return sandboxed(ctx, { results: [out], match_level: r.best.level, partial_match: partial, parsed: p.components });
+}
+
 
 function need(): { g: Gazetteer; text: TextSearch } {
   if (!g || !text) throw new TaskError(503, 'not_loaded', 'The gazetteer is not loaded on this server (run `npm run graph-build -- gazetteer`).');
   return { g, text };
 }
 
-const STREET_RADIUS_M = 250;
 const LOCALITY_RADIUS_M = 30_000;
 /** 1:50m coastlines are generalised: coastal cities (Lagos Island, Dakar) can fall just outside. */
 const COAST_M = 10_000;
@@ -36,22 +71,8 @@ const COAST_M = 10_000;
 function bad(name: string, why: string): never {
   throw new TaskError(400, 'invalid_parameter', `Parameter '${name}' ${why}.`);
 }
-function latLng(a: any): [number, number] {
-  const lat = Number(a?.lat), lng = Number(a?.lng);
-  if (!Number.isFinite(lat) || lat < -90 || lat > 90) bad('lat', 'must be a latitude between -90 and 90');
-  if (!Number.isFinite(lng) || lng < -180 || lng > 180) bad('lng', 'must be a longitude between -180 and 180');
-  return [lat, lng];
-}
-function limitOf(a: any, def: number, max: number): number {
-  const l = a?.limit === undefined ? def : Number(a.limit);
-  if (!Number.isInteger(l) || l < 1 || l > max) bad('limit', `must be a whole number from 1 to ${max}`);
-  return l;
-}
-function radiusOf(a: any, def: number, max: number, name = 'radius'): number {
-  const r = a?.[name] === undefined ? def : Number(a[name]);
-  if (!Number.isFinite(r) || r <= 0 || r > max) bad(name, `must be a number above 0 and at most ${max}`);
-  return r;
-}
+const latLng = (a: any): [number, number] => [a.lat, a.lng];
+const valueOf = (a: any, name: string, l: Limit): number => a?.[name] ?? l.default;
 function countryFilter(a: any): number {
   if (!a?.country) return -1;
   const c = countryIndex.get(String(a.country).toUpperCase());
@@ -70,18 +91,31 @@ function textSearch(a: any, ctx: TaskContext, prefix: boolean, extraFilter?: Par
   const q = typeof a?.q === 'string' ? a.q.trim() : '';
   if (!q) throw new TaskError(400, 'missing_parameter', "Parameter 'q' is required.");
   const country = countryFilter(a);
-  const limit = limitOf(a, prefix ? 5 : 5, 20);
+  const limit = valueOf(a, 'limit', GEOCODE_LIMIT);
   if (country === -2) return { g, hits: [] };
   const filter: SearchFilter = {
     country,
     cats: extraFilter?.cats ?? null,
     accept: both(ctx.sandbox ? inSandbox(g) : undefined, extraFilter?.accept),
   };
-  const focus = a?.focus ? latLng({ lat: a.focus[0], lng: a.focus[1] }) : null;
+  const focus: [number, number] | null = a?.focus ?? null;
   return { g, hits: text.search(q, filter, { limit, focus, prefix }) };
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/** What every admin-1 answer says about its boundaries: they are older than today's. */
+export const ADMIN1_BOUNDARIES = 'Admin-1 by point-in-polygon on Natural Earth 10m states and provinces (c. 2012-2013): older than some current boundaries, e.g. Kenya as its 8 pre-2013 provinces rather than its 47 counties, South Sudan as its 10 pre-2015 states.';
+
+/** The admin-1 unit at a point as a result object (the admin1-layer feature), or null. */
+export function admin1Result(g: Gazetteer, lat: number, lng: number, cc: string | null): Record<string, unknown> | null {
+  const hit = admin1At(g, lat, lng, cc, COAST_M);
+  if (!hit) return null;
+  const f = g.admin1Feature(hit.u);
+  const u = g.admin1Units[hit.u];
+  const base = f >= 0 ? result(g, f) : { name: u.name, country_code: u.country, type: 'admin1' };
+  return { ...base, admin1_type: u.type, code: u.code, hasc: u.hasc, method: hit.method, boundaries: 'natural_earth_2012' };
+}
 
 export const geo: EngineModule = {
   init(datasets: Dataset[]) {
@@ -90,6 +124,10 @@ export const geo: EngineModule = {
   tasks: {
     geocode(a, ctx) {
       const { g, hits } = textSearch(a, ctx, false);
+      if (!hits.length || hits[0].text < WHOLE_TEXT) {
+        const fb = addressFallback(g, text!, a, ctx, !hits.length);
+        if (fb) return fb;
+      }
       const results = new Array(hits.length);
       for (let i = 0; i < hits.length; i++) {
         const r = result(g, hits[i].f);
@@ -115,7 +153,7 @@ export const geo: EngineModule = {
     reverse(a, ctx) {
       const { g } = need();
       const [lat, lng] = latLng(a);
-      const radius = radiusOf(a, STREET_RADIUS_M, 5000);
+      const radius = valueOf(a, 'radius', REVERSE_RADIUS);
       const accept = ctx.sandbox ? inSandbox(g) : undefined;
       if (ctx.sandbox && !inLagos(lat, lng)) return sandboxed(ctx, { results: [] });
       const out: Record<string, unknown>[] = [];
@@ -125,22 +163,14 @@ export const geo: EngineModule = {
       if (loc) out.push(result(g, loc.f, { distance_m: Math.round(loc.d) }));
       const inside = countryAt(g, lat, lng);
       const c = inside >= 0 ? inside : countryNear(g, lat, lng, COAST_M);
-      const admin1 = loc && (c < 0 || g.country[loc.f] === c) ? g.admin1Name(loc.f) : null;
-      if (admin1 && loc) {
-        const cc = g.countryCode(loc.f);
-        out.push({
-          id: `svc:admin1.${(cc ?? 'xx').toLowerCase()}.${encodeURIComponent(admin1.toLowerCase().replace(/\s+/g, '-'))}`,
-          name: admin1, lat: null, lng: null, address: [admin1, g.countryName(loc.f)].filter(Boolean).join(', '), country_code: cc,
-          type: 'admin1', source: g.sources(loc.f)[0] ?? null,
-          note: 'Admin-1 polygons are not available: this is the admin-1 of the nearest populated place.',
-          derived_from: `svc:${g.code(loc.f)}`,
-        });
-      }
+      const cc0 = c >= 0 ? g.meta.countries[c].code : null;
+      const a1 = admin1Result(g, lat, lng, cc0);
+      if (a1) out.push({ ...a1, distance_m: 0 });
       if (c >= 0) {
         const cf = g.layers.country[0] + c;
         out.push(result(g, cf, inside >= 0 ? { distance_m: 0 } : { distance_m: 0, method: `nearest_country_within_${COAST_M / 1000}km` }));
       }
-      return sandboxed(ctx, { results: out });
+      return sandboxed(ctx, { results: out, ...(a1 ? { admin1_boundaries: ADMIN1_BOUNDARIES } : {}) });
     },
 
     places_nearby(a, ctx) {
@@ -166,10 +196,10 @@ export const geo: EngineModule = {
       const cat = a?.category ? resolveCategory(String(a.category)) : null;
       if (a?.category && !cat) bad('category', `must be one of ${NEARBY_NAMES.join(', ')}`);
       const point = a?.lat !== undefined ? latLng(a) : null;
-      const radius = radiusOf(a, 50_000, 500_000);
+      const radius = valueOf(a, 'radius', SEARCH_RADIUS);
       if (!a?.q) {
         if (!point) throw new TaskError(400, 'missing_parameter', "Parameter 'q' is required (or give lat/lng to browse by distance).");
-        return nearbyTask({ ...a, radius: Math.min(radius, 50_000) }, ctx, null);
+        return nearbyTask({ ...a, radius: Math.min(radius, NEARBY_RADIUS.max) }, ctx, null);
       }
       const cats = cat ? new Set(NEARBY[cat].cats.map((c) => CAT[c])) : null;
       const accept = point ? (f: number) => haversine(point[0], point[1], g.lat[f], g.lng[f]) <= radius : undefined;
@@ -184,12 +214,10 @@ export const geo: EngineModule = {
     earthquakes_nearby(a, ctx) {
       const { g } = need();
       const [lat, lng] = latLng(a);
-      const radiusKm = radiusOf(a, 500, 5000, 'radius_km');
-      const limit = limitOf(a, 10, 100);
-      const minMag = a?.min_magnitude === undefined ? 0 : Number(a.min_magnitude);
-      if (!Number.isFinite(minMag)) bad('min_magnitude', 'must be a number');
+      const radiusKm = valueOf(a, 'radius_km', QUAKE_RADIUS_KM);
+      const limit = valueOf(a, 'limit', QUAKE_LIMIT);
+      const minMag: number = a?.min_magnitude ?? 0;
       const since = a?.since === undefined ? -Infinity : Date.parse(String(a.since));
-      if (Number.isNaN(since)) bad('since', 'must be a date such as 1990-01-01');
       const sb = ctx.sandbox ? inSandbox(g) : undefined;
       const info = (f: number) => g.extra(f) as { magnitude: number; time: string; depth_km: number; magnitude_type: string | null };
       const near = nearest(g, 'quake', lat, lng, radiusKm * 1000, limit, (f) => {
@@ -212,8 +240,8 @@ export const geo: EngineModule = {
     waterways_nearby(a, ctx) {
       const { g } = need();
       const [lat, lng] = latLng(a);
-      const radius = radiusOf(a, 10_000, 50_000);
-      const limit = limitOf(a, 5, 50);
+      const radius = valueOf(a, 'radius', WATER_RADIUS);
+      const limit = valueOf(a, 'limit', WATER_LIMIT);
       if (ctx.sandbox && !inLagos(lat, lng)) return sandboxed(ctx, { results: [] });
       const hits = nearestWater(g, lat, lng, radius).slice(0, limit);
       return sandboxed(ctx, {
@@ -231,16 +259,13 @@ export const geo: EngineModule = {
       const inside = countryAt(g, lat, lng);
       const c = inside >= 0 ? inside : countryNear(g, lat, lng, COAST_M);
       const country = c >= 0 ? { ...result(g, g.layers.country[0] + c), method: inside >= 0 ? 'point_in_polygon' : `nearest_country_within_${COAST_M / 1000}km` } : null;
-      const loc = c >= 0 ? nearest(g, 'place', lat, lng, LOCALITY_RADIUS_M, 1, (f) => g.country[f] === c)[0] : undefined;
-      const a1 = loc ? g.admin1Name(loc.f) : null;
+      const a1 = c >= 0 ? admin1Result(g, lat, lng, g.meta.countries[c].code) : null;
       return sandboxed(ctx, {
         country,
-        admin1: a1 && loc ? {
-          name: a1, method: 'nearest_populated_place', place: { id: `svc:${g.code(loc.f)}`, name: g.name(loc.f), distance_m: Math.round(loc.d) },
-        } : null,
+        admin1: a1,
         note: c < 0
           ? 'The point is not inside or within 10 km of any African country polygon (Natural Earth 1:50m).'
-          : 'Country by point-in-polygon (Natural Earth 1:50m; within 10 km of the generalised coastline the nearest country). Admin-1 polygons are not available offline: admin-1 is that of the nearest populated place in the same country, or null when none lies within 30 km.',
+          : `Country by point-in-polygon (Natural Earth 1:50m; within 10 km of the generalised coastline the nearest country). ${a1 || g.a1Index ? ADMIN1_BOUNDARIES : 'Admin-1 polygons are not in this gazetteer build: admin1 is null.'}`,
       });
     },
   },
@@ -249,8 +274,8 @@ export const geo: EngineModule = {
 function nearbyTask(a: any, ctx: TaskContext, group: 'health' | 'transit' | null) {
   const { g } = need();
   const [lat, lng] = latLng(a);
-  const radius = radiusOf(a, 1000, 50_000);
-  const limit = limitOf(a, 10, 50);
+  const radius = valueOf(a, 'radius', NEARBY_RADIUS);
+  const limit = valueOf(a, 'limit', NEARBY_LIMIT);
   let key: string | null = null;
   if (a?.category) {
     key = resolveCategory(String(a.category));

@@ -98,3 +98,33 @@ export function countryNear(g: Gazetteer, lat: number, lng: number, maxM: number
   }
   return best;
 }
+
+/**
+ * Admin-1 unit (index into g.admin1Units) containing the point, by even-odd over each unit's
+ * rings; with `nearM`, a point outside every polygon (offshore, generalised coast) takes the
+ * nearest unit within that distance. `country` (a code) restricts both. -1 when none.
+ */
+export function admin1At(g: Gazetteer, lat: number, lng: number, country: string | null = null, nearM = 0): { u: number; method: 'point_in_polygon' | 'nearest_polygon' } | null {
+  if (!g.a1Index) return null;
+  const units = g.admin1Units;
+  const parity = new Map<number, boolean>();
+  for (const r of g.a1Index.search(lng, lat, lng, lat)) {
+    if (inRing(lng, lat, g.a1Coords, g.a1Start[r], g.a1Start[r + 1])) parity.set(g.a1Owner[r], !parity.get(g.a1Owner[r]));
+  }
+  for (const [u, v] of parity) if (v && (!country || units[u].country === country)) return { u, method: 'point_in_polygon' };
+  if (nearM <= 0) return null;
+  const { dLat, dLng } = degBox(lat, nearM);
+  let best = -1, bd = nearM;
+  const c = g.a1Coords;
+  for (const r of g.a1Index.search(lng - dLng, lat - dLat, lng + dLng, lat + dLat)) {
+    const u = g.a1Owner[r];
+    if (country && units[u].country !== country) continue;
+    for (let i = g.a1Start[r]; i < g.a1Start[r + 1] - 1; i++) {
+      const x1 = c[2 * i], y1 = c[2 * i + 1], x2 = c[2 * i + 2], y2 = c[2 * i + 3];
+      if (Math.max(x1, x2) < lng - dLng || Math.min(x1, x2) > lng + dLng || Math.max(y1, y2) < lat - dLat || Math.min(y1, y2) > lat + dLat) continue;
+      const d = segmentDistance(lat, lng, x1, y1, x2, y2);
+      if (d < bd) { bd = d; best = u; }
+    }
+  }
+  return best >= 0 ? { u: best, method: 'nearest_polygon' } : null;
+}

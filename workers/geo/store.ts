@@ -39,10 +39,6 @@ export function fbView(sec: Uint8Array | undefined): Flatbush | null {
 }
 
 const dec = new TextDecoder();
-/** A string from a UTF-8 blob + offsets pair (decoded on demand: only for answers). */
-export function strAt(bytes: Uint8Array, off: Uint32Array, i: number): string {
-  return dec.decode(bytes.subarray(off[i], off[i + 1]));
-}
 
 /**
  * A blob of UTF-8 strings as a Buffer view (no copy) with its offsets: `Buffer#toString`
@@ -81,6 +77,8 @@ export class Gazetteer {
   // spatial
   kd: Record<string, KDBush>;
   cStart: Uint32Array; cCoords: Float64Array; cOwner: Uint32Array; cIndex: Flatbush | null;
+  /** Admin-1 polygon rings (format v3; empty in older files) and each feature's unit (0xffff = none). */
+  a1Start: Uint32Array; a1Coords: Float64Array; a1Owner: Uint32Array; a1Index: Flatbush | null; admin1Unit: Uint16Array | null;
   wCoords: Float64Array; wSeg: Uint32Array; wSegOwner: Uint32Array; wIndex: Flatbush | null;
   lkStart: Uint32Array; lkCoords: Float64Array; lkOwner: Uint32Array; lkIndex: Flatbush | null;
   sCoords: Float64Array; sSeg: Uint32Array; sSegOwner: Uint32Array; sIndex: Flatbush | null;
@@ -157,6 +155,12 @@ export class Gazetteer {
     this.kd = {};
     for (const l of ['place', 'poi', 'health', 'transit', 'quake', 'street']) this.kd[l] = kdView(u8(S, `kd_${l}`));
     this.cStart = u32(S, 'cStart'); this.cCoords = S.get('cCoords', Float64Array); this.cOwner = u32(S, 'cOwner'); this.cIndex = fbView(S.sections.cIndex as Uint8Array);
+    const has = (x: Opened, k: string) => !!x.sections[k];
+    this.a1Start = has(S, 'a1Start') ? u32(S, 'a1Start') : new Uint32Array(1);
+    this.a1Coords = has(S, 'a1Coords') ? S.get('a1Coords', Float64Array) : new Float64Array(0);
+    this.a1Owner = has(S, 'a1Owner') ? u32(S, 'a1Owner') : new Uint32Array(0);
+    this.a1Index = has(S, 'a1Index') ? fbView(S.sections.a1Index as Uint8Array) : null;
+    this.admin1Unit = has(F, 'admin1Unit') ? F.get('admin1Unit', Uint16Array) : null;
     this.wCoords = S.get('wCoords', Float64Array); this.wSeg = u32(S, 'wSeg'); this.wSegOwner = u32(S, 'wSegOwner'); this.wIndex = fbView(S.sections.wIndex as Uint8Array);
     this.lkStart = u32(S, 'lkStart'); this.lkCoords = S.get('lkCoords', Float64Array); this.lkOwner = u32(S, 'lkOwner'); this.lkIndex = fbView(S.sections.lkIndex as Uint8Array);
     this.sCoords = S.get('sCoords', Float64Array); this.sSeg = u32(S, 'sSeg'); this.sSegOwner = u32(S, 'sSegOwner'); this.sIndex = fbView(S.sections.sIndex as Uint8Array);
@@ -170,6 +174,15 @@ export class Gazetteer {
   countryCode(i: number): string | null { const c = this.country[i]; return c === 0xff ? null : this.meta.countries[c].code; }
   countryName(i: number): string | null { const c = this.country[i]; return c === 0xff ? null : this.meta.countries[c].name; }
   admin1Name(i: number): string | null { const a = this.admin1[i]; return a === 0xffff ? null : this.meta.admin1[a]; }
+  /** Admin-1 units of the polygons (meta, format v3), [] in older files. */
+  get admin1Units(): { code: string; name: string; country: string; type: string | null; hasc: string | null; alt: string[] }[] {
+    return this.meta.admin1_units ?? [];
+  }
+  /** Feature id of admin-1 unit u (layer admin1), or -1. */
+  admin1Feature(u: number): number {
+    const r = this.layers.admin1;
+    return r && u >= 0 && r[0] + u < r[1] ? r[0] + u : -1;
+  }
   category(i: number): string { return this.meta.categories[this.cat[i]]; }
   sources(i: number): string[] {
     const m = this.srcMask[i];

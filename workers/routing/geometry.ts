@@ -61,7 +61,7 @@ export class JsonCoordSink implements CoordSink {
 }
 
 /** Writes v / 1e7 (v an integer, |v| < 2^31) as decimal text at b[n]; returns the new end. */
-function writeE7(b: Uint8Array, n: number, v: number): number {
+export function writeE7(b: Uint8Array, n: number, v: number): number {
   if (v < 0) { b[n++] = 45; v = -v; } // -
   const ip = Math.floor(v / 1e7);
   let frac = v - ip * 1e7;

@@ -10,8 +10,12 @@ export class LoadedGraph {
   readonly index: Flatbush;
   private _q: ChQuery | null = null;
   private _path: Int32Array | null = null;
+  /** Whether a base edge lies inside one of the graph's big strongly connected components. */
+  readonly onBig: (edge: number) => boolean;
   constructor(readonly extract: string, readonly profile: string, readonly g: GraphViews) {
     this.index = loadIndex(g);
+    const big = new Set(g.meta.big_components ?? [g.meta.main_component]);
+    this.onBig = (e) => big.has(g.edgeComp[e]);
   }
   get query(): ChQuery { return (this._q ??= new ChQuery(this.g)); }
   /** Scratch for unpacked edge ids; a shortest path never repeats an edge. */
@@ -40,3 +44,8 @@ export function loadGraphs(datasets: Dataset[]): LoadedGraph[] {
   // Smallest coverage first: the most specific extract answers when several cover a point.
   return out.sort((a, b) => a.area - b.area);
 }
+
+/** The graphs this worker serves (set once by the routing module's init), smallest coverage first. */
+let current: LoadedGraph[] = [];
+export const loadedGraphs = (): LoadedGraph[] => current;
+export function setLoadedGraphs(gs: LoadedGraph[]) { current = gs; }

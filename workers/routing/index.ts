@@ -1,15 +1,23 @@
 // Routing module: contraction-hierarchy queries, snapping and geometry over road graphs.
-// Tasks: `route` (full answer with geometry, issue 3 §7) and `route_cost` (cost only, for benchmarks).
+// Tasks: `route` (full answer with geometry), `route_matrix`, `road_access` and `route_cost` (cost and distance only:
+// the compat distance matrix, bench osrm-pairs). Arguments arrive validated by the declarations
+// that call them (points in range, radius within SNAP_RADIUS); they are not re-checked.
 import { TaskError, JsonText, type EngineModule } from '../../src/core/task.ts';
+import { SNAP_RADIUS } from '../../src/core/limits.ts';
 import { loadGraphs, type LoadedGraph } from './graphs.ts';
-import { snap, type Snap } from './snap.ts';
+import type { Snap } from './snap.ts';
+import { candidates, choose } from './candidates.ts';
+import { matrixTask, type MatrixArgs } from './matrix.ts';
+import { optimizeTask, type OptimizeArgs } from './optimize.ts';
+import { matchTask, type MatchArgs } from './match.ts';
+import { isochroneTask, type IsochroneArgs } from './isochrone.ts';
 import { leg } from './route.ts';
 import { JsonCoordSink, type CoordSink } from './geometry.ts';
+import { roadAccess } from './access.ts';
+import { guidedRouteTask, type GuidedRouteArgs } from './guided.ts';
 
-export const MODES = ['driving', 'walk', 'cycle'] as const;
-export type Mode = (typeof MODES)[number];
-export const DEFAULT_RADIUS = 1000;
-export const MAX_RADIUS = 10000;
+import { MODES, type Mode } from './candidates.ts';
+export { MODES, type Mode };
 
 export interface RouteArgs {
   from: [number, number];
@@ -19,28 +27,19 @@ export interface RouteArgs {
   radius?: number;
 }
 
-let graphs: LoadedGraph[] = [];
-
-export function setGraphs(gs: LoadedGraph[]) { graphs = gs; }
+import { loadedGraphs, setLoadedGraphs } from './graphs.ts';
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const pointName = (i: number, n: number) => (i === 0 ? 'from' : i === n - 1 ? 'to' : `via[${i - 1}]`);
-
-function checkPoint(p: unknown, name: string): [number, number] {
-  if (!Array.isArray(p) || p.length !== 2 || !p.every((x) => typeof x === 'number' && Number.isFinite(x)) || Math.abs(p[0]) > 90 || Math.abs(p[1]) > 180)
-    throw new TaskError(400, 'invalid_parameter', `Parameter '${name}' must be a [lat, lng] pair.`);
-  return p as [number, number];
-}
 
 interface Solved<S extends CoordSink | null = CoordSink | null> { graph: LoadedGraph; snaps: Snap[]; legs: { cost: number; dist: number }[]; coords: S; settled: number }
 
 /** Pick the extract by coverage, snap every point, route every leg. */
 export function solve<S extends CoordSink | null>(args: RouteArgs, sink: () => S): Solved<S> {
-  const mode = (args.mode ?? 'driving') as Mode;
-  if (!MODES.includes(mode)) throw new TaskError(400, 'invalid_parameter', `Parameter 'mode' must be one of ${MODES.join(', ')}.`);
-  const radius = args.radius ?? DEFAULT_RADIUS;
-  if (!(radius > 0 && radius <= MAX_RADIUS)) throw new TaskError(400, 'invalid_parameter', `Parameter 'radius' must be between 1 and ${MAX_RADIUS} metres.`);
-  const pts = [checkPoint(args.from, 'from'), ...(args.via ?? []).map((p, i) => checkPoint(p, `via[${i}]`)), checkPoint(args.to, 'to')];
+  const mode = args.mode ?? 'driving';
+  const radius = args.radius ?? SNAP_RADIUS.default;
+  const pts = [args.from, ...(args.via ?? []), args.to];
+  const graphs = loadedGraphs();
   const cands = graphs.filter((g) => g.profile === mode && pts.every(([la, lo]) => g.covers(la, lo, radius)));
   if (cands.length === 0) {
     const any = graphs.some((g) => g.profile === mode && pts.some(([la, lo]) => g.covers(la, lo, radius)));
@@ -51,27 +50,14 @@ export function solve<S extends CoordSink | null>(args: RouteArgs, sink: () => S
   let firstMiss: string | null = null;
   let noRoute: string | null = null;
   for (const graph of cands) {
-    const snaps: Snap[] = [];
+    const cs: Snap[][] = [];
     for (let i = 0; i < pts.length; i++) {
-      const s = snap(graph.g, graph.index, pts[i][0], pts[i][1], radius);
-      if (!s) { firstMiss ??= `No ${mode} road within ${radius} m of '${pointName(i, pts.length)}'.`; break; }
-      snaps.push(s);
+      const c = candidates(graph, pts[i][0], pts[i][1], radius);
+      if (!c) { firstMiss ??= `No ${mode} road within ${radius} m of '${pointName(i, pts.length)}'.`; break; }
+      cs.push(c);
     }
-    if (snaps.length < pts.length) continue;
-    let r = route(graph, snaps, sink);
-    if (typeof r === 'string') {
-      // The nearest road may be an island (a clipped fragment, a private compound): retry with the
-      // points that snapped off the main network moved to its nearest road within the radius.
-      const main = graph.g.meta.main_component;
-      let moved = false;
-      const alt = snaps.map((s, i) => {
-        if (graph.g.edgeComp[s.edge] === main) return s;
-        const m = snap(graph.g, graph.index, pts[i][0], pts[i][1], radius, main);
-        if (m) moved = true;
-        return m ?? s;
-      });
-      if (moved) { const r2 = route(graph, alt, sink); if (typeof r2 !== 'string') r = r2; }
-    }
+    if (cs.length < pts.length) continue;
+    const r = route(graph, cs, sink, pts, radius);
     if (typeof r !== 'string') return r;
     noRoute ??= r;
   }
@@ -79,20 +65,36 @@ export function solve<S extends CoordSink | null>(args: RouteArgs, sink: () => S
   throw new TaskError(400, 'no_road_nearby', firstMiss ?? 'No road nearby.');
 }
 
-/** Route every leg through the snapped points; a string is the no_route message. */
-function route<S extends CoordSink | null>(graph: LoadedGraph, snaps: Snap[], sink: () => S): Solved<S> | string {
+/**
+ * Route every leg through the candidates of each point: the cheapest choice of one candidate per
+ * point (dynamic programming over the legs; a point has one or two), then the legs again with
+ * geometry. A string is the no_route message.
+ */
+function route<S extends CoordSink | null>(graph: LoadedGraph, cs: Snap[][], sink: () => S, pts: [number, number][], radius: number): Solved<S> | string {
   const mode = graph.profile;
-  const coords = sink();
-  const legs: { cost: number; dist: number }[] = [];
-  let settled = 0;
-  for (let i = 0; i + 1 < snaps.length; i++) {
-    const l = leg(graph.g, graph.query, snaps[i], snaps[i + 1], graph.path, coords ?? undefined);
-    if (!l) return `No ${mode} route from '${pointName(i, snaps.length)}' to '${pointName(i + 1, snaps.length)}' (the roads are not connected).`;
-    legs.push({ cost: l.cost, dist: l.dist });
-    settled += l.settled;
+  const n = cs.length;
+  // The common case, one candidate per point, routes straight away; a choice (or a failed leg) goes through choose().
+  let pick = cs.every((c) => c.length === 1) ? cs.map(() => 0) : choose(graph, cs, pts, radius);
+  for (let attempt = 0; ; attempt++) {
+    if (typeof pick === 'number') return noRouteMessage(mode, pick - 1, pick, n);
+    const snaps = cs.map((c, i) => c[(pick as number[])[i]]);
+    const coords = sink();
+    const legs: { cost: number; dist: number }[] = [];
+    let settled = 0, failed = false;
+    for (let i = 0; i + 1 < n; i++) {
+      const l = leg(graph.g, graph.query, snaps[i], snaps[i + 1], graph.path, coords ?? undefined);
+      if (!l) { failed = true; break; }
+      legs.push({ cost: l.cost, dist: l.dist });
+      settled += l.settled;
+    }
+    if (!failed) return { graph, snaps, legs, coords, settled };
+    if (attempt > 0) return noRouteMessage(mode, 0, n - 1, n); // choose() found these legs; cannot happen
+    pick = choose(graph, cs, pts, radius);
   }
-  return { graph, snaps, legs, coords, settled };
 }
+
+const noRouteMessage = (mode: string, a: number, b: number, n: number) =>
+  `No ${mode} route from '${pointName(a, n)}' to '${pointName(b, n)}' (the roads are not connected).`;
 
 const snapped = (s: Snap) => ({ lat: Math.round(s.lat * 1e7) / 1e7, lng: Math.round(s.lng * 1e7) / 1e7, distance_m: round1(s.dist) });
 
@@ -132,9 +134,15 @@ function snappedAll(snaps: Snap[]) {
 }
 
 export const routing: EngineModule = {
-  init(datasets) { graphs = loadGraphs(datasets); },
+  init(datasets) { setLoadedGraphs(loadGraphs(datasets)); },
   tasks: {
-    route: (args: RouteArgs) => routeTask(args),
+    // steps and alternatives take the guided path (guided.ts); the plain answer keeps its own
+    route: (args: GuidedRouteArgs) => (args.steps || args.alternatives ? guidedRouteTask(args) : routeTask(args)),
+    road_access: (args) => roadAccess(loadedGraphs(), args),
+    route_matrix: (args: MatrixArgs) => matrixTask(args),
+    route_optimize: (args: OptimizeArgs) => optimizeTask(args),
+    route_match: (args: MatchArgs) => matchTask(args),
+    route_isochrone: (args: IsochroneArgs) => isochroneTask(args),
     route_cost: (args: RouteArgs) => {
       const r = solve(args, () => null);
       const t = totals(r);

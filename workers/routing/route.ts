@@ -17,10 +17,19 @@ export interface Leg {
 const r = Math.round;
 
 /**
+ * Receives a leg as the stretches of base edges it drives, in order (guidance builds its steps
+ * from them): edge e from position `from` to `to` (metres from the edge's first shape point;
+ * from ≤ to when driven along u→v).
+ */
+export interface LegTrace {
+  piece(edge: number, forward: boolean, from: number, to: number): void;
+}
+
+/**
  * Best path between two snapped points. Returns null when there is none.
  * With `coords`, appends the leg's points (the sink drops a point equal to the last one).
  */
-export function leg(g: GraphViews, q: PathSearch, s: Snap, t: Snap, path: Int32Array, coords?: CoordSink): Leg | null {
+export function leg(g: GraphViews, q: PathSearch, s: Snap, t: Snap, path: Int32Array, coords?: CoordSink, trace?: LegTrace): Leg | null {
   const es = s.edge, et = t.edge;
   const fs = g.edgeFlags[es], ft = g.edgeFlags[et];
   const ws = g.edgeW[es], wt = g.edgeW[et];
@@ -45,6 +54,7 @@ export function leg(g: GraphViews, q: PathSearch, s: Snap, t: Snap, path: Int32A
       else for (let p = s.pt; p > t.pt; p--) pushPt(g, coords, p);
       push(coords, t.lng, t.lat);
     }
+    trace?.piece(es, direct > 0, s.pos, t.pos);
     return { cost, dist: Math.abs(t.pos - s.pos), settled };
   }
   const a = q.startNode(), b = q.endNode();
@@ -69,7 +79,19 @@ export function leg(g: GraphViews, q: PathSearch, s: Snap, t: Snap, path: Int32A
     else for (let p = t1 - 1; p > t.pt; p--) pushPt(g, coords, p);
     push(coords, t.lng, t.lat);
   }
+  if (trace) tracePath(g, trace, es, !!leaveForward, s.pos, path, n, et, !!enterForward, t.pos);
   return { cost, dist, settled };
+}
+
+/** The pieces of a leg that leaves edge es, drives path[0..n), and enters edge et. */
+export function tracePath(g: GraphViews, trace: LegTrace, es: number, leaveForward: boolean, sPos: number, path: Int32Array | number[], n: number, et: number, enterForward: boolean, tPos: number) {
+  trace.piece(es, leaveForward, sPos, leaveForward ? g.edgeDist[es] : 0);
+  for (let i = 0; i < n; i++) {
+    const e = path[i];
+    if (e > 0) trace.piece(e - 1, true, 0, g.edgeDist[e - 1]);
+    else trace.piece(-e - 1, false, g.edgeDist[-e - 1], 0);
+  }
+  trace.piece(et, enterForward, enterForward ? 0 : g.edgeDist[et], tPos);
 }
 
 function pushPt(g: GraphViews, c: CoordSink, p: number) {

@@ -4,11 +4,13 @@
 // stored with the dispute, so it shows what was known when the dispute was opened.
 import { HttpError, type RouteDef } from '../../http/types.ts';
 import { owner, notFound } from './owner.ts';
-import { bodyObject, string, oneOf, invalid, DEVICE_RE, DEVICE_HINT, SLUG_RE, SLUG_HINT } from './validate.ts';
+import { F, invalid } from './validate.ts';
+import { B, type Schema } from '../../http/operation.ts';
 import { loadStop, loadHistory, stopJson } from './stops.ts';
 import { loadPod, podJson } from './pod.ts';
 import { trailWindow } from './pings.ts';
 import { newId, isId } from './ids.ts';
+import { emitEvent } from '../../webhooks/events.ts';
 
 /** Trail taken into the pack: this long either side of the delivery time. */
 const WINDOW_MS = 30 * 60_000;
@@ -23,22 +25,38 @@ function disputeJson(r: any) {
   };
 }
 
+const nstr = { type: ['string', 'null'] };
+const DISPUTE: Schema = {
+  type: 'object', required: ['id', 'object', 'status', 'stop_id', 'reason', 'evidence', 'created_at'],
+  properties: {
+    id: { type: 'string' }, object: { const: 'dispute' }, status: { type: 'string' }, stop_id: { type: 'string' }, pod_id: nstr,
+    reason: { type: 'string' }, category: nstr, partner: nstr, created_at: { type: 'string' },
+    evidence: { type: 'object', required: ['stop', 'pins', 'pod', 'trail', 'trail_window', 'assembled_at'], properties: { pins: { type: 'array' }, trail: { type: 'array' }, assembled_at: { type: 'string' } } },
+  },
+};
+const disputeReply = (description: string) => ({ description, schema: { type: 'object', required: ['dispute'], properties: { dispute: DISPUTE } } });
+
 export const routes: RouteDef[] = [
   {
     method: 'POST', path: '/disputes', scope: 'logistics', capabilities: ['disputes'],
     note: 'POST /api/v1/disputes opens a dispute on a POD or stop and answers an evidence pack: stop, pin history, POD metadata and the device trail ±30 min around delivery.',
+    decl: {
+      summary: 'Open a dispute on a POD or stop; answers the evidence pack', tag: 'logistics',
+      description: "Identify the delivery by 'pod_id' or 'stop_id' (then its latest POD).",
+      body: B.obj({ pod_id: F.id, stop_id: F.id, reason: B.text(2000), category: B.enum(CATEGORIES), partner: F.slug, device: F.device }, ['reason']),
+      responses: { 201: disputeReply('The dispute with its evidence pack'), 404: { description: 'Unknown POD or stop' } },
+      examples: [{ after: 'POST /pod', body: { pod_id: '{{pod.id}}', reason: 'Recipient says the parcel never arrived', category: 'not_delivered' } }],
+    },
     handler: async (req, ctx) => {
       const o = owner(req);
-      const b = bodyObject(req.body);
-      const podId = string(b, 'pod_id', 'pod_id', { max: 64 });
-      const stopId = string(b, 'stop_id', 'stop_id', { max: 64 });
+      const b = req.body;
+      const podId: string | undefined = b.pod_id;
+      const stopId: string | undefined = b.stop_id;
       if (!podId && !stopId) throw new HttpError(400, 'missing_parameter', "Field 'pod_id' (or 'stop_id') is required.");
-      const reason = string(b, 'reason', 'reason', { required: true, max: 2000 });
-      const category = oneOf(b, 'category', 'category', CATEGORIES);
-      const partner = string(b, 'partner', 'partner', { max: 40 });
-      if (partner !== undefined && !SLUG_RE.test(partner)) throw invalid('partner', SLUG_HINT);
-      let device = string(b, 'device', 'device', { max: 64 });
-      if (device !== undefined && !DEVICE_RE.test(device)) throw invalid('device', DEVICE_HINT);
+      const reason: string = b.reason;
+      const category: string | undefined = b.category;
+      const partner: string | undefined = b.partner;
+      let device: string | undefined = b.device;
 
       const pod = podId ? await loadPod(ctx.store, o, podId) : null;
       if (podId && !pod) throw notFound('proof of delivery', podId);
@@ -72,17 +90,31 @@ export const routes: RouteDef[] = [
         trail_window: window,
         assembled_at: new Date().toISOString(),
       };
-      const r = await ctx.store.query(
+      // The dispute and its dispute.opened webhook event commit together.
+      const r = await ctx.store.tx(async (c) => {
+        const ins = await c.query(
         `INSERT INTO disputes (project_id, sandbox, id, stop_id, pod_id, reason, category, partner, evidence)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id, status, stop_id, pod_id, reason, category, partner, evidence, created_at`,
         [o.project, o.sandbox, newId('dsp'), stop.id, thePod?.id ?? null, reason, category ?? null, partner ?? null, JSON.stringify(evidence)],
-      );
+        );
+        // The event carries the dispute without the trail (it can hold thousands of points): GET /disputes/{id} has it.
+        const d = disputeJson(ins.rows[0]);
+        await emitEvent(c, o, 'dispute.opened', { dispute: { ...d, evidence: { ...evidence, trail: undefined, trail_points: trail.length } } });
+        return ins;
+      });
+      ctx.webhooks?.wake();
       return { status: 201, json: { dispute: disputeJson(r.rows[0]) } };
     },
   },
   {
     method: 'GET', path: '/disputes/:id', scope: 'logistics', capabilities: ['disputes'],
     note: 'GET /api/v1/disputes/{id} answers the dispute with the evidence pack as assembled when it was opened.',
+    decl: {
+      summary: 'A dispute with its evidence pack as assembled when opened', tag: 'logistics',
+      params: { id: { schema: { type: 'string', maxLength: 64 }, required: true, description: 'dsp_…' } },
+      responses: { 200: disputeReply('The dispute'), 404: { description: 'Unknown dispute' } },
+      examples: [{ after: 'POST /disputes', params: { id: '{{dispute.id}}' } }],
+    },
     handler: async (req, ctx) => {
       const o = owner(req);
       const id = req.params.id;

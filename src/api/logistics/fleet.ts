@@ -1,23 +1,40 @@
 // GET /fleet/vehicles: the project's devices with their last position, from the
 // devices table the ingest statement keeps current (no scan over the pings).
 import type { RouteDef } from '../../http/types.ts';
-import { bad } from '../../http/params.ts';
+import { Q } from '../../http/operation.ts';
 import { owner } from './owner.ts';
-import { DEVICE_RE } from './validate.ts';
+import { DEVICE_PATTERN } from './validate.ts';
+
+const MAX_PAGE = 1000;
 
 export const routes: RouteDef[] = [
   {
-    method: 'GET', path: '/fleet/vehicles', scope: 'fleet', capabilities: ['fleet_vehicles'], example: {},
+    method: 'GET', path: '/fleet/vehicles', scope: 'fleet', capabilities: ['fleet_vehicles'],
     note: 'GET /api/v1/fleet/vehicles lists the project\'s tracked devices with last position, speed and last-seen time (from real pings only).',
+    decl: {
+      summary: "The project's tracked devices with their last position", tag: 'fleet',
+      query: {
+        limit: { schema: Q.int({ min: 1, max: MAX_PAGE, default: 100 }), description: 'Devices per page' },
+        after: { schema: Q.str({ pattern: DEVICE_PATTERN, hint: 'must be a device identifier from a previous page' }), description: 'next_after of the previous page' },
+      },
+      responses: {
+        200: {
+          description: 'A page of devices, by name',
+          schema: {
+            type: 'object', required: ['vehicles', 'has_more', 'next_after'],
+            properties: {
+              vehicles: { type: 'array', items: { type: 'object', required: ['device', 'last', 'last_seen', 'seconds_since_seen', 'first_seen'] } },
+              has_more: { type: 'boolean' }, next_after: { type: ['string', 'null'] },
+            },
+          },
+        },
+      },
+      examples: [{}],
+    },
     handler: async (req, ctx) => {
       const o = owner(req);
-      const q = req.query;
-      const lim = q.get('limit')?.trim();
-      if (lim && !/^\d{1,5}$/.test(lim)) throw bad('limit', 'must be a whole number 1-1000');
-      const limit = lim ? Number(lim) : 100;
-      if (limit < 1 || limit > 1000) throw bad('limit', 'must be between 1 and 1000');
-      const after = q.get('after')?.trim() || null;
-      if (after !== null && !DEVICE_RE.test(after)) throw bad('after', 'must be a device identifier from a previous page');
+      const limit: number = req.q.limit;
+      const after: string | null = req.q.after ?? null;
       const r = await ctx.store.query(
         `SELECT device, last_ts, lat, lng, speed_mps, heading_deg, accuracy_m, first_seen, last_received_at FROM devices
          WHERE project_id = $1 AND sandbox = $2 AND ($3::text IS NULL OR device > $3) ORDER BY device LIMIT $4`,

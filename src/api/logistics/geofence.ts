@@ -5,9 +5,9 @@
 // check runs against an in-memory index of the project's zones (zone-index.ts), rebuilt only
 // when the project's zones change.
 import { HttpError, type RouteDef } from '../../http/types.ts';
-import { bad, num } from '../../http/params.ts';
+import { B, Q, type Schema } from '../../http/operation.ts';
 import { owner, notFound, type Owner } from './owner.ts';
-import { bodyObject, object, string, invalid, DEVICE_RE, DEVICE_HINT, type Obj } from './validate.ts';
+import { object, invalid, DEVICE_PATTERN, DEVICE_HINT, type Obj } from './validate.ts';
 import { bbox, ringArea } from './geo-math.ts';
 import { newId, isId } from './ids.ts';
 import { buildZoneSet, ZoneCache } from './zone-index.ts';
@@ -32,7 +32,7 @@ function decodeCursor(c: string): [string, string] {
     const v = JSON.parse(Buffer.from(c, 'base64url').toString('utf8'));
     if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string' && !Number.isNaN(Date.parse(v[0]))) return [v[0], v[1]];
   } catch { /* fall through */ }
-  throw bad('cursor', "must be a 'next_cursor' value from a previous page");
+  throw new HttpError(400, 'invalid_parameter', "Parameter 'cursor' must be a 'next_cursor' value from a previous page.");
 }
 
 export function parsePolygon(v: unknown, field = 'polygon'): number[][][] {
@@ -105,16 +105,30 @@ async function deviceLast(store: any, o: Owner, device: string) {
   return r.rows[0] ?? null;
 }
 
+const ZONE: Schema = {
+  type: 'object', required: ['id', 'object', 'name', 'bbox', 'created_at'],
+  properties: { id: { type: 'string' }, object: { const: 'zone' }, name: { type: 'string' }, polygon: { type: 'object' }, bbox: { type: 'array', items: { type: 'number' }, minItems: 4, maxItems: 4 }, created_at: { type: 'string' } },
+};
+const zoneReply = (description: string) => ({ description, schema: { type: 'object', required: ['zone'], properties: { zone: ZONE } } });
+const ZONE_ID = { schema: { type: 'string', maxLength: 64 }, required: true, description: 'zon_…' };
+
 export const routes: RouteDef[] = [
   {
     method: 'POST', path: '/geofence/zones', scope: 'fleet', capabilities: ['geofence_check'],
     note: 'POST/GET/DELETE /api/v1/geofence/zones manage the account\'s GeoJSON Polygon zones (validated: closed rings, ranges, ≤ 10,000 positions).',
-    example: { body: { name: 'Example depot', polygon: { type: 'Polygon', coordinates: [[[3.38, 6.44], [3.40, 6.44], [3.40, 6.46], [3.38, 6.46], [3.38, 6.44]]] } } },
+    decl: {
+      summary: 'Create a geofence zone (GeoJSON Polygon)', tag: 'fleet',
+      body: B.obj({
+        name: B.text(200),
+        polygon: { type: 'object', description: `GeoJSON Polygon (or a Feature wrapping one): closed rings of [lng, lat] positions, at most ${MAX_RINGS} rings and ${MAX_POSITIONS} positions, less than 180° wide` },
+      }, ['name', 'polygon']),
+      responses: { 201: zoneReply('The zone'), 409: { description: `The project already holds ${MAX_ZONES} zones` } },
+      examples: [{ body: { name: 'Example depot', polygon: { type: 'Polygon', coordinates: [[[3.38, 6.44], [3.40, 6.44], [3.40, 6.46], [3.38, 6.46], [3.38, 6.44]]] } } }],
+    },
     handler: async (req, ctx) => {
       const o = owner(req);
-      const b = bodyObject(req.body);
-      const name = string(b, 'name', 'name', { required: true, max: 200 });
-      if (!Object.prototype.hasOwnProperty.call(b, 'polygon') || b.polygon == null) throw new HttpError(400, 'missing_parameter', "Field 'polygon' is required.");
+      const b = req.body;
+      const name: string = b.name;
       const rings = parsePolygon(b.polygon);
       const bb = bbox(rings);
       const polygon = { type: 'Polygon', coordinates: rings };
@@ -138,12 +152,16 @@ export const routes: RouteDef[] = [
     },
   },
   {
-    method: 'GET', path: '/geofence/zones', scope: 'fleet', capabilities: ['geofence_check'], example: {},
+    method: 'GET', path: '/geofence/zones', scope: 'fleet', capabilities: ['geofence_check'],
+    decl: {
+      summary: "The project's zones", tag: 'fleet',
+      responses: { 200: { description: 'Every zone, oldest first', schema: { type: 'object', required: ['zones'], properties: { zones: { type: 'array', items: ZONE } } } } },
+      examples: [{}],
+    },
     handler: async (req, ctx) => {
       const o = owner(req);
-      const limit = num(req.query, 'limit', { min: 1, max: PAGE_MAX, integer: true }) ?? PAGE_DEFAULT;
-      const raw = req.query.get('cursor');
-      const after = raw ? decodeCursor(raw) : null;
+      const limit: number = req.q.limit;
+      const after = req.q.cursor ? decodeCursor(req.q.cursor) : null;
       const r = await ctx.store.query(
         `SELECT id, name, polygon, min_lat, min_lng, max_lat, max_lng, created_at, created_at::text AS at FROM zones
          WHERE project_id = $1 AND sandbox = $2 AND ($3::timestamptz IS NULL OR (created_at, id) > ($3::timestamptz, $4))
@@ -158,6 +176,12 @@ export const routes: RouteDef[] = [
   },
   {
     method: 'GET', path: '/geofence/zones/:id', scope: 'fleet', capabilities: ['geofence_check'],
+    decl: {
+      summary: 'One zone', tag: 'fleet',
+      params: { id: ZONE_ID },
+      responses: { 200: zoneReply('The zone'), 404: { description: 'Unknown zone' } },
+      examples: [{ after: 'POST /geofence/zones', params: { id: '{{zone.id}}' } }],
+    },
     handler: async (req, ctx) => {
       const o = owner(req);
       const id = req.params.id;
@@ -172,6 +196,12 @@ export const routes: RouteDef[] = [
   },
   {
     method: 'DELETE', path: '/geofence/zones/:id', scope: 'fleet', capabilities: ['geofence_check'],
+    decl: {
+      summary: 'Delete a zone', tag: 'fleet',
+      params: { id: ZONE_ID },
+      responses: { 200: { description: 'Deleted', schema: { type: 'object', required: ['deleted', 'id'], properties: { deleted: { const: true }, id: { type: 'string' } } } }, 404: { description: 'Unknown zone' } },
+      examples: [{ after: 'POST /geofence/zones', params: { id: '{{zone.id}}' } }],
+    },
     handler: async (req, ctx) => {
       const o = owner(req);
       const id = req.params.id;
@@ -184,20 +214,42 @@ export const routes: RouteDef[] = [
   {
     method: 'GET', path: '/geofence/check', scope: 'fleet', capabilities: ['geofence_check'],
     note: 'GET /api/v1/geofence/check?lat&lng (or &device for its last position) lists the caller\'s zones containing the point (polygons with holes).',
-    example: { query: 'lat=6.45&lng=3.39' },
+    decl: {
+      summary: "The caller's zones containing a point (or a device's last position)", tag: 'fleet',
+      description: 'Give lat and lng, or device alone for its last position.',
+      query: {
+        lat: { schema: Q.num({ min: -90, max: 90 }) },
+        lng: { schema: Q.num({ min: -180, max: 180 }), aliases: ['lon'] },
+        device: { schema: Q.str({ pattern: DEVICE_PATTERN, hint: DEVICE_HINT }) },
+      },
+      responses: {
+        200: {
+          description: 'Zones containing the point',
+          schema: {
+            type: 'object', required: ['point', 'inside'],
+            properties: {
+              point: { type: 'object', required: ['lat', 'lng'], properties: { lat: { type: 'number' }, lng: { type: 'number' }, device: { type: 'string' }, ts: { type: ['string', 'null'] } } },
+              inside: { type: 'array', items: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string' }, name: { type: 'string' } } } },
+            },
+          },
+        },
+        404: { description: 'The device has sent no pings' },
+      },
+      examples: [{ query: 'lat=6.45&lng=3.39' }],
+    },
     handler: async (req, ctx) => {
       const o = owner(req);
-      const q = req.query;
-      const deviceName = q.get('device')?.trim() || undefined;
+      const q = req.q;
+      const deviceName: string | undefined = q.device;
       let la: number, ln: number, at: string | null = null;
-      if (deviceName !== undefined && !q.get('lat') && !q.get('lng')) {
-        if (!DEVICE_RE.test(deviceName)) throw bad('device', DEVICE_HINT);
+      if (deviceName !== undefined && q.lat === undefined && q.lng === undefined) {
         const d = await deviceLast(ctx.store, o, deviceName);
         if (!d) throw new HttpError(404, 'not_found', `Device '${deviceName}' has sent no pings in this project.`);
         la = d.lat; ln = d.lng; at = d.last_ts.toISOString();
       } else {
-        la = num(q, 'lat', { required: true, min: -90, max: 90 })!;
-        ln = num(q, ['lng', 'lon'], { required: true, min: -180, max: 180 })!;
+        if (q.lat === undefined) throw new HttpError(400, 'missing_parameter', "Parameter 'lat' is required.");
+        if (q.lng === undefined) throw new HttpError(400, 'missing_parameter', "Parameter 'lng' is required.");
+        la = q.lat; ln = q.lng;
       }
       const inside = (await zoneSet(ctx.store, o)).contains(ln, la);
       return { json: { point: { lat: la, lng: ln, ...(deviceName ? { device: deviceName, ts: at } : {}) }, inside } };

@@ -9,7 +9,8 @@ import { routes as disputes } from './disputes.ts';
 import { routes as tripOutcomes } from './trip-outcomes.ts';
 import { routes as geofence } from './geofence.ts';
 import { routes as fleet } from './fleet.ts';
+import { routes as dispatchable } from './dispatchable.ts';
 
 // The store is always present (PGlite when no DATABASE_URL), so these routes are ready
 // whenever the server runs; a database that is down shows in /healthz, not here.
-export const routes: RouteDef[] = [...stops, ...tracking, ...pod, ...disputes, ...tripOutcomes, ...geofence, ...fleet];
+export const routes: RouteDef[] = [...stops, ...tracking, ...pod, ...disputes, ...tripOutcomes, ...geofence, ...fleet, ...dispatchable];

@@ -26,7 +26,7 @@ export function checkPhotoUrl(raw: string, field = 'photo_url'): string {
   return u.toString();
 }
 
-function publicV4(ip: string): boolean {
+export function publicV4(ip: string): boolean {
   const [a, b] = ip.split('.').map(Number);
   if (a === 0 || a === 10 || a === 127) return false; // "this network", private, loopback
   if (a === 169 && b === 254) return false; // link-local (cloud metadata lives here)
@@ -39,7 +39,7 @@ function publicV4(ip: string): boolean {
   return true;
 }
 
-function publicV6(ip: string): boolean {
+export function publicV6(ip: string): boolean {
   const s = ip.toLowerCase();
   if (s === '::' || s === '::1') return false;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(s);

@@ -4,11 +4,13 @@
 import { HttpError, type RouteDef } from '../../http/types.ts';
 import type { Store } from '../../store/index.ts';
 import { owner, notFound, type Owner } from './owner.ts';
-import { bodyObject, string, lat, lng, accuracy, time, invalid, DEVICE_RE, DEVICE_HINT, SLUG_RE, SLUG_HINT } from './validate.ts';
+import { F, time, invalid, measured } from './validate.ts';
+import { B, type Schema } from '../../http/operation.ts';
 import { checkPhotoUrl } from './photo-url.ts';
 import { loadStop, stopByCode, codeParam, currentPin, round1 } from './stops.ts';
 import { haversine } from '../../core/geometry.ts';
 import { newId, isId } from './ids.ts';
+import { emitEvent } from '../../webhooks/events.ts';
 
 /** Beyond this distance from the pin a delivery is flagged for review. */
 export const FAR_FROM_PIN_M = 100;
@@ -40,6 +42,19 @@ export function podJson(r: any, stored: boolean, deliveryCode?: string) {
   };
 }
 
+const nstr = { type: ['string', 'null'] };
+export const POD: Schema = {
+  type: 'object', required: ['id', 'object', 'stored', 'stop_id', 'photo_url', 'delivered_at', 'lat', 'lng', 'pin', 'distance_from_pin_m', 'far_from_pin', 'flags'],
+  properties: {
+    id: nstr, object: { const: 'pod' }, stored: { type: 'boolean' }, stop_id: { type: 'string' }, delivery_code: { type: 'string' },
+    photo_url: { type: 'string' }, recipient_name: nstr, delivered_at: { type: 'string' }, lat: { type: 'number' }, lng: { type: 'number' },
+    accuracy_m: { type: ['number', 'null'] }, device: nstr, partner: nstr, notes: nstr,
+    pin: { type: 'object', required: ['lat', 'lng', 'confirmed'], properties: { lat: { type: 'number' }, lng: { type: 'number' }, confirmed: { type: 'boolean' } } },
+    distance_from_pin_m: { type: 'number' }, far_from_pin: { type: 'boolean' }, flags: { type: 'array', items: { type: 'string' } }, created_at: nstr,
+  },
+};
+const podReply = (description: string) => ({ description, schema: { type: 'object', required: ['pod'], properties: { pod: POD } } });
+
 export async function loadPod(store: Store, o: Owner, id: string): Promise<any | null> {
   if (!isId('pod', id)) return null;
   const r = await store.query(`SELECT ${POD_COLS} FROM pods WHERE project_id = $1 AND sandbox = $2 AND id = $3`, [o.project, o.sandbox, id]);
@@ -50,23 +65,32 @@ export const routes: RouteDef[] = [
   {
     method: 'POST', path: '/pod', scope: 'logistics', capabilities: ['pod'],
     note: 'POST /api/v1/pod stores delivery metadata and the caller-hosted https photo address, with the distance from the stop pin (flagged over 100 m); test keys are validated but never stored.',
+    decl: {
+      summary: 'Record proof of delivery (metadata and your https photo address)', tag: 'logistics',
+      description: "Identify the stop by 'stop_id' or 'delivery_code'. Deliveries more than 100 m from the pin are flagged. Test keys are validated in full but never stored (200, stored=false).",
+      body: B.obj({
+        stop_id: F.id, delivery_code: F.code, photo_url: B.text(2048, { description: 'https address of the photo, hosted by you' }),
+        recipient_name: B.text(200), delivered_at: F.time, lat: F.lat, lng: F.lng, accuracy_m: F.accuracy,
+        device: F.device, partner: F.slug, notes: B.text(2000),
+      }, ['photo_url', 'delivered_at', 'lat', 'lng']),
+      responses: { 201: podReply('Stored'), 200: podReply('Validated, not stored (test key)'), 404: { description: 'Unknown stop or code' } },
+      examples: [{ after: 'POST /stops', body: { stop_id: '{{stop.id}}', photo_url: 'https://example.com/pod/1.jpg', delivered_at: '2026-01-01T00:00:00Z', lat: 6.4281, lng: 3.4219, recipient_name: 'Ada' } }],
+    },
     handler: async (req, ctx) => {
       const o = owner(req);
-      const b = bodyObject(req.body);
-      const stopId = string(b, 'stop_id', 'stop_id', { max: 64 });
-      const rawCode = string(b, 'delivery_code', 'delivery_code', { max: 32 });
+      const b = req.body;
+      const stopId: string | undefined = b.stop_id;
+      const rawCode: string | undefined = b.delivery_code;
       if (!stopId && !rawCode) throw new HttpError(400, 'missing_parameter', "Field 'stop_id' (or 'delivery_code') is required.");
       const code = rawCode ? codeParam(rawCode, 'delivery_code') : undefined;
-      const photoUrl = checkPhotoUrl(string(b, 'photo_url', 'photo_url', { required: true, max: 2048 }));
-      const recipient = string(b, 'recipient_name', 'recipient_name', { max: 200 });
-      const deliveredAt = time(b, 'delivered_at', 'delivered_at', { required: true })!;
-      const la = lat(b), ln = lng(b);
-      const acc = accuracy(b, 'accuracy_m');
-      const device = string(b, 'device', 'device', { max: 64 });
-      if (device !== undefined && !DEVICE_RE.test(device)) throw invalid('device', DEVICE_HINT);
-      const partner = string(b, 'partner', 'partner', { max: 40 });
-      if (partner !== undefined && !SLUG_RE.test(partner)) throw invalid('partner', SLUG_HINT);
-      const notes = string(b, 'notes', 'notes', { max: 2000 });
+      const photoUrl = checkPhotoUrl(b.photo_url);
+      const recipient: string | undefined = b.recipient_name;
+      const deliveredAt = time(b.delivered_at, 'delivered_at')!;
+      const la: number = b.lat, ln: number = b.lng;
+      const acc = measured(b.accuracy_m) ?? undefined;
+      const device: string | undefined = b.device;
+      const partner: string | undefined = b.partner;
+      const notes: string | undefined = b.notes;
 
       const stop = stopId ? await loadStop(ctx.store, o, stopId) : await stopByCode(ctx.store, o, code!);
       if (!stop) throw notFound(stopId ? 'stop' : 'stop with delivery code', stopId ?? code!);
@@ -83,19 +107,31 @@ export const routes: RouteDef[] = [
         distance_from_pin_m: distance, flags, created_at: null as string | null,
       };
       if (o.sandbox) return { status: 200, json: { pod: podJson(row, false, stop.delivery_code) } };
-      const r = await ctx.store.query(
+      // The POD and its pod.created webhook event commit together (test keys store neither).
+      const r = await ctx.store.tx(async (c) => {
+        const ins = await c.query(
         `INSERT INTO pods (project_id, sandbox, id, stop_id, photo_url, recipient_name, delivered_at, lat, lng, accuracy_m, device,
            partner, notes, pin_lat, pin_lng, pin_confirmed, distance_from_pin_m, flags)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING ${POD_COLS}`,
         [o.project, o.sandbox, newId('pod'), stop.id, photoUrl, row.recipient_name, row.delivered_at, la, ln, row.accuracy_m, row.device,
           row.partner, row.notes, pin.lat, pin.lng, pin.confirmed, distance, flags],
-      );
+        );
+        await emitEvent(c, o, 'pod.created', { pod: podJson(ins.rows[0], true, stop.delivery_code) });
+        return ins;
+      });
+      ctx.webhooks?.wake();
       return { status: 201, json: { pod: podJson(r.rows[0], true, stop.delivery_code) } };
     },
   },
   {
     method: 'GET', path: '/pod/:id', scope: 'logistics', capabilities: ['pod'],
     note: 'GET /api/v1/pod/{id} answers stored POD metadata.',
+    decl: {
+      summary: 'Stored proof-of-delivery metadata', tag: 'logistics',
+      params: { id: { schema: { type: 'string', maxLength: 64 }, required: true, description: 'pod_…' } },
+      responses: { 200: podReply('The POD'), 404: { description: 'Unknown POD' } },
+      examples: [{ after: 'POST /pod', params: { id: '{{pod.id}}' } }],
+    },
     handler: async (req, ctx) => {
       const o = owner(req);
       const r = await loadPod(ctx.store, o, req.params.id);

@@ -4,10 +4,12 @@
 import type pg from 'pg';
 import { HttpError, type AppContext, type RouteDef } from '../../http/types.ts';
 import { owner, notFound, type Owner } from './owner.ts';
-import { bodyObject, string, lat, lng, accuracy, time, has, invalid } from './validate.ts';
+import { F, time, invalid, measured } from './validate.ts';
+import { B, type Schema } from '../../http/operation.ts';
 import { newCode, parseCode, AFRICAN_COUNTRIES } from './delivery-code.ts';
 import { newId, isId } from './ids.ts';
 import { haversine } from '../../core/geometry.ts';
+import { emitEvent } from '../../webhooks/events.ts';
 
 // A pooled query or one inside a transaction: both take (text, values).
 type Q = { query: (text: string, values?: unknown[]) => Promise<pg.QueryResult<any>> };
@@ -81,7 +83,18 @@ export function codeParam(raw: string, field: string): string {
   return p.code;
 }
 
-const EXTERNAL_REF = { max: 128 } as const;
+const EXTERNAL_REF = B.text(128, { description: 'Your own reference for the stop (unique in the project)' });
+const pinJson: Schema = { type: 'object', required: ['lat', 'lng'], properties: { lat: { type: 'number' }, lng: { type: 'number' }, accuracy_m: { type: ['number', 'null'] }, confirmed_at: { type: ['string', 'null'] }, confirmed_by: { type: ['string', 'null'] } } };
+const STOP: Schema = {
+  type: 'object', required: ['id', 'object', 'delivery_code', 'pinConfirmed', 'pin', 'requested_pin', 'created_at'],
+  properties: {
+    id: { type: 'string' }, object: { const: 'stop' }, external_ref: { type: ['string', 'null'] }, address: { type: ['string', 'null'] },
+    country_code: { type: ['string', 'null'] }, delivery_code: { type: 'string' }, pinConfirmed: { type: 'boolean' }, pin: pinJson,
+    requested_pin: pinJson, pin_history: { type: 'array', items: { type: 'object' } }, created_at: { type: 'string' }, updated_at: { type: 'string' },
+    moved_from_requested_m: { type: 'number' },
+  },
+};
+const stopReply = (description: string) => ({ description, schema: { type: 'object', required: ['stop'], properties: { stop: STOP } } });
 
 /**
  * The country whose Natural Earth polygon holds the pin (or lies within 10 km of it, for points on a
@@ -100,14 +113,22 @@ export const routes: RouteDef[] = [
   {
     method: 'POST', path: '/stops', scope: 'logistics', capabilities: ['delivery_code'],
     note: 'POST /api/v1/stops creates a stop (pinConfirmed false) with a delivery code.',
-    example: { body: { lat: 6.4281, lng: 3.4219, address: '1 Example Close, Ikoyi, Lagos' } },
+    decl: {
+      summary: 'Create a stop (pin unconfirmed) with a delivery code', tag: 'logistics',
+      body: B.obj({
+        lat: F.lat, lng: F.lng, address: B.text(500), external_ref: EXTERNAL_REF,
+        country: B.text(2, { description: 'ISO 3166-1 alpha-2 code of an African country; without it, the country under the pin' }),
+      }, ['lat', 'lng']),
+      responses: { 201: stopReply('The stop'), 409: { description: 'external_ref already used' } },
+      examples: [{ body: { lat: 6.4281, lng: 3.4219, address: '1 Example Close, Ikoyi, Lagos' } }],
+    },
     handler: async (req, ctx) => {
       const o = owner(req);
-      const b = bodyObject(req.body);
-      const la = lat(b), ln = lng(b);
-      const address = string(b, 'address', 'address', { max: 500 });
-      const externalRef = string(b, 'external_ref', 'external_ref', EXTERNAL_REF);
-      let country = string(b, 'country', 'country', { max: 2 });
+      const b = req.body;
+      const la: number = b.lat, ln: number = b.lng;
+      const address: string | undefined = b.address;
+      const externalRef: string | undefined = b.external_ref;
+      let country: string | undefined = b.country;
       if (country !== undefined) {
         country = country.toUpperCase();
         if (!AFRICAN_COUNTRIES.has(country)) throw invalid('country', 'must be the ISO 3166-1 alpha-2 code of one of the 54 African countries, such as NG');
@@ -137,16 +158,26 @@ export const routes: RouteDef[] = [
   {
     method: 'POST', path: '/stops/confirm', scope: 'logistics', capabilities: ['pin_confirm'],
     note: 'POST /api/v1/stops/confirm is the only operation that sets pinConfirmed to true; every confirmation is kept in the stop\'s pin_history.',
+    decl: {
+      summary: 'Confirm the pin of a stop (the only way pinConfirmed becomes true)', tag: 'logistics',
+      description: "Identify the stop by 'stop_id' or 'external_ref'. Every confirmation is kept in the stop's pin_history.",
+      body: B.obj({
+        stop_id: F.id, external_ref: EXTERNAL_REF, lat: F.lat, lng: F.lng, accuracy_m: F.accuracy,
+        confirmed_by: B.text(128), confirmed_at: F.time,
+      }, ['lat', 'lng']),
+      responses: { 200: stopReply('The stop with its confirmed pin and history'), 404: { description: 'Unknown stop' } },
+      examples: [{ after: 'POST /stops', body: { stop_id: '{{stop.id}}', lat: 6.4282, lng: 3.4220, accuracy_m: 8, confirmed_by: 'recipient' } }],
+    },
     handler: async (req, ctx) => {
       const o = owner(req);
-      const b = bodyObject(req.body);
-      const stopId = string(b, 'stop_id', 'stop_id', { max: 64 });
-      const externalRef = string(b, 'external_ref', 'external_ref', EXTERNAL_REF);
+      const b = req.body;
+      const stopId: string | undefined = b.stop_id;
+      const externalRef: string | undefined = b.external_ref;
       if (!stopId && !externalRef) throw new HttpError(400, 'missing_parameter', "Field 'stop_id' (or 'external_ref') is required.");
-      const la = lat(b), ln = lng(b);
-      const acc = accuracy(b, 'accuracy_m');
-      const by = string(b, 'confirmed_by', 'confirmed_by', { max: 128 });
-      const at = time(b, 'confirmed_at', 'confirmed_at');
+      const la: number = b.lat, ln: number = b.lng;
+      const acc = measured(b.accuracy_m) ?? undefined;
+      const by: string | undefined = b.confirmed_by;
+      const at = time(b.confirmed_at, 'confirmed_at');
       const out = await ctx.store.tx(async (c) => {
         // The row lock orders concurrent confirmations of one stop, so seq never collides.
         let stop: any;
@@ -172,15 +203,25 @@ export const routes: RouteDef[] = [
           [o.project, o.sandbox, stop.id, la, ln, acc ?? null, by ?? null, at === undefined ? null : new Date(at)],
         );
         const history = await loadHistory(c, o, stop.id);
-        return { row: u.rows[0], history, moved: haversine(stop.created_lat, stop.created_lng, la, ln) };
+        const moved = haversine(stop.created_lat, stop.created_lng, la, ln);
+        // Same transaction: a confirmed pin always has its stop.pin_confirmed event queued.
+        await emitEvent(c, o, 'stop.pin_confirmed', { stop: { ...stopJson(u.rows[0], history), moved_from_requested_m: round1(moved) } });
+        return { row: u.rows[0], history, moved };
       });
       if (!out) throw notFound('stop', stopId ?? externalRef!);
+      ctx.webhooks?.wake();
       return { json: { stop: { ...stopJson(out.row, out.history), moved_from_requested_m: round1(out.moved) } } };
     },
   },
   {
     method: 'GET', path: '/stops/:id', scope: 'logistics', capabilities: ['pin_confirm'],
     note: 'GET /api/v1/stops/{id} shows the stop, its pin and its confirmation history.',
+    decl: {
+      summary: 'A stop with its pin and confirmation history', tag: 'logistics',
+      params: { id: { schema: { type: 'string', maxLength: 64 }, required: true, description: 'stp_…' } },
+      responses: { 200: stopReply('The stop'), 404: { description: 'Unknown stop' } },
+      examples: [{ after: 'POST /stops', params: { id: '{{stop.id}}' } }],
+    },
     handler: async (req, ctx) => {
       const o = owner(req);
       const stop = await loadStop(ctx.store, o, req.params.id);
@@ -191,6 +232,22 @@ export const routes: RouteDef[] = [
   {
     method: 'GET', path: '/delivery/:code', scope: 'logistics', capabilities: ['delivery_code'],
     note: 'GET /api/v1/delivery/{code} resolves a code (CC-XXXX-XXXX, no 0/1/I/L/O, check character: typo 400, unknown 404).',
+    decl: {
+      summary: 'Resolve a delivery code to its stop and pin', tag: 'logistics',
+      params: { code: { schema: { type: 'string', maxLength: 32 }, required: true, description: "e.g. 'NG-K7M4-Q9PC' (any case, hyphens optional)" } },
+      responses: {
+        200: {
+          description: 'The delivery point',
+          schema: {
+            type: 'object', required: ['delivery'],
+            properties: { delivery: { type: 'object', required: ['code', 'stop_id', 'lat', 'lng', 'pinConfirmed'], properties: { code: { type: 'string' }, stop_id: { type: 'string' }, lat: { type: 'number' }, lng: { type: 'number' }, pinConfirmed: { type: 'boolean' } } } },
+          },
+        },
+        400: { description: 'Malformed code or failed check character (a typo)' },
+        404: { description: 'No stop with this code' },
+      },
+      examples: [{ after: 'POST /stops', params: { code: '{{stop.delivery_code}}' } }],
+    },
     handler: async (req, ctx) => {
       const o = owner(req);
       const code = codeParam(req.params.code, 'code');

@@ -2,18 +2,21 @@
 // or a shop's own slug) posts a finished trip's pin survey; we keep it and answer hints
 // that improve the next delivery's experience — confirm a pin, add directions, retry
 // GPS. Hints never carry prices, fees, surge or anything else money-related (SPEC §1).
-// Webhook delivery of outcomes is not implemented, so trip_outcome_webhook stays false.
-import { type RouteDef } from '../../http/types.ts';
+// The record and its trip_outcome.recorded webhook event commit in one transaction.
+import type { RouteDef } from '../../http/types.ts';
+import { B, Q } from '../../http/operation.ts';
 import { owner, notFound } from './owner.ts';
-import { bodyObject, object, array, string, number, boolean, oneOf, lat, lng, accuracy, time, invalid, SLUG_RE, SLUG_HINT, DEVICE_RE, DEVICE_HINT } from './validate.ts';
+import { F, time, measured, SLUG_PATTERN, SLUG_HINT } from './validate.ts';
 import { loadStop, stopByCode, codeParam, currentPin, round1 } from './stops.ts';
 import { haversine } from '../../core/geometry.ts';
+import { emitEvent } from '../../webhooks/events.ts';
 
 export const BUILTIN_SLUG = 'logistics-partner';
 export const OUTCOMES = ['delivered', 'failed', 'cancelled', 'returned', 'partial'] as const;
 const ROLES = ['pickup', 'dropoff', 'waypoint'] as const;
 const DRIFT_M = 100;
 const POOR_ACCURACY_M = 50;
+const MAX_PINS = 200;
 
 interface Hint { code: string; message: string; stop_id?: string; pin_index?: number; distance_m?: number }
 
@@ -21,34 +24,50 @@ export const routes: RouteDef[] = [
   {
     method: 'POST', path: '/integrations/:slug/trip-outcome', scope: 'logistics', capabilities: ['hints'],
     note: 'POST /api/v1/integrations/{slug}/trip-outcome records a trip pin survey and answers hints for user experience only (never prices or surge).',
-    example: { params: { slug: BUILTIN_SLUG }, body: { trip_id: 'example-trip-1', outcome: 'delivered', pins: [{ lat: 6.4281, lng: 3.4219, found: true }] } },
+    decl: {
+      summary: "Record a finished trip's pin survey; answers hints for the next delivery (never prices)", tag: 'logistics',
+      params: { slug: { schema: Q.str({ pattern: SLUG_PATTERN, hint: SLUG_HINT }), required: true, description: `'${BUILTIN_SLUG}' or your own integration slug` } },
+      body: B.obj({
+        trip_id: B.text(128), outcome: B.enum(OUTCOMES), device: F.device, completed_at: F.time,
+        pins: B.arr(B.obj({
+          stop_id: F.id, delivery_code: F.code, role: B.enum(ROLES), lat: F.lat, lng: F.lng, accuracy_m: F.accuracy,
+          found: B.bool(), rating: B.int({ min: 1, max: 5 }), note: B.text(500),
+        }, ['lat', 'lng']), { max: MAX_PINS }),
+      }, ['trip_id', 'outcome', 'pins']),
+      responses: {
+        200: {
+          description: 'Recorded, with hints',
+          schema: {
+            type: 'object', required: ['trip_outcome', 'hints', 'hints_use'],
+            properties: {
+              trip_outcome: { type: 'object', required: ['slug', 'trip_id', 'outcome', 'pins', 'recorded'] },
+              hints: { type: 'array', items: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } } },
+              hints_use: { const: 'user_experience_only' },
+            },
+          },
+        },
+        404: { description: 'A pin names an unknown stop or code' },
+      },
+      examples: [{ params: { slug: BUILTIN_SLUG }, body: { trip_id: 'example-trip-1', outcome: 'delivered', pins: [{ lat: 6.4281, lng: 3.4219, found: true }] } }],
+    },
     handler: async (req, ctx) => {
       const o = owner(req);
       const slug = req.params.slug;
-      if (!SLUG_RE.test(slug)) throw invalid('slug', SLUG_HINT);
-      const b = bodyObject(req.body);
-      const tripId = string(b, 'trip_id', 'trip_id', { required: true, max: 128 });
-      const outcome = oneOf(b, 'outcome', 'outcome', OUTCOMES, { required: true })!;
-      const device = string(b, 'device', 'device', { max: 64 });
-      if (device !== undefined && !DEVICE_RE.test(device)) throw invalid('device', DEVICE_HINT);
-      const completedAt = time(b, 'completed_at', 'completed_at');
-      const list = array(b, 'pins', 'pins', { required: true, max: 200 })!;
-      const pins = list.map((raw, i) => {
-        const p = object(raw, `pins[${i}]`);
-        const f = `pins[${i}].`;
-        const stopId = string(p, 'stop_id', `${f}stop_id`, { max: 64 });
-        const code = string(p, 'delivery_code', `${f}delivery_code`, { max: 32 });
-        return {
-          stop_id: stopId ?? null,
-          delivery_code: code ? codeParam(code, `${f}delivery_code`) : null,
-          role: oneOf(p, 'role', `${f}role`, ROLES) ?? null,
-          lat: lat(p, `${f}lat`), lng: lng(p, `${f}lng`),
-          accuracy_m: accuracy(p, `${f}accuracy_m`) ?? null,
-          found: boolean(p, 'found', `${f}found`) ?? null,
-          rating: number(p, 'rating', `${f}rating`, { integer: true, min: 1, max: 5 }) ?? null,
-          note: string(p, 'note', `${f}note`, { max: 500 }) ?? null,
-        };
-      });
+      const b = req.body;
+      const tripId: string = b.trip_id;
+      const outcome: string = b.outcome;
+      const device: string | undefined = b.device;
+      const completedAt = time(b.completed_at, 'completed_at');
+      const pins = (b.pins as any[]).map((p, i) => ({
+        stop_id: (p.stop_id as string | undefined) ?? null,
+        delivery_code: p.delivery_code ? codeParam(p.delivery_code, `pins[${i}].delivery_code`) : null,
+        role: (p.role as string | undefined) ?? null,
+        lat: p.lat as number, lng: p.lng as number,
+        accuracy_m: measured(p.accuracy_m),
+        found: (p.found as boolean | undefined) ?? null,
+        rating: (p.rating as number | undefined) ?? null,
+        note: (p.note as string | undefined) ?? null,
+      }));
 
       const hints: Hint[] = [];
       for (const [i, p] of pins.entries()) {
@@ -67,14 +86,21 @@ export const routes: RouteDef[] = [
       }
       if (outcome === 'failed' || outcome === 'returned') hints.push({ code: 'offer_reschedule', message: 'Offer the recipient a new delivery slot and a chance to share a live location.' });
 
-      await ctx.store.query(
+      const completed = completedAt ? new Date(completedAt).toISOString() : null;
+      await ctx.store.tx(async (c) => {
+        await c.query(
         `INSERT INTO trip_outcomes (project_id, sandbox, slug, trip_id, outcome, pins, hints)
          VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (project_id, sandbox, slug, trip_id) DO UPDATE
            SET outcome = EXCLUDED.outcome, pins = EXCLUDED.pins, hints = EXCLUDED.hints, received_at = now()`,
         [o.project, o.sandbox, slug, tripId, outcome,
-          JSON.stringify({ device: device ?? null, completed_at: completedAt ? new Date(completedAt).toISOString() : null, pins }), JSON.stringify(hints)],
-      );
+          JSON.stringify({ device: device ?? null, completed_at: completed, pins }), JSON.stringify(hints)],
+        );
+        await emitEvent(c, o, 'trip_outcome.recorded', {
+          trip_outcome: { slug, trip_id: tripId, outcome, device: device ?? null, completed_at: completed, pins, hints },
+        });
+      });
+      ctx.webhooks?.wake();
       return {
         json: {
           trip_outcome: { slug, trip_id: tripId, outcome, pins: pins.length, recorded: true },

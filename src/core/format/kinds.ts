@@ -2,10 +2,12 @@
 // dataset. Bump a version on any layout change of its files; older builds are then refused
 // with "rebuild", and `npm start` rebuilds default datasets whose manifest says otherwise.
 export const DATASET_FORMATS = {
-  /** Routed graphs, "<profile>.route.bin" (src/core/format/route.ts). 2: packed CH entries, locality order. */
-  road: 2,
-  /** Gazetteer features, text and spatial files (src/core/format/gazetteer.ts). 2: neighbour lists, name records. */
-  gazetteer: 2,
+  /** Routed graphs, "<profile>.route.bin" (src/core/format/route.ts). 2: packed CH entries, locality order. 3: edgeComp = strongly connected components, chDist. 4: guidance (edgeAttr, wayAttrs, adjFirst/adjEdge). */
+  road: 4,
+  /** Gazetteer features, text and spatial files (src/core/format/gazetteer.ts). 2: neighbour lists, name records. 3: admin-1 polygons (a1* sections, admin1Unit, admin1 layer). */
+  gazetteer: 3,
+  /** Vector tiles: one PMTiles v3 archive plus glyph ranges and sprites (graph-build/tiles, docs/maps.md). */
+  tiles: 1,
 } as const;
 
 export type DatasetKind = keyof typeof DATASET_FORMATS;

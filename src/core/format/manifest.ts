@@ -18,7 +18,7 @@ export interface ManifestFile {
 
 export interface Manifest {
   /** "road" for a routing extract, "gazetteer" for the place indexes. */
-  dataset: 'road' | 'gazetteer';
+  dataset: 'road' | 'gazetteer' | 'tiles';
   name: string;
   format_version: number;
   built_at: string;

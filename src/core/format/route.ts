@@ -27,6 +27,18 @@ export const WEIGHT_UNIT = 'ms';
 /** Fixed-point scale of stored coordinates (Int32 degrees × 1e7, ~1 cm). */
 export const E7 = 1e7;
 
+/**
+ * Guidance attributes of a way (one row per distinct combination; edgeAttr indexes the rows).
+ * cls: highway class (or "ferry"); name and its fr/en/ar/pt/sw variants; ref; destination signs;
+ * rb: 1 on a roundabout.
+ */
+export interface WayAttr {
+  cls: string;
+  name?: string; fr?: string; en?: string; ar?: string; pt?: string; sw?: string;
+  ref?: string; dest?: string; destRef?: string;
+  rb?: 1;
+}
+
 export interface GraphMeta {
   profile: string;
   nodes: number;
@@ -40,10 +52,12 @@ export interface GraphMeta {
   /** cos(latitude) used to scale longitude in the spatial index. */
   index_cos_lat: number;
   weight_unit: string;
-  /** id and node count of the largest weakly connected component (snapping falls back to it) */
+  /** id and node count of the largest strongly connected component (points off it also get a candidate on it) */
   main_component: number;
   main_component_nodes: number;
   components: number;
+  /** SCCs of at least 1,000 edges, and the largest: where a point off them gets its second candidate */
+  big_components: number[];
 }
 
 /** Views over one routed graph; node ids are dense 0..nodes-1, in the locality order of graph-build/contract/renumber.ts. */
@@ -55,6 +69,8 @@ export interface GraphViews {
   chArc: Int32Array;
   /** entry k: ≥ 0 middle node of a shortcut, < 0 -(baseEdge+1) */
   chMid: Int32Array;
+  /** entry k: metres of the entry's path, shortcuts fully unpacked (graph-build/contract/ch-dist.ts) */
+  chDist: Float32Array;
   // base (uncontracted, compressed) edges
   edgeU: Int32Array;
   edgeV: Int32Array;
@@ -72,8 +88,15 @@ export interface GraphViews {
   shapeCum: Float32Array;
   nodeLat: Int32Array;
   nodeLon: Int32Array;
-  /** weakly connected component id of each edge */
+  /** strongly connected component both ends of each edge share, -1 for an edge between two (graph-build/contract/components.ts) */
   edgeComp: Int32Array;
+  /** guidance attribute row of each edge (index into wayAttrs) */
+  edgeAttr: Int32Array;
+  /** UTF-8 JSON of WayAttr[] (parse once: readWayAttrs) */
+  wayAttrs: Uint8Array;
+  /** incident edges of node x: adjEdge[adjFirst[x] .. adjFirst[x+1]-1], +(e+1) when x is edgeU[e], -(e+1) when x is edgeV[e] */
+  adjFirst: Uint32Array;
+  adjEdge: Int32Array;
   /** spatial index item i = segment from shape point segPt[i] to segPt[i]+1 of edge segEdge[i] */
   segEdge: Int32Array;
   segPt: Uint32Array;
@@ -88,6 +111,7 @@ export function openGraph(buf: ArrayBufferLike, file: string, verify = false): G
     chFirst: o.get('chFirst', Uint32Array),
     chArc: o.get('chArc', Int32Array),
     chMid: o.get('chMid', Int32Array),
+    chDist: o.get('chDist', Float32Array),
     edgeU: o.get('edgeU', Int32Array),
     edgeV: o.get('edgeV', Int32Array),
     edgeW: o.get('edgeW', Int32Array),
@@ -103,5 +127,17 @@ export function openGraph(buf: ArrayBufferLike, file: string, verify = false): G
     segEdge: o.get('segEdge', Int32Array),
     segPt: o.get('segPt', Uint32Array),
     spatial: o.get('spatial', Uint8Array),
+    edgeAttr: o.get('edgeAttr', Int32Array),
+    wayAttrs: o.get('wayAttrs', Uint8Array),
+    adjFirst: o.get('adjFirst', Uint32Array),
+    adjEdge: o.get('adjEdge', Int32Array),
   };
+}
+
+const attrCache = new WeakMap<Uint8Array, WayAttr[]>();
+/** The attribute rows of a graph, parsed once per thread. */
+export function readWayAttrs(g: Pick<GraphViews, 'wayAttrs'>): WayAttr[] {
+  let a = attrCache.get(g.wayAttrs);
+  if (!a) { a = JSON.parse(new TextDecoder().decode(g.wayAttrs)) as WayAttr[]; attrCache.set(g.wayAttrs, a); }
+  return a;
 }

@@ -1,0 +1,44 @@
+// Metres of every CH entry (base edge or shortcut, fully unpacked), so that many-to-many searches
+// (the distance matrix, map matching) carry a distance beside the weight without unpacking a
+// path per cell. A shortcut's length is the sum of its two halves, found in the middle node's
+// block exactly as the query unpacks them (workers/routing/ch-query.ts).
+import { ARC, ARC_HEAD, HEAD_FW, HEAD_BW, HEAD_SHIFT } from '../../src/core/format/route.ts';
+import type { BaseGraph } from './compress.ts';
+import type { CH } from './ch.ts';
+
+export function chDistances(base: BaseGraph, ch: CH): Float32Array {
+  const { chFirst, chArc, chMid } = ch;
+  const k = chMid.length;
+  const out = new Float32Array(k).fill(NaN);
+  const find = (owner: number, nbr: number, dir: number): number => {
+    for (let j = chFirst[owner], e = chFirst[owner + 1]; j < e; j++) {
+      const head = chArc[ARC * j + ARC_HEAD];
+      if (head >>> HEAD_SHIFT === nbr && head & dir) return j;
+    }
+    throw new Error(`CH entry ${owner}/${nbr} missing`);
+  };
+  // Iterative post-order over entries: a shortcut's value needs its two halves first.
+  const stack: number[] = [];
+  const owner = new Int32Array(k);
+  for (let x = 0; x + 1 < chFirst.length; x++) for (let j = chFirst[x]; j < chFirst[x + 1]; j++) owner[j] = x;
+  const halves = (j: number): [number, number] => {
+    const x = owner[j], head = chArc[ARC * j + ARC_HEAD], y = head >>> HEAD_SHIFT, mid = chMid[j];
+    // FW: x→y = x→mid (mid's entry for x, BW) then mid→y (mid's entry for y, FW); BW: y→x likewise.
+    return head & HEAD_FW ? [find(mid, x, HEAD_BW), find(mid, y, HEAD_FW)] : [find(mid, y, HEAD_BW), find(mid, x, HEAD_FW)];
+  };
+  for (let j0 = 0; j0 < k; j0++) {
+    if (!Number.isNaN(out[j0])) continue;
+    stack.push(j0);
+    while (stack.length) {
+      const j = stack[stack.length - 1];
+      const mid = chMid[j];
+      if (mid < 0) { out[j] = base.edgeDist[-mid - 1]; stack.pop(); continue; }
+      const [a, b] = halves(j);
+      const da = out[a], db = out[b];
+      if (Number.isNaN(da)) { stack.push(a); continue; }
+      if (Number.isNaN(db)) { stack.push(b); continue; }
+      out[j] = da + db; stack.pop();
+    }
+  }
+  return out;
+}

@@ -1,0 +1,64 @@
+// POST /route/match: a GPS trace matched to the roads (task `route_match`, workers/routing/match.ts).
+import type { Reply, RouteDef } from '../http/types.ts';
+import { HttpError } from '../http/types.ts';
+import { MODE_ALIASES, NOT_IMPLEMENTED } from './route.ts';
+
+/** Points per trace (plan-independent). */
+export const MAX_TRACE_POINTS = 2000;
+
+export const routes: RouteDef[] = [
+  {
+    method: 'POST',
+    path: '/route/match',
+    scope: 'routing',
+    ready: (ctx) => ctx.engine.has('route_match') && ctx.engine.hasDataset('road'),
+    note: `Map matching (hidden Markov model, Newson & Krumm 2009) of GPS traces up to ${MAX_TRACE_POINTS} points.`,
+    decl: {
+      summary: 'Snap a GPS trace to the roads: matched geometry, per-point positions, confidence',
+      description: `Up to ${MAX_TRACE_POINTS} points in time order. accuracy_m (default 10) sets each fix's σ and search radius (4σ, 50–200 m). The trace is split where no route joins consecutive points or ts jumps by more than 10 minutes; points off every road are answered null. See docs/routing.md.`,
+      tag: 'routing',
+      body: {
+        type: 'object', required: ['points'],
+        properties: {
+          points: {
+            type: 'array', minItems: 2, maxItems: MAX_TRACE_POINTS,
+            items: {
+              type: 'object', required: ['lat', 'lng'],
+              properties: {
+                lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 },
+                ts: { type: 'number', description: 'unix seconds' },
+                accuracy_m: { type: 'number', exclusiveMinimum: 0, maximum: 1000 },
+              },
+            },
+          },
+          mode: { type: 'string', enum: [...Object.keys(MODE_ALIASES), ...NOT_IMPLEMENTED], default: 'driving' },
+        },
+      },
+      responses: {
+        200: {
+          description: 'The matched pieces and per-point positions',
+          schema: {
+            type: 'object', required: ['matchings', 'points', 'confidence'],
+            properties: {
+              matchings: { type: 'array', items: { type: 'object', properties: { geometry: { type: 'object' }, distance_m: { type: 'number' }, duration_s: { type: 'number' }, confidence: { type: 'number' }, from: { type: 'integer' }, to: { type: 'integer' }, points: { type: 'integer' } } } },
+              points: { type: 'array', items: { type: ['object', 'null'] } },
+              confidence: { type: 'number' }, mode: { type: 'string' }, extract: { type: 'string' },
+            },
+          },
+        },
+        400: { description: 'Invalid parameter, out_of_coverage' },
+        501: { description: 'Truck or transit routing' },
+      },
+      examples: [{
+        body: { points: [{ lat: -5.63345, lng: 32.76650, ts: 1700000000 }, { lat: -5.64150, lng: 32.77720, ts: 1700000120 }, { lat: -5.67270, lng: 32.80240, ts: 1700000420 }, { lat: -5.69755, lng: 32.81230, ts: 1700000650 }] },
+        summary: 'Three fixes near Sikonge, Tanzania',
+      }],
+    },
+    async handler(req, ctx): Promise<Reply> {
+      const b = req.body;
+      const m = String(b.mode ?? 'driving').toLowerCase();
+      if (NOT_IMPLEMENTED.includes(m)) throw new HttpError(501, 'not_implemented', `mode=${m} is not available in this build; use driving, walk or cycle.`);
+      return { task: await ctx.engine.run('route_match', { points: b.points, mode: MODE_ALIASES[m] }, !!req.key?.test) };
+    },
+  },
+];

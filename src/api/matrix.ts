@@ -1,0 +1,147 @@
+// GET and POST /route/matrix: durations and distances from every source to every destination
+// (workers/routing/matrix.ts, task `route_matrix`). Large matrices are split by source rows over
+// the worker threads (Engine.runSpread) and the parts' JSON joined here as bytes, never parsed.
+import type { Reply, RouteDef, AppContext } from '../http/types.ts';
+import type { TaskReply } from '../core/task.ts';
+import { HttpError } from '../http/types.ts';
+import { Q } from '../http/operation.ts';
+import { MODE_ALIASES, NOT_IMPLEMENTED } from './route.ts';
+import { SNAP_RADIUS } from '../core/limits.ts';
+
+/** Plan-independent limits of one matrix request. */
+export const MATRIX_LIMITS = {
+  /** points per side in a POST body */
+  maxPoints: 1000,
+  /** sources × destinations */
+  maxCells: 1_000_000,
+  /** points per side in a GET URL (longer lists belong in a POST body) */
+  maxPointsGet: 100,
+};
+/** Above this many cells a matrix is split by rows over the worker threads. */
+export const SPLIT_CELLS = 40_000;
+
+const point = {
+  oneOf: [
+    { type: 'object', required: ['lat', 'lng'], properties: { lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 } } },
+    { type: 'array', prefixItems: [{ type: 'number', minimum: -90, maximum: 90 }, { type: 'number', minimum: -180, maximum: 180 }], minItems: 2, maxItems: 2 },
+  ],
+};
+const modeSchema = { type: 'string', enum: [...Object.keys(MODE_ALIASES), ...NOT_IMPLEMENTED], default: 'driving' };
+const rowsOf = (t: string) => ({ type: 'array', items: { type: 'array', items: { type: ['number', 'null'] } }, description: t });
+const snappedList = { type: 'array', items: { type: ['object', 'null'], properties: { lat: { type: 'number' }, lng: { type: 'number' }, distance_m: { type: 'number' } } } };
+const responses = {
+  200: {
+    description: 'The matrix: rows are sources, columns destinations; null where no route exists',
+    schema: {
+      type: 'object', required: ['durations_s', 'distances_m', 'sources', 'destinations'],
+      properties: {
+        durations_s: rowsOf('seconds, 0.1 s'), distances_m: rowsOf('metres, 0.1 m'),
+        sources: snappedList, destinations: snappedList, mode: { type: 'string' }, extract: { type: 'string' },
+      },
+    },
+  },
+  400: { description: 'Invalid parameter, too many cells, out_of_coverage' },
+  501: { description: 'Truck or transit routing' },
+};
+
+function mode(raw: unknown): string {
+  const m = String(raw ?? 'driving').toLowerCase();
+  if (NOT_IMPLEMENTED.includes(m)) throw new HttpError(501, 'not_implemented', `mode=${m} is not available in this build; use driving, walk or cycle.`);
+  return MODE_ALIASES[m];
+}
+
+function checkSize(sources: unknown[], destinations: unknown[], maxPoints: number) {
+  for (const [name, list] of [['sources', sources], ['destinations', destinations]] as const) {
+    if (list.length === 0) throw new HttpError(400, 'invalid_parameter', `Parameter '${name}' must list at least one point.`);
+    if (list.length > maxPoints) throw new HttpError(400, 'invalid_parameter', `Parameter '${name}' lists ${list.length} points; at most ${maxPoints} per request${maxPoints < MATRIX_LIMITS.maxPoints ? ` (POST up to ${MATRIX_LIMITS.maxPoints})` : ''}.`);
+  }
+  const cells = sources.length * destinations.length;
+  if (cells > MATRIX_LIMITS.maxCells) throw new HttpError(400, 'invalid_parameter', `The matrix has ${cells} cells (sources × destinations); at most ${MATRIX_LIMITS.maxCells}.`);
+}
+
+/** Runs the matrix, split over threads when large, and joins the parts' bytes. */
+export async function runMatrix(ctx: AppContext, args: { sources: [number, number][]; destinations: [number, number][]; mode: string; radius: number }, sandbox: boolean): Promise<TaskReply> {
+  const rows = args.sources.length, cells = rows * args.destinations.length;
+  const parts = Math.min(ctx.engine.threads, rows, Math.ceil(cells / SPLIT_CELLS));
+  if (parts <= 1) return ctx.engine.run('route_matrix', args, sandbox);
+  const per = Math.ceil(rows / parts);
+  const reqs = [];
+  for (let r = 0; r < rows; r += per) reqs.push({ op: 'route_matrix', args: { ...args, rows: [r, Math.min(rows, r + per)] } });
+  const replies = await ctx.engine.runSpread(reqs, sandbox, cells * 0.2);
+  const bad = replies.find((r) => r.status !== 200);
+  return bad ?? { status: 200, body: joinParts(replies.map((r) => Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength))) };
+}
+
+const M_DUR = Buffer.from('{"durations_s":['), M_DIST = Buffer.from('],"distances_m":['), M_SRC = Buffer.from('],"sources":['), M_DST = Buffer.from('],"destinations":');
+
+/** Parts hold consecutive row ranges in the member order matrix.ts writes; the rest comes from the first. */
+export function joinParts(parts: Buffer[]): Uint8Array {
+  const cut = parts.map((b) => {
+    const a = M_DUR.length, d = b.indexOf(M_DIST), s = b.indexOf(M_SRC, d), t = b.indexOf(M_DST, s);
+    if (d < 0 || s < 0 || t < 0) throw new Error('matrix part in an unexpected layout');
+    return { dur: b.subarray(a, d), dist: b.subarray(d + M_DIST.length, s), src: b.subarray(s + M_SRC.length, t), tail: b.subarray(t) };
+  });
+  const comma = Buffer.from(',');
+  const join = (k: 'dur' | 'dist' | 'src') => cut.flatMap((c, i) => (i ? [comma, c[k]] : [c[k]]));
+  return Buffer.concat([M_DUR, ...join('dur'), M_DIST, ...join('dist'), M_SRC, ...join('src'), cut[0].tail]);
+}
+
+const toPair = (p: { lat: number; lng: number } | [number, number]): [number, number] => (Array.isArray(p) ? [p[0], p[1]] : [p.lat, p.lng]);
+
+export const routes: RouteDef[] = [
+  {
+    method: 'GET',
+    path: '/route/matrix',
+    scope: 'routing',
+    ready: (ctx) => ctx.engine.has('route_matrix') && ctx.engine.hasDataset('road'),
+    note: 'Travel-time and distance matrix (many-to-many contraction hierarchy); GET up to 100 points a side, POST up to 1,000 × 1,000 cells.',
+    decl: {
+      summary: 'Durations and distances from every source to every destination',
+      description: `Rows are sources, columns destinations; every cell equals the duration and distance /route answers for that pair, null where none exists. Destinations default to the sources. At most ${MATRIX_LIMITS.maxPointsGet} points a side in a GET; POST the same as JSON for up to ${MATRIX_LIMITS.maxPoints} a side and ${MATRIX_LIMITS.maxCells.toLocaleString('en')} cells.`,
+      tag: 'routing',
+      query: {
+        sources: { schema: Q.latlngList(MATRIX_LIMITS.maxPointsGet), required: true, aliases: ['origins'], description: 'LAT,LNG;LAT,LNG…' },
+        destinations: { schema: Q.latlngList(MATRIX_LIMITS.maxPointsGet), aliases: ['targets'], description: 'LAT,LNG;LAT,LNG… (default: the sources)' },
+        mode: { schema: Q.enum([...Object.keys(MODE_ALIASES), ...NOT_IMPLEMENTED], 'driving'), description: 'driving, walk or cycle' },
+        radius: { schema: Q.int({ min: 1, max: SNAP_RADIUS.max, default: SNAP_RADIUS.default }), description: 'Snap radius in metres' },
+      },
+      responses,
+      examples: [{ query: 'sources=-5.6333,32.7667;-5.80,32.90&destinations=-5.70,32.80;-5.6333,32.7667&radius=5000', summary: 'Sikonge, Tanzania' }],
+    },
+    async handler(req, ctx): Promise<Reply> {
+      const sources = req.q.sources as [number, number][];
+      const destinations = (req.q.destinations as [number, number][] | undefined)?.length ? req.q.destinations : sources;
+      checkSize(sources, destinations, MATRIX_LIMITS.maxPointsGet);
+      return { task: await runMatrix(ctx, { sources, destinations, mode: mode(req.q.mode), radius: req.q.radius }, !!req.key?.test) };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/route/matrix',
+    scope: 'routing',
+    ready: (ctx) => ctx.engine.has('route_matrix') && ctx.engine.hasDataset('road'),
+    decl: {
+      summary: 'Durations and distances for large matrices (JSON body)',
+      description: `As GET /route/matrix, with up to ${MATRIX_LIMITS.maxPoints} points a side and ${MATRIX_LIMITS.maxCells.toLocaleString('en')} cells. Points are {"lat","lng"} objects or [lat, lng] pairs.`,
+      tag: 'routing',
+      body: {
+        type: 'object', required: ['sources'],
+        properties: {
+          sources: { type: 'array', items: point, minItems: 1, maxItems: MATRIX_LIMITS.maxPoints },
+          destinations: { type: 'array', items: point, maxItems: MATRIX_LIMITS.maxPoints },
+          mode: modeSchema,
+          radius: { type: 'integer', minimum: 1, maximum: SNAP_RADIUS.max, default: SNAP_RADIUS.default },
+        },
+      },
+      responses,
+      examples: [{ body: { sources: [{ lat: -5.6333, lng: 32.7667 }, [-5.80, 32.90]], destinations: [[-5.70, 32.80]], radius: 5000 }, summary: 'Sikonge, Tanzania' }],
+    },
+    async handler(req, ctx): Promise<Reply> {
+      const b = req.body;
+      const sources = (b.sources as []).map(toPair);
+      const destinations = b.destinations?.length ? (b.destinations as []).map(toPair) : sources;
+      checkSize(sources, destinations, MATRIX_LIMITS.maxPoints);
+      return { task: await runMatrix(ctx, { sources, destinations, mode: mode(b.mode), radius: b.radius ?? SNAP_RADIUS.default }, !!req.key?.test) };
+    },
+  },
+];

@@ -1,0 +1,26 @@
+// Request limits that both a declaration (src/api, which validates them) and a worker task
+// (which applies the default when a direct caller omits the value) need: one constant each.
+// Workers trust the validated arguments and never re-check these ranges.
+
+export interface Limit { default: number; max: number; min?: number }
+
+/** Results of geocode, suggest and text search. */
+export const GEOCODE_LIMIT: Limit = { default: 5, max: 20 };
+/** Search radius of reverse geocoding (nearest named street), metres. */
+export const REVERSE_RADIUS: Limit = { default: 250, max: 5000 };
+/** Radius of the nearby layers (places, health, transit), metres, and their result count. */
+export const NEARBY_RADIUS: Limit = { default: 1000, max: 50_000 };
+export const NEARBY_LIMIT: Limit = { default: 10, max: 50 };
+/** Text search filtered by distance, metres; without text it browses the nearby layers (capped at NEARBY_RADIUS.max). */
+export const SEARCH_RADIUS: Limit = { default: 50_000, max: 500_000 };
+export const SEARCH_LIMIT: Limit = { default: 10, max: 20 };
+/** Earthquakes: radius in kilometres and result count. */
+export const QUAKE_RADIUS_KM: Limit = { default: 500, max: 5000, min: 0.001 };
+export const QUAKE_LIMIT: Limit = { default: 10, max: 100 };
+/** Rivers and lakes: metres and result count. */
+export const WATER_RADIUS: Limit = { default: 10_000, max: 50_000 };
+export const WATER_LIMIT: Limit = { default: 5, max: 50 };
+/** Route snap radius: how far from a road a point may be, metres. */
+export const SNAP_RADIUS: Limit = { default: 1000, max: 10_000 };
+/** Intermediate points of one route. */
+export const MAX_VIA = 25;

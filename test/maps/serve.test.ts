@@ -1,0 +1,105 @@
+// Serving the tile set over HTTP: tiles (gzip, ETag, 304, 204, 404), TileJSON, the day and
+// night styles (valid against the MapLibre style spec, every URL on this host, key carried),
+// glyphs and sprites.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { gunzipSync } from 'node:zlib';
+import { validateStyleMin } from '@maplibre/maplibre-gl-style-spec';
+import { freshPglite, type TestDb } from '../helpers/db.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { buildTestTiles, tileOf } from './fixture.ts';
+import { decodeMvt } from '../../src/core/maps/mvt.ts';
+
+let db: TestDb;
+let s: TestServer;
+let key: string;
+
+beforeAll(async () => {
+  db = freshPglite();
+  await buildTestTiles(`${db.dataDir}/built`);
+  s = await startTestServer(db);
+  key = await s.key({ scopes: ['maps', 'geo'] });
+});
+afterAll(async () => {
+  await s?.close();
+  await db?.drop();
+});
+
+const raw = (path: string, headers: Record<string, string> = {}) => fetch(s.url + path, { headers });
+
+describe('tiles over HTTP', () => {
+  it('serves a tile gzip-encoded with Cache-Control and ETag, and 304 for a matching If-None-Match', async () => {
+    const [x, y] = tileOf(-5.6333, 32.7667, 14);
+    const r = await s.get(`/tiles/tiles/14/${x}/${y}.pbf`, key, { 'accept-encoding': 'gzip' });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('application/vnd.mapbox-vector-tile');
+    expect(r.headers.get('content-encoding')).toBe('gzip');
+    expect(r.headers.get('cache-control')).toMatch(/max-age=\d+/);
+    const etag = r.headers.get('etag')!;
+    expect(etag).toMatch(/^".+"$/);
+    const layers = decodeMvt(new Uint8Array(await r.arrayBuffer())); // fetch inflates gzip
+    expect(layers[0].name).toBe('roads');
+    const again = await s.get(`/tiles/tiles/14/${x}/${y}.pbf`, key, { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect((await again.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  it('sends identity bytes to a client that does not accept gzip', async () => {
+    const r = await new Promise<{ status: number; enc?: string; body: Buffer }>((res, rej) => {
+      import('node:http').then(({ get }) => get(`${s.url}/tiles/tiles/0/0/0.pbf?key=${key}`, { headers: { 'accept-encoding': 'identity' } }, (m) => {
+        const c: Buffer[] = [];
+        m.on('data', (d) => c.push(d)).on('end', () => res({ status: m.statusCode!, enc: m.headers['content-encoding'], body: Buffer.concat(c) }));
+      }).on('error', rej));
+    });
+    expect(r.status).toBe(200);
+    expect(r.enc).toBeUndefined();
+    expect(decodeMvt(r.body).map((l) => l.name)).toContain('boundaries');
+  });
+
+  it('204 where the set has no data, 404 outside the grid or above z14, 401 without a key', async () => {
+    const [x, y] = tileOf(0.3, 20.0, 14);
+    expect((await s.get(`/tiles/tiles/14/${x}/${y}.pbf`, key)).status).toBe(204);
+    expect((await s.get('/tiles/tiles/15/0/0.pbf', key)).status).toBe(404);
+    expect((await s.get('/tiles/tiles/3/8/0.pbf', key)).status).toBe(404);
+    expect((await s.get('/tiles/tiles/a/0/0.pbf', key)).status).toBe(400);
+    expect((await s.get('/tiles/tiles/0/0/0.pbf', null)).status).toBe(401);
+    expect((await raw(`/tiles/tiles/0/0/0.pbf?key=${key}`)).status).toBe(200);
+  });
+
+  it('TileJSON lists the layers and a tile URL on this host carrying the key', async () => {
+    const j = await (await raw(`/tiles/tiles.json?key=${key}`)).json() as any;
+    expect(j.tilejson).toBe('3.0.0');
+    expect(j.tiles[0]).toBe(`${s.config.tilesUrl}/tiles/{z}/{x}/{y}.pbf?key=${key}`);
+    expect(j.vector_layers.map((l: any) => l.id)).toEqual(['boundaries', 'water', 'roads', 'places', 'pois']);
+    expect(j.maxzoom).toBe(14);
+  });
+
+  it('day and night styles validate with 0 errors, differ in colours and point only at this host', async () => {
+    const day = await (await raw(`/tiles/style.json?key=${key}`)).json() as any;
+    const dark = await (await raw(`/tiles/style-dark.json?key=${key}`)).json() as any;
+    expect(validateStyleMin(day)).toEqual([]);
+    expect(validateStyleMin(dark)).toEqual([]);
+    const bg = (st: any) => st.layers.find((l: any) => l.id === 'background').paint['background-color'];
+    expect(bg(day)).not.toBe(bg(dark));
+    const urls = [day.glyphs, day.sprite, ...Object.values(day.sources).flatMap((x: any) => x.tiles)];
+    for (const u of urls) {
+      expect(u.startsWith(s.config.tilesUrl)).toBe(true);
+      expect(u).toContain(`key=${key}`);
+    }
+  });
+
+  it('serves glyph ranges (Latin, Arabic, Ethiopic, and an empty range) and sprites at 1x and 2x', async () => {
+    for (const range of ['0-255', '1536-1791', '4608-4863']) {
+      const r = await raw(`/tiles/glyphs/Noto%20Sans%20Regular/${range}.pbf?key=${key}`);
+      expect(r.status).toBe(200);
+      expect((await r.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
+    }
+    const empty = await raw(`/tiles/glyphs/Noto%20Sans%20Bold,Noto%20Sans%20Regular/19968-20223.pbf?key=${key}`);
+    expect(empty.status).toBe(200);
+    expect((await raw(`/tiles/glyphs/Comic%20Sans/0-255.pbf?key=${key}`)).status).toBe(404);
+    expect((await raw(`/tiles/glyphs/Noto%20Sans%20Regular/1-256.pbf?key=${key}`)).status).toBe(404);
+    const j = await (await raw(`/tiles/sprites/sprite@2x.json?key=${key}`)).json() as any;
+    expect(j.marker.pixelRatio).toBe(2);
+    const png = await raw(`/tiles/sprites/sprite.png?key=${key}`);
+    expect(png.headers.get('content-type')).toBe('image/png');
+  });
+});

@@ -1,0 +1,273 @@
+// Turn-by-turn steps and alternatives: hand-built junctions for every maneuver type, then real
+// extracts (Accra English names, Algiers French/Arabic names, Tanzania SW) for sums and languages.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { join } from 'node:path';
+import { buildRoadNetwork, buildRoadExtract } from '../../graph-build/roads.ts';
+import { tempDir, loadInto, task, network, SHARED_DATA } from './helpers.ts';
+import { decide, modifierOf, turnAngle } from '../../workers/routing/steps.ts';
+import { negotiateLang } from '../../src/core/guidance.ts';
+import { haversine } from '../../src/core/geometry.ts';
+
+// 0.001° ≈ 111 m; each fixture sits in its own square (x = longitude offset, y = latitude offset).
+const r7 = (v: number) => Math.round(v * 1e7) / 1e7;
+const at = (ox: number) => (y: number, x: number): [number, number] => [r7(-3 + y * 0.001), r7(ox + x * 0.001)];
+
+function maneuvers(r: any): string[] {
+  return r.route.legs.flatMap((l: any) => l.steps.map((s: any) => [s.maneuver.type, s.maneuver.modifier, s.maneuver.exit, s.name].filter((x) => x !== undefined).join(':')));
+}
+
+describe('guidance steps on hand-built junctions', () => {
+  const tmp = tempDir('svc-guidance-');
+  // a four-way crossing: S–C "Road A", C–E "Road B", C–N "Road C", C–W "Road D"
+  const X = at(30);
+  const cross = { S: X(-2, 0), C: X(0, 0), E: X(0, 2), N: X(2, 0), W: X(0, -2), K: X(-1, 0.05) };
+  // the same crossing where "Main Street" turns right at C and "Other Street" goes on north
+  const Y = at(31);
+  const cont = { S: Y(-2, 0), C: Y(0, 0), E: Y(0, 2), N: Y(2, 0) };
+  // a T: "Road A" from the south ends on "Road B" (west–east)
+  const T = at(32);
+  const tee = { S: T(-2, 0), C: T(0, 0), E: T(0, 2), W: T(0, -2) };
+  // a name change with no junction, and a fork
+  const F = at(33);
+  const fork = { S: F(-2, 0), C: F(0, 0), NE: F(2, 0.7), NW: F(2, -0.7), Z: F(-4, 0) };
+  // a roundabout (anticlockwise: S → E → N → W) with four arms
+  const R = at(34);
+  const rb = { RS: R(-0.3, 0), RE: R(0, 0.3), RN: R(0.3, 0), RW: R(0, -0.3), AS: R(-2, 0), AE: R(0, 2), AN: R(2, 0), AW: R(0, -2) };
+  // a motorway "A1" with an on ramp from "Local Road" and an off ramp to "Exit Road"
+  const M = at(35);
+  const mw = {
+    Ma: M(0, 0), Mb: M(0, 4), Mc: M(0, 8), Md: M(0, 12),
+    Q0: M(-1, 0), Q1: M(-1, 2), Q2: M(-1, 4), K1: M(-0.5, 3),
+    K2: M(-0.5, 9), Q3: M(-1, 10), Q4: M(-1, 12),
+  };
+  const pts: Record<string, [number, number]> = {};
+  const add = (pfx: string, o: Record<string, [number, number]>) => { for (const [k, v] of Object.entries(o)) pts[pfx + k] = v; };
+  add('x', cross); add('c', cont); add('t', tee); add('f', fork); add('r', rb); add('m', mw);
+  const p = (pfx: string, names: string[]) => names.map((n) => pfx + n);
+  const net = network(pts, [
+    [p('x', ['S', 'K', 'C']), { highway: 'residential', name: 'Road A' }],
+    [p('x', ['C', 'E']), { highway: 'residential', name: 'Road B', 'name:fr': 'Rue B', 'name:ar': 'شارع ب' }],
+    [p('x', ['C', 'N']), { highway: 'residential', name: 'Road C' }],
+    [p('x', ['C', 'W']), { highway: 'residential', name: 'Road D' }],
+    [p('c', ['S', 'C']), { highway: 'residential', name: 'Main Street' }],
+    [p('c', ['C', 'E']), { highway: 'residential', name: 'Main Street' }],
+    [p('c', ['C', 'N']), { highway: 'residential', name: 'Other Street' }],
+    [p('t', ['S', 'C']), { highway: 'residential', name: 'Road A' }],
+    [p('t', ['W', 'C', 'E']), { highway: 'residential', name: 'Road B' }],
+    [p('f', ['Z', 'S']), { highway: 'secondary', name: 'Old Name' }],
+    [p('f', ['S', 'C']), { highway: 'secondary', name: 'Stem Road' }],
+    [p('f', ['C', 'NE']), { highway: 'secondary', name: 'Right Branch' }],
+    [p('f', ['C', 'NW']), { highway: 'secondary', name: 'Left Branch' }],
+    [p('r', ['RS', 'RE', 'RN', 'RW', 'RS']), { highway: 'primary', junction: 'roundabout', name: 'Place du Marché' }],
+    [p('r', ['AS', 'RS']), { highway: 'primary', name: 'South Arm' }],
+    [p('r', ['AE', 'RE']), { highway: 'primary', name: 'East Arm' }],
+    [p('r', ['AN', 'RN']), { highway: 'primary', name: 'North Arm' }],
+    [p('r', ['AW', 'RW']), { highway: 'primary', name: 'West Arm' }],
+    [p('m', ['Ma', 'Mb', 'Mc', 'Md']), { highway: 'motorway', ref: 'A1' }],
+    [p('m', ['Q0', 'Q1', 'Q2']), { highway: 'primary', name: 'Local Road' }],
+    [p('m', ['Q1', 'K1', 'Mb']), { highway: 'motorway_link' }],
+    [p('m', ['Mc', 'K2', 'Q3']), { highway: 'motorway_link', destination: 'Exit Town' }],
+    [p('m', ['Q3', 'Q4']), { highway: 'primary', name: 'Exit Road' }],
+  ]);
+  beforeAll(() => {
+    buildRoadNetwork(net, { name: 'guide', out: tmp.dir, profiles: ['driving'] });
+    loadInto(tmp.dir, ['guide']);
+  });
+  afterAll(() => tmp.remove());
+  const route = (a: string, b: string, extra: Record<string, unknown> = {}) =>
+    task('route', { from: pts[a], to: pts[b], mode: 'driving', radius: 50, steps: true, lang: 'en', ...extra });
+
+  it('turn right at a crossing, with depart and arrive; the kink on Road A is no step', () => {
+    const r = route('xS', 'xE');
+    expect(maneuvers(r)).toEqual(['depart:Road A', 'turn:right:Road B', 'arrive:Road B']);
+    const s = r.route.legs[0].steps;
+    expect(s[0].instruction).toBe('Head north on Road A');
+    expect(s[1].instruction).toBe('Turn right onto Road B');
+    expect(Math.abs(turnAngle(0, s[1].maneuver.bearing_before))).toBeLessThan(10);
+    expect(Math.abs(s[1].maneuver.bearing_after - 90)).toBeLessThan(5);
+    expect(s[1].maneuver.location).toEqual([pts.xC[1], pts.xC[0]]);
+    expect(s[2].distance_m).toBe(0);
+  });
+
+  it('turn left, straight on (new name), in French and Arabic with their names', () => {
+    expect(maneuvers(route('xS', 'xW'))).toEqual(['depart:Road A', 'turn:left:Road D', 'arrive:Road D']);
+    expect(maneuvers(route('xS', 'xN'))).toEqual(['depart:Road A', 'new name:straight:Road C', 'arrive:Road C']);
+    const fr = route('xS', 'xE', { lang: 'fr' }).route.legs[0].steps;
+    expect(fr[1].name).toBe('Rue B');
+    expect(fr[1].instruction).toBe('Tourner à droite sur la rue B');
+    const ar = route('xS', 'xE', { lang: 'ar' }).route.legs[0].steps;
+    expect(ar[1].name).toBe('شارع ب');
+    expect(ar[1].instruction).toContain('شارع ب');
+    const sw = route('xS', 'xE', { lang: 'sw' }).route.legs[0].steps;
+    expect(sw.map((s: any) => s.instruction)).toEqual(['Elekea kaskazini kwenye Road A', 'Pinda kulia kuingia Road B', 'Umefika kwenye kituo chako']);
+    const pt = route('xS', 'xE', { lang: 'pt' }).route.legs[0].steps;
+    expect(pt[1].instruction).toMatch(/direita/);
+  });
+
+  it('continue: the same street turning where another goes straight on', () => {
+    expect(maneuvers(route('cS', 'cE'))).toEqual(['depart:Main Street', 'continue:right:Main Street', 'arrive:Main Street']);
+  });
+
+  it('end of road at a T junction', () => {
+    expect(maneuvers(route('tS', 'tE'))).toEqual(['depart:Road A', 'end of road:right:Road B', 'arrive:Road B']);
+    expect(maneuvers(route('tS', 'tW'))).toEqual(['depart:Road A', 'end of road:left:Road B', 'arrive:Road B']);
+  });
+
+  it('new name without a junction, then a fork', () => {
+    expect(maneuvers(route('fZ', 'fNE'))).toEqual(['depart:Old Name', 'new name:straight:Stem Road', 'fork:slight right:Right Branch', 'arrive:Right Branch']);
+    expect(maneuvers(route('fZ', 'fNW'))).toEqual(['depart:Old Name', 'new name:straight:Stem Road', 'fork:slight left:Left Branch', 'arrive:Left Branch']);
+  });
+
+  it('roundabout with the exit number, then exit roundabout', () => {
+    const r = route('rAS', 'rAW');
+    expect(maneuvers(r)).toEqual(['depart:South Arm', 'roundabout:left:3:West Arm', 'exit roundabout:slight right:West Arm', 'arrive:West Arm']);
+    const s = r.route.legs[0].steps;
+    expect(s[1].rotary_name).toBe('Place du Marché');
+    // osrm-text-instructions names rotaries, not roundabouts, in the phrase
+    expect(s[1].instruction).toBe('Enter the roundabout and take the 3rd exit onto West Arm');
+    expect(maneuvers(route('rAS', 'rAE'))[1]).toBe('roundabout:right:1:East Arm');
+    expect(maneuvers(route('rAS', 'rAN'))[1]).toBe('roundabout:straight:2:North Arm');
+  });
+
+  it('on ramp, merge, off ramp (with its destination)', () => {
+    expect(maneuvers(route('mQ0', 'mMd'))).toEqual(['depart:Local Road', 'on ramp:slight left:', 'merge:slight right:', 'arrive:']);
+    const off = route('mMa', 'mQ4');
+    // the ramp meets Exit Road heading south-east, and Exit Road runs east: a slight left, no junction
+    expect(maneuvers(off)).toEqual(['depart:', 'off ramp:slight right:', 'new name:slight left:Exit Road', 'arrive:Exit Road']);
+    const s = off.route.legs[0].steps;
+    expect(s[0].ref).toBe('A1');
+    expect(s[1].destinations).toBe('Exit Town');
+    expect(s[1].instruction).toBe('Take the ramp on the right towards Exit Town');
+  });
+
+  it('every step geometry starts at its maneuver and steps sum to the leg', () => {
+    for (const [a, b] of [['xS', 'xE'], ['rAS', 'rAW'], ['mQ0', 'mMd'], ['fZ', 'fNE']]) {
+      const r = route(a, b);
+      for (const l of r.route.legs) {
+        const sum = l.steps.reduce((t: number, s: any) => t + s.distance_m, 0);
+        expect(Math.abs(sum - l.distance_m)).toBeLessThanOrEqual(0.005 * l.distance_m + 0.2);
+        const dur = l.steps.reduce((t: number, s: any) => t + s.duration_s, 0);
+        expect(Math.abs(dur - l.duration_s)).toBeLessThanOrEqual(0.005 * l.duration_s + 0.2);
+        for (const s of l.steps) expect(s.geometry.coordinates[0]).toEqual(s.maneuver.location);
+      }
+    }
+  });
+
+  it('u-turns and modifiers by angle', () => {
+    expect(modifierOf(0)).toBe('straight');
+    expect(modifierOf(-30)).toBe('slight left');
+    expect(modifierOf(90)).toBe('right');
+    expect(modifierOf(150)).toBe('sharp right');
+    expect(modifierOf(-178)).toBe('uturn');
+    expect(turnAngle(350, 10)).toBe(20);
+    expect(decide({ cls: 'residential', name: 'A' }, { cls: 'residential', name: 'A' }, 179, [{ angle: 0, attr: { cls: 'residential', name: 'B' } }], false))
+      .toEqual({ type: 'continue', modifier: 'uturn' });
+  });
+
+  it('via points: each leg departs and arrives, the first arrival says which destination', () => {
+    const r = task('route', { from: pts.xS, via: [pts.xE], to: pts.xN, mode: 'driving', radius: 50, steps: true, lang: 'en' });
+    expect(r.route.legs).toHaveLength(2);
+    const a = r.route.legs[0].steps.at(-1);
+    expect(a.maneuver.type).toBe('arrive');
+    expect(a.instruction).toBe('You have arrived at your 1st destination');
+    expect(r.route.legs[1].steps[0].maneuver.type).toBe('depart');
+  });
+});
+
+describe('Accept-Language', () => {
+  it('picks the best supported language by quality, region subtags included', () => {
+    expect(negotiateLang('fr-DZ,fr;q=0.9,ar;q=0.8')).toBe('fr');
+    expect(negotiateLang('de-DE,de;q=0.9,sw-KE;q=0.5')).toBe('sw');
+    expect(negotiateLang('ar;q=0.4, pt-BR;q=0.7')).toBe('pt');
+    expect(negotiateLang('de, ja')).toBeNull();
+    expect(negotiateLang(undefined)).toBeNull();
+  });
+});
+
+// ---- real extracts ----------------------------------------------------------------------------
+
+const lineLen = (c: number[][]) => { let s = 0; for (let i = 1; i < c.length; i++) s += haversine(c[i - 1][1], c[i - 1][0], c[i][1], c[i][0]); return s; };
+
+describe('guidance on real extracts', () => {
+  const tmp = tempDir('svc-guidance-real-');
+  beforeAll(async () => {
+    for (const [name, file] of [['accra', 'accra-trotro-route-streets-2017'], ['algiers', 'algiers-east-streets-osmnx-2025'], ['tz', 'tanzania-sw-rural-roads-gostnets-2025']]) {
+      await buildRoadExtract({ input: join(SHARED_DATA, `${file}.osm.pbf`), name, out: tmp.dir, profiles: ['driving'] });
+    }
+    loadInto(tmp.dir, ['accra', 'algiers', 'tz']);
+  }, 120_000);
+  afterAll(() => tmp.remove());
+
+  it('Accra, Kinbu Street to Osu: the step sequence read off the OSM ways', () => {
+    // Checked against the OSM data of the extract (names, one-ways, junction geometry): from
+    // Kinbu Street east, Barnes Avenue, Independence Avenue north, Kinbu Road, Starlets 91 Road,
+    // right onto Lokko Street, left onto Oxford Street (Osu), right onto Clark Street, the T onto
+    // Abebrese Street, and right onto Osu Doku Lane.
+    const r = task('route', { from: [5.55, -0.205], to: [5.556, -0.18], mode: 'driving', steps: true, lang: 'en' });
+    const named = maneuvers(r).filter((m) => !m.endsWith(':') || m.startsWith('depart'));
+    expect(named).toEqual([
+      'depart:Kinbu Street', 'new name:slight right:Barnes Avenue', 'new name:slight left:Independence Avenue',
+      'fork:slight right:Kinbu Road', 'new name:straight:Starlets 91 Road', 'turn:right:Lokko Street',
+      'turn:left:Oxford Street', 'turn:right:Clark Street', 'end of road:left:Abebrese Street', 'turn:right:Osu Doku Lane', 'arrive:Osu Doku Lane',
+    ]);
+  });
+
+  it('Algiers: French street names and Arabic ones where tagged, roundabout exit numbered', () => {
+    const fr = task('route', { from: [36.765, 3.054], to: [36.7585, 3.06], mode: 'driving', steps: true, lang: 'fr' });
+    const s = fr.route.legs[0].steps;
+    expect(s[0].name).toBe('Rue Hassiba Benbouali');
+    expect(s[0].ref).toBe('RN 8');
+    expect(s[0].instruction).toBe('Se diriger vers le sud sur la rue Hassiba Benbouali (RN 8)');
+    const rb = s.find((x: any) => x.maneuver.type === 'roundabout');
+    expect(rb.maneuver.exit).toBe(1);
+    expect(rb.name).toBe('Rue Belouizdad Mohamed');
+    const ar = task('route', { from: [36.765, 3.054], to: [36.7585, 3.06], mode: 'driving', steps: true, lang: 'ar' });
+    expect(ar.route.legs[0].steps[0].name).toBe('شارع حسيبة بن بوعلي');
+    expect(ar.route.legs[0].steps[0].instruction).toContain('شارع حسيبة بن بوعلي');
+  });
+
+  it('step distances and durations sum to the route (±0.5%) on 60 random pairs per extract; geometry joins', () => {
+    let rnd = 7;
+    const rand = () => ((rnd = (rnd * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const boxes: Record<string, [number, number, number, number]> = { accra: [5.53, -0.26, 5.62, -0.15], algiers: [36.70, 3.15, 36.75, 3.22], tz: [-6.5, 31.5, -5.0, 33.5] };
+    let checked = 0;
+    for (const [, [s, w, n, e]] of Object.entries(boxes)) {
+      for (let i = 0; i < 60; i++) {
+        const from = [s + rand() * (n - s), w + rand() * (e - w)], to = [s + rand() * (n - s), w + rand() * (e - w)];
+        const r = task('route', { from, to, mode: 'driving', radius: 10000, steps: true, lang: 'en' });
+        if (!r.route) continue;
+        checked++;
+        const steps = r.route.legs[0].steps;
+        const sum = steps.reduce((t: number, x: any) => t + x.distance_m, 0);
+        expect(Math.abs(sum - r.route.distance_m)).toBeLessThanOrEqual(0.005 * r.route.distance_m + 0.1 * steps.length);
+        const dur = steps.reduce((t: number, x: any) => t + x.duration_s, 0);
+        expect(Math.abs(dur - r.route.duration_s)).toBeLessThanOrEqual(0.005 * r.route.duration_s + 0.1 * steps.length);
+        // the steps' lines, end to end, are the route's line
+        const joined = steps.flatMap((x: any, k: number) => (k === 0 ? x.geometry.coordinates : x.geometry.coordinates.slice(1)));
+        expect(Math.abs(lineLen(joined) - lineLen(r.route.geometry.coordinates))).toBeLessThan(0.5);
+        expect(steps[0].maneuver.type).toBe('depart');
+        expect(steps.at(-1).maneuver.type).toBe('arrive');
+        for (const x of steps) expect(x.instruction.length).toBeGreaterThan(3);
+      }
+    }
+    expect(checked).toBeGreaterThan(120);
+  });
+
+  it('alternatives: different (≤ 80% shared), ≤ 25% slower, with steps; none asked, none given', () => {
+    const r = task('route', { from: [5.55, -0.205], to: [5.556, -0.18], mode: 'driving', steps: true, lang: 'en', alternatives: 3 });
+    expect(r.alternatives.length).toBeGreaterThanOrEqual(1);
+    const segs = (c: number[][]) => { const m = new Map<string, number>(); for (let i = 1; i < c.length; i++) { const k = [c[i - 1], c[i]].map(String).sort().join('|'); m.set(k, haversine(c[i - 1][1], c[i - 1][0], c[i][1], c[i][0])); } return m; };
+    const best = segs(r.route.geometry.coordinates);
+    for (const a of r.alternatives) {
+      expect(a.duration_s).toBeLessThanOrEqual(1.25 * r.route.duration_s);
+      expect(a.duration_s).toBeGreaterThanOrEqual(r.route.duration_s);
+      const mine = segs(a.geometry.coordinates);
+      let shared = 0, total = 0;
+      for (const [k, d] of mine) { total += d; if (best.has(k)) shared += d; }
+      expect(shared / total).toBeLessThanOrEqual(0.8);
+      expect(a.legs[0].steps.length).toBeGreaterThan(2);
+      expect(Math.abs(lineLen(a.geometry.coordinates) - a.distance_m)).toBeLessThan(0.005 * a.distance_m);
+    }
+    expect(task('route', { from: [5.55, -0.205], to: [5.556, -0.18], mode: 'driving' }).alternatives).toBeUndefined();
+  });
+});

@@ -1,0 +1,151 @@
+// Issue 11 §2: the distance matrix. Every cell equals /route's answer for the pair (duration
+// exactly, distance to 0.5 m; null exactly where /route answers no_route), on real extracts with
+// random points on and off the roads; row ranges joined as bytes equal the whole; the HTTP routes
+// (GET, POST split over two worker threads) and their limits.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { join } from 'node:path';
+import { buildRoadExtract } from '../../graph-build/roads.ts';
+import { rng } from '../../bench/lib/rand.ts';
+import { randomPoints } from '../../bench/lib/check.ts';
+import { loadedGraphs } from '../../workers/routing/graphs.ts';
+import { joinParts, MATRIX_LIMITS } from '../../src/api/matrix.ts';
+import { freshPglite, type TestDb } from '../helpers/db.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { tempDir, loadInto, task, SHARED_DATA } from './helpers.ts';
+
+const EXTRACTS = [
+  { name: 'tanzania-sw', file: 'tanzania-sw-rural-roads-gostnets-2025.osm.pbf' },
+  { name: 'algiers-east', file: 'algiers-east-streets-osmnx-2025.osm.pbf' },
+];
+
+/** n points: most on the network, some jittered up to ~1.5 km off it (some then have no road within the radius). */
+function points(name: string, mode: string, n: number, seed: number): [number, number][] {
+  const g = loadedGraphs().find((x) => x.extract === name && x.profile === mode)!.g;
+  const r = rng(seed);
+  return randomPoints(g, n, seed).map(([la, lo]) => (r() < 0.25 ? [la + (r() - 0.5) * 0.03, lo + (r() - 0.5) * 0.03] : [la, lo]));
+}
+
+function checkAgainstRoute(m: any, S: [number, number][], D: [number, number][], mode: string, radius?: number) {
+  let routed = 0, none = 0;
+  for (let i = 0; i < S.length; i++) for (let j = 0; j < D.length; j++) {
+    const r = task('route', { from: S[i], to: D[j], mode, ...(radius ? { radius } : {}) });
+    const dur = m.durations_s[i][j], dist = m.distances_m[i][j];
+    if (r.status) {
+      expect(['no_route', 'no_road_nearby'], `${i},${j}`).toContain(r.code);
+      expect(dur, `cell ${i},${j}: /route says ${r.code}`).toBeNull();
+      expect(dist).toBeNull();
+      none++;
+    } else {
+      expect(dur, `cell ${i},${j}`).toBe(r.route.duration_s);
+      expect(Math.abs(dist - r.route.distance_m), `cell ${i},${j} distance`).toBeLessThanOrEqual(0.5);
+      routed++;
+    }
+  }
+  return { routed, none };
+}
+
+describe('route_matrix task', () => {
+  const tmp = tempDir();
+  beforeAll(async () => {
+    for (const e of EXTRACTS) await buildRoadExtract({ input: join(SHARED_DATA, e.file), name: e.name, out: tmp.dir });
+    loadInto(tmp.dir, EXTRACTS.map((e) => e.name));
+  }, 120_000);
+  afterAll(() => tmp.remove());
+
+  for (const e of EXTRACTS) {
+    for (const mode of ['driving', 'walk']) {
+      it(`${e.name}/${mode}: 40 × 40 cells equal /route`, () => {
+        const S = points(e.name, mode, 40, 11), D = points(e.name, mode, 40, 12);
+        const m = task('route_matrix', { sources: S, destinations: D, mode });
+        expect(m.mode).toBe(mode);
+        expect(m.extract).toBe(e.name);
+        expect(m.durations_s).toHaveLength(40);
+        expect(m.sources).toHaveLength(40);
+        const { routed, none } = checkAgainstRoute(m, S, D, mode);
+        expect(routed).toBeGreaterThan(200);
+        if (mode === 'driving') expect(none).toBeGreaterThan(0); // off-road and disconnected points are in the sample
+      });
+    }
+  }
+
+  it('a source equal to its destination costs 0; the diagonal of a square matrix is 0', () => {
+    const S = points('tanzania-sw', 'driving', 20, 5).map((p) => p);
+    const m = task('route_matrix', { sources: S, destinations: S });
+    for (let i = 0; i < S.length; i++) if (m.sources[i]) expect(m.durations_s[i][i]).toBe(0);
+  });
+
+  it('row ranges joined as bytes equal the whole matrix', () => {
+    const S = points('algiers-east', 'driving', 30, 21), D = points('algiers-east', 'driving', 17, 22);
+    const whole = task('route_matrix', { sources: S, destinations: D });
+    const parts = [[0, 11], [11, 12], [12, 30]].map((rows) => {
+      const t = task('route_matrix', { sources: S, destinations: D, rows });
+      return Buffer.from(JSON.stringify(t));
+    });
+    expect(JSON.parse(Buffer.from(joinParts(parts)).toString())).toEqual(whole);
+  });
+
+  it('rejects bad arguments with 400 naming them', () => {
+    expect(task('route_matrix', { sources: [], destinations: [[0, 0]] }).message).toMatch(/sources/);
+    expect(task('route_matrix', { sources: [[-6, 33]], destinations: [[100, 0]] }).message).toMatch(/destinations\[0\]/);
+    expect(task('route_matrix', { sources: [[0, 0]], destinations: [[1, 1]] }).code).toBe('out_of_coverage');
+    expect(task('route_matrix', { sources: [[-6, 33]], destinations: [[-6, 33]], rows: [0, 2] }).message).toMatch(/rows/);
+  });
+});
+
+describe('/api/v1/route/matrix over HTTP (2 worker threads)', () => {
+  let db: TestDb;
+  let s: TestServer;
+  let key: string;
+  beforeAll(async () => {
+    db = freshPglite();
+    await buildRoadExtract({ input: join(SHARED_DATA, EXTRACTS[0].file), name: EXTRACTS[0].name, out: join(db.dataDir, 'built'), profiles: ['driving'] });
+    s = await startTestServer(db, { WORKERS: '2' });
+    key = await s.key({ plan: 'enterprise' });
+    loadInto(join(db.dataDir, 'built'), ['tanzania-sw']); // the same graph in this process, for /route's answers
+  }, 120_000);
+  afterAll(async () => { await s?.close(); await db?.drop(); });
+
+  it('GET answers a small matrix; destinations default to the sources', async () => {
+    const S = points('tanzania-sw', 'driving', 5, 31);
+    const q = S.map((p) => p.join(',')).join(';');
+    const r = await s.get(`/api/v1/route/matrix?sources=${q}&mode=car`, key);
+    const m = await r.json() as any;
+    expect(r.status, JSON.stringify(m)).toBe(200);
+    expect(m.attribution).toBeTruthy();
+    checkAgainstRoute(m, S, S, 'driving');
+  });
+
+  it('POST 250 × 200 (split over both threads) equals /route cell by cell', async () => {
+    const S = points('tanzania-sw', 'driving', 250, 41), D = points('tanzania-sw', 'driving', 200, 42);
+    const r = await s.post('/api/v1/route/matrix', { sources: S.map(([lat, lng]) => ({ lat, lng })), destinations: D });
+    expect(r.status).toBe(401);
+    const ok = await s.post('/api/v1/route/matrix', { sources: S.map(([lat, lng]) => ({ lat, lng })), destinations: D }, key);
+    const m = await ok.json() as any;
+    expect(ok.status, JSON.stringify(m).slice(0, 300)).toBe(200);
+    expect(m.durations_s).toHaveLength(250);
+    expect(m.sources).toHaveLength(250);
+    expect(m.durations_s[249]).toHaveLength(200);
+    // a sample of cells from every part
+    const Ss = [0, 1, 124, 125, 126, 249].map((i) => S[i]);
+    const sub = { durations_s: [0, 1, 124, 125, 126, 249].map((i) => m.durations_s[i].slice(0, 25)), distances_m: [0, 1, 124, 125, 126, 249].map((i) => m.distances_m[i].slice(0, 25)) };
+    checkAgainstRoute(sub, Ss, D.slice(0, 25), 'driving');
+  });
+
+  it('answers the documented errors', async () => {
+    const many = Array.from({ length: MATRIX_LIMITS.maxPointsGet + 1 }, () => '-5.7,32.8').join(';');
+    const a = await s.get(`/api/v1/route/matrix?sources=${many}`, key);
+    expect(a.status).toBe(400);
+    expect((await a.json() as any).error.message).toMatch(/sources/);
+    const big = Array.from({ length: 1001 }, () => [-5.7, 32.8]);
+    const b = await s.post('/api/v1/route/matrix', { sources: big }, key);
+    expect(b.status).toBe(400);
+    expect((await b.json() as any).error.message).toMatch(/sources/);
+    const c = await s.post('/api/v1/route/matrix', { sources: [[-5.7, 32.8]], mode: 'truck' }, key);
+    expect(c.status).toBe(501);
+    const d = await s.post('/api/v1/route/matrix', { sources: [{ lat: 95, lng: 0 }] }, key);
+    expect(d.status).toBe(400);
+    const e = await s.get('/api/v1/route/matrix?destinations=-5.7,32.8', key);
+    expect(e.status).toBe(400);
+    expect((await e.json() as any).error.message).toMatch(/sources/);
+  });
+});

@@ -1,0 +1,65 @@
+// The parser's lexicon over the gazetteer: folded names of countries, admin-1 units and
+// populated places → features, built once per worker on first use (~50 ms) from the names
+// the text index already holds.
+import type { Gazetteer } from '../store.ts';
+import { fold } from '../../../src/core/text/normalize.ts';
+import { COUNTRY_EXTRA } from './vocab.ts';
+import type { Lexicon, PlaceRef } from './parse.ts';
+
+/** The key the parser looks names up by: each word folded, stripped of punctuation, space-joined. */
+export const nameKey = (s: string) => s.split(/\s+/).map((w) => fold(w).replace(/[^\p{L}\p{N}]+/gu, '')).filter(Boolean).join(' ');
+
+export class GazetteerLexicon implements Lexicon {
+  private countries = new Map<string, string>();
+  private countryNames = new Map<string, string>();
+  private admin1s = new Map<string, number[]>();
+  private places = new Map<string, number[]>();
+  private streets = new Set<string>();
+
+  constructor(private g: Gazetteer) {
+    for (const c of g.meta.countries as { code: string; name: string; alias?: boolean }[]) {
+      if (!c.alias) this.countryNames.set(c.code, c.name);
+      this.countries.set(nameKey(c.name), c.code);
+    }
+    for (const [k, v] of Object.entries(COUNTRY_EXTRA)) this.countries.set(nameKey(k), v);
+    const [cs, ce] = g.layers.country, [ps, pe] = g.layers.place;
+    const a1 = g.layers.admin1 ?? [0, 0];
+    const [ss, se] = g.layers.street;
+    const add = (m: Map<string, number[]>, k: string, f: number) => { if (!k) return; const l = m.get(k); if (!l) m.set(k, [f]); else if (!l.includes(f)) l.push(f); };
+    for (let n = 0; n < g.nameFeat.length; n++) {
+      const f = g.nameFeat[n];
+      if (f >= cs && f < ce) {
+        const s = g.altName(n);
+        const cc = g.countryCode(f);
+        if (cc && !/^[A-Z]{3}$/.test(s) && !this.countries.has(nameKey(s))) this.countries.set(nameKey(s), cc);
+      } else if (f >= ps && f < pe) add(this.places, nameKey(g.altName(n)), f);
+      else if (f >= a1[0] && f < a1[1]) add(this.admin1s, nameKey(g.altName(n)), f);
+      else if (f >= ss && f < se) this.streets.add(nameKey(g.altName(n)));
+    }
+    // Most important first, so a lookup without a country takes the likeliest.
+    for (const m of [this.places, this.admin1s]) for (const l of m.values()) l.sort((a, b) => g.importance[b] - g.importance[a] || a - b);
+  }
+
+  street(key: string): boolean { return this.streets.has(key); }
+  country(key: string): string | null { return this.countries.get(key) ?? null; }
+  countryName(cc: string): string | null { return this.countryNames.get(cc) ?? null; }
+  admin1(key: string, cc: string | null): PlaceRef | null { return this.pick(this.admin1s.get(key), cc); }
+  locality(key: string, cc: string | null): PlaceRef | null { return this.pick(this.places.get(key), cc); }
+
+  private pick(l: number[] | undefined, cc: string | null): PlaceRef | null {
+    if (!l) return null;
+    const g = this.g;
+    for (const f of l) {
+      const c = g.countryCode(f);
+      if (!cc || c === cc) return { name: g.name(f) ?? '', country: c ?? '', f };
+    }
+    return null;
+  }
+}
+
+const cache = new WeakMap<Gazetteer, GazetteerLexicon>();
+export function lexiconOf(g: Gazetteer): GazetteerLexicon {
+  let l = cache.get(g);
+  if (!l) { l = new GazetteerLexicon(g); cache.set(g, l); }
+  return l;
+}

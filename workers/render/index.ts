@@ -1,0 +1,35 @@
+// The static-map renderer (task `staticmap`): draws the built vector tiles with the styles'
+// colours on a @napi-rs/canvas and answers PNG bytes. Registered only when the tile set is
+// loaded and the canvas module loads, so the capability follows what works.
+import { createRequire } from 'node:module';
+import { BinaryBody, type Dataset, type EngineModule, type TaskFn } from '../../src/core/task.ts';
+import { PmArchive } from '../../src/core/maps/pmtiles.ts';
+import type { StaticMapSpec } from '../../src/core/maps/staticmap.ts';
+import { Renderer } from './draw.ts';
+
+const tasks: Record<string, TaskFn> = {};
+let renderer: Renderer | null = null;
+
+export const render: EngineModule = {
+  init(datasets: Dataset[]) {
+    const ds = datasets.find((d) => d.dataset === 'tiles');
+    for (const k of Object.keys(tasks)) delete tasks[k];
+    renderer = null;
+    if (!ds) return;
+    let canvas: typeof import('@napi-rs/canvas');
+    try {
+      canvas = createRequire(import.meta.url)('@napi-rs/canvas');
+    } catch (e) {
+      console.error(JSON.stringify({ level: 'warn', where: 'worker', msg: 'staticmap_disabled', error: String(e) }));
+      return;
+    }
+    renderer = new Renderer(new PmArchive(new Uint8Array(ds.files['tiles.pmtiles'])), canvas);
+    tasks.staticmap = (args: StaticMapSpec) => new BinaryBody(renderer!.png(args));
+  },
+  tasks,
+};
+
+/** For tests and benchmarks: render in-process. */
+export function rendererFor(ds: Dataset): Renderer {
+  return new Renderer(new PmArchive(new Uint8Array(ds.files['tiles.pmtiles'])), createRequire(import.meta.url)('@napi-rs/canvas'));
+}

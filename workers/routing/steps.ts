@@ -1,0 +1,353 @@
+// Turn-by-turn steps of a leg, in the shape of OSRM v5's guidance.
+//
+// A step (one object of `legs[].steps[]`, native /route and the OSRM layer alike; the Google
+// layer maps it to its own):
+//   maneuver: {
+//     type:      depart | turn | continue | new name | merge | on ramp | off ramp | fork |
+//                end of road | roundabout | exit roundabout | arrive
+//     modifier?: uturn | sharp right | right | slight right | straight | slight left | left | sharp left
+//                (absent on depart and arrive)
+//     exit?:     roundabout only: which exit is taken, counting every exit passed (1 = first)
+//     bearing_before, bearing_after: degrees clockwise from north (integers), into and out of `location`
+//     location:  [lng, lat] of the maneuver
+//   }
+//   name:         the road driven after the maneuver, in the requested language (name:<lang>, else name; "" unnamed)
+//   ref?:         its number (e.g. "N1"); destinations?: signposted destinations (ramps)
+//   rotary_name?: the roundabout's own name, on roundabout steps
+//   mode:         driving | walking | cycling | ferry
+//   distance_m, duration_s: of the step, from the maneuver to the next one (they sum to the leg's)
+//   geometry:     GeoJSON LineString of the step (arrive: the end point twice)
+//   instruction:  text in the requested language (instructions.ts)
+//   intersections?: OSRM layer only: the maneuver's intersection {location, bearings, entry, in?, out?}
+//
+// How a leg becomes steps: the leg is the sequence of base-edge pieces it drives (route.ts
+// LegTrace). Every node between two pieces is a candidate maneuver; it is classified from the
+// two pieces' way attributes (name, ref, class, roundabout; graph-build/contract/attrs.ts), the
+// turn angle, and the other roads that could be taken there (the node's incident edges the mode
+// may leave by). Staying on the same named road through a bend or a junction where it is the
+// straightest option, and unnamed road continuing straight, merge into the current step, as OSRM
+// does; see decide() for each type.
+import { readWayAttrs, type GraphViews, type WayAttr } from '../../src/core/format/route.ts';
+import { haversine } from '../../src/core/geometry.ts';
+import type { LegTrace } from './route.ts';
+import { instruction, type Lang } from './instructions.ts';
+
+/** A stretch of base edge e from `from` to `to` metres (from ≤ to when driven u→v). */
+export interface Piece { e: number; fwd: boolean; from: number; to: number }
+
+/** A line as flat E7 integers [lng, lat, …]: written as GeoJSON or an encoded polyline by the answer's format. */
+export class E7Line { constructor(readonly e7: number[]) {} }
+
+export class Pieces implements LegTrace {
+  list: Piece[] = [];
+  piece(e: number, fwd: boolean, from: number, to: number) { this.list.push({ e, fwd, from, to }); }
+}
+
+export type Modifier = 'uturn' | 'sharp right' | 'right' | 'slight right' | 'straight' | 'slight left' | 'left' | 'sharp left';
+
+export interface Intersection { location: [number, number]; bearings: number[]; entry: boolean[]; in?: number; out?: number }
+
+export interface Step {
+  maneuver: { type: string; modifier?: Modifier; exit?: number; bearing_before: number; bearing_after: number; location: [number, number] };
+  name: string;
+  ref?: string;
+  destinations?: string;
+  rotary_name?: string;
+  mode: string;
+  distance_m: number;
+  duration_s: number;
+  /** E7 coordinates until the answer is written (guided.ts writes a GeoJSON LineString or a polyline). */
+  geometry: E7Line;
+  instruction: string;
+  intersections?: Intersection[];
+}
+
+export interface StepOptions { lang: Lang; mode: string; legIndex: number; legCount: number; intersections?: boolean }
+
+const RAD = Math.PI / 180;
+/** Metres looked along a road to measure its bearing: shape noise at a junction should not decide a turn. */
+const BEARING_LOOK = 12;
+
+export function bearing(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const p1 = lat1 * RAD, p2 = lat2 * RAD, dl = (lng2 - lng1) * RAD;
+  const y = Math.sin(dl) * Math.cos(p2), x = Math.cos(p1) * Math.sin(p2) - Math.sin(p1) * Math.cos(p2) * Math.cos(dl);
+  const b = Math.round(Math.atan2(y, x) / RAD);
+  return (b + 360) % 360;
+}
+
+/** Signed turn from bearing a to bearing b in (-180, 180]: negative = left. */
+export function turnAngle(a: number, b: number): number {
+  let d = (b - a) % 360;
+  if (d > 180) d -= 360; else if (d <= -180) d += 360;
+  return d;
+}
+
+export function modifierOf(delta: number): Modifier {
+  const a = Math.abs(delta), side = delta < 0 ? 'left' : 'right';
+  if (a < 20) return 'straight';
+  if (a < 60) return `slight ${side}` as Modifier;
+  if (a < 135) return side;
+  if (a < 170) return `sharp ${side}` as Modifier;
+  return 'uturn';
+}
+
+/** Appends the E7 coordinates [lng, lat, …] of a piece to out, dropping a repeat of the last point. */
+export function pieceCoords(g: GraphViews, p: Piece, out: number[]) {
+  const s0 = g.edgeShape[p.e], s1 = g.edgeShape[p.e + 1];
+  pointAt(g, p.e, p.from, out);
+  if (p.fwd) { for (let k = s0; k < s1; k++) { const c = g.shapeCum[k]; if (c > p.from && c < p.to) add(out, g.shapeLon[k], g.shapeLat[k]); } }
+  else { for (let k = s1 - 1; k >= s0; k--) { const c = g.shapeCum[k]; if (c < p.from && c > p.to) add(out, g.shapeLon[k], g.shapeLat[k]); } }
+  pointAt(g, p.e, p.to, out);
+}
+
+function pointAt(g: GraphViews, e: number, pos: number, out: number[]) {
+  const s0 = g.edgeShape[e], s1 = g.edgeShape[e + 1];
+  let k = s0;
+  while (k + 2 < s1 && g.shapeCum[k + 1] < pos) k++;
+  const c0 = g.shapeCum[k], c1 = g.shapeCum[k + 1];
+  let t = c1 > c0 ? (pos - c0) / (c1 - c0) : 0;
+  if (t < 0) t = 0; else if (t > 1) t = 1;
+  add(out, Math.round(g.shapeLon[k] + t * (g.shapeLon[k + 1] - g.shapeLon[k])), Math.round(g.shapeLat[k] + t * (g.shapeLat[k + 1] - g.shapeLat[k])));
+}
+
+function add(out: number[], x: number, y: number) {
+  const n = out.length;
+  if (n >= 2 && out[n - 2] === x && out[n - 1] === y) return;
+  out.push(x, y);
+}
+
+/**
+ * Direction of travel at coordinate i (flat E7 pairs) measured over ~BEARING_LOOK metres within
+ * [lo, hi]: leaving i (step 1, bearing_after) or arriving at i (step -1, bearing_before).
+ */
+function lookBearing(c: number[], i: number, step: 1 | -1, lo: number, hi: number): number {
+  const la = c[2 * i + 1] / 1e7, lo0 = c[2 * i] / 1e7;
+  let j = i + step;
+  while (j >= lo && j <= hi) {
+    const lb = c[2 * j + 1] / 1e7, lb0 = c[2 * j] / 1e7;
+    if (haversine(la, lo0, lb, lb0) >= BEARING_LOOK || j === (step > 0 ? hi : lo)) return step > 0 ? bearing(la, lo0, lb, lb0) : bearing(lb, lb0, la, lo0);
+    j += step;
+  }
+  return 0;
+}
+
+const named = (a: WayAttr) => !!(a.name || a.ref);
+const refs = (a: WayAttr) => (a.ref ? a.ref.split(';').map((x) => x.trim()) : []);
+/** The same road: equal names, or (a name missing on either side) a common ref, as "RN 8" with and without its street name. */
+export function sameRoad(a: WayAttr, b: WayAttr): boolean {
+  if (a.name && b.name) return a.name === b.name;
+  const rb = refs(b);
+  return refs(a).some((r) => rb.includes(r));
+}
+const HIGHWAY = new Set(['motorway', 'trunk']);
+/** Ramps in OSRM's sense: links of motorways and trunk roads (a primary_link is a turn lane). */
+const isLink = (a: WayAttr) => a.cls === 'motorway_link' || a.cls === 'trunk_link';
+const isHighway = (a: WayAttr) => HIGHWAY.has(a.cls);
+
+/** A road leaving node x other than the one arrived on: its bearing out of x and attributes. */
+interface Option { e: number; atU: boolean; bearing: number; attr: WayAttr; enter: boolean }
+
+function nodeOptions(g: GraphViews, attrs: WayAttr[], x: number): Option[] {
+  const out: Option[] = [];
+  for (let k = g.adjFirst[x]; k < g.adjFirst[x + 1]; k++) {
+    const s = g.adjEdge[k], e = Math.abs(s) - 1, atU = s > 0;
+    const enter = !!(g.edgeFlags[e] & (atU ? 1 : 2));
+    out.push({ e, atU, bearing: edgeBearing(g, e, atU), attr: attrs[g.edgeAttr[e]], enter });
+  }
+  return out;
+}
+
+/** Bearing of edge e leaving its u end (atU) or its v end. */
+function edgeBearing(g: GraphViews, e: number, atU: boolean): number {
+  const s0 = g.edgeShape[e], s1 = g.edgeShape[e + 1];
+  const a = atU ? s0 : s1 - 1, step = atU ? 1 : -1;
+  const la = g.shapeLat[a] / 1e7, lo = g.shapeLon[a] / 1e7;
+  for (let k = a + step; k >= s0 && k < s1; k += step) {
+    const lb = g.shapeLat[k] / 1e7, lb0 = g.shapeLon[k] / 1e7;
+    if (haversine(la, lo, lb, lb0) >= BEARING_LOOK || k === (atU ? s1 - 1 : s0)) return bearing(la, lo, lb, lb0);
+  }
+  return 0;
+}
+
+export function localName(a: WayAttr, lang: Lang): string {
+  return a[lang] ?? a.name ?? '';
+}
+
+interface Building {
+  type: string; modifier?: Modifier; exit?: number; bb: number; ba: number; loc: number; // loc: coordinate index
+  attr: WayAttr; rotary?: string; coords: number[]; dist: number; dur: number; inter?: Intersection;
+}
+
+/**
+ * The steps of one leg from its pieces. `costMs` is the leg's duration: piece durations (each
+ * edge's time shared by length) are scaled to it so steps sum exactly to the leg.
+ */
+export function legSteps(g: GraphViews, pieces: Piece[], costMs: number, o: StepOptions): Step[] {
+  const attrs = readWayAttrs(g);
+  // zero-length pieces (a point snapped onto a node) carry no direction; keep at least one
+  let ps = pieces.filter((p) => Math.abs(p.to - p.from) > 0.01);
+  if (ps.length === 0) ps = pieces.slice(0, 1);
+  // all coordinates of the leg, and where each piece starts and ends in them
+  const c: number[] = [];
+  const start: number[] = [], end: number[] = [];
+  for (const p of ps) {
+    start.push(Math.max(0, c.length / 2 - 1));
+    pieceCoords(g, p, c);
+    end.push(c.length / 2 - 1);
+  }
+  if (start[0] !== 0 || c.length < 4) start[0] = 0;
+  const last = c.length / 2 - 1;
+  const steps: Building[] = [];
+  const a0 = attrs[g.edgeAttr[ps[0].e]];
+  let cur: Building = { type: 'depart', bb: 0, ba: last > 0 ? lookBearing(c, 0, 1, 0, end[0]) : 0, loc: 0, attr: a0, coords: [], dist: 0, dur: 0 };
+  if (o.intersections) cur.inter = depInter(c, cur.ba);
+  steps.push(cur);
+  let rb: Building | null = null, exits = 0;
+  let totalDur = 0;
+  for (let i = 0; i < ps.length; i++) {
+    const p = ps[i];
+    if (i > 0) {
+      const q = ps[i - 1];
+      const x = q.fwd ? g.edgeV[q.e] : g.edgeU[q.e];
+      const A = attrs[g.edgeAttr[q.e]], B = attrs[g.edgeAttr[p.e]];
+      const at = start[i];
+      const bb = lookBearing(c, at, -1, start[i - 1], at), ba = lookBearing(c, at, 1, at, end[i]);
+      const delta = turnAngle(bb, ba);
+      const all = nodeOptions(g, attrs, x);
+      // other roads one may leave x by: not the edge taken, not back along the edge arrived on
+      const opts = all.filter((op) => op.enter && !(op.e === p.e && op.atU === p.fwd) && !(op.e === q.e && op.atU !== q.fwd));
+      const d = decide(A, B, delta, opts.map((op) => ({ angle: turnAngle(bb, op.bearing), attr: op.attr })), !!rb);
+      if (rb && A.rb) exits += opts.some((op) => !op.attr.rb) || !B.rb ? 1 : 0;
+      if (d) {
+        if (rb && !B.rb) {
+          rb.exit = exits;
+          rb.modifier = modifierOf(turnAngle(rb.bb, ba));
+          rb.attr = B;
+          rb = null;
+        }
+        cur = { type: d.type, modifier: d.modifier, bb, ba, loc: at, attr: B, coords: [], dist: 0, dur: 0 };
+        if (d.type === 'roundabout') { rb = cur; exits = 0; cur.rotary = localName(B, o.lang) || undefined; }
+        if (o.intersections) cur.inter = intersection(c, at, bb, all, p, q);
+        steps.push(cur);
+      }
+    }
+    const len = Math.abs(p.to - p.from), ed = g.edgeDist[p.e];
+    cur.dist += len;
+    const dur = ed > 0 ? (g.edgeW[p.e] * len) / ed : 0;
+    cur.dur += dur; totalDur += dur;
+  }
+  if (rb) { rb.exit = undefined; rb.modifier = rb.modifier ?? 'straight'; }
+  collapse(steps);
+  // geometry: each step from its maneuver point to the next one's
+  for (let k = 0; k < steps.length; k++) {
+    const from = steps[k].loc, to = k + 1 < steps.length ? steps[k + 1].loc : last;
+    steps[k].coords = c.slice(2 * from, 2 * to + 2);
+  }
+  const scale = totalDur > 0 ? costMs / totalDur : 0;
+  const out: Step[] = steps.map((s) => finish(s, s.dur * scale, o));
+  const lastBb = last > 0 ? lookBearing(c, last, -1, 0, last) : 0;
+  const endLoc: [number, number] = [c[2 * last] / 1e7, c[2 * last + 1] / 1e7];
+  const arrive: Building = { type: 'arrive', bb: lastBb, ba: 0, loc: last, attr: steps[steps.length - 1].attr, coords: [c[2 * last], c[2 * last + 1], c[2 * last], c[2 * last + 1]], dist: 0, dur: 0 };
+  if (o.intersections) arrive.inter = { location: endLoc, bearings: [(lastBb + 180) % 360], entry: [true], in: 0 };
+  out.push(finish(arrive, 0, o));
+  return out;
+}
+
+const GENTLE = new Set(['straight', 'slight left', 'slight right']);
+/** Longest stretch of another name between two parts of one road that is not announced (a bridge, a short unnamed link). */
+export const SHORT_NAME_CHANGE_M = 150;
+
+/**
+ * OSRM's "suppress short name changes": road A, a short stretch of B entered and left without a
+ * real turn, then A again is one step on A.
+ */
+function collapse(steps: Building[]) {
+  for (let k = 1; k + 1 < steps.length; k++) {
+    const a = steps[k - 1], b = steps[k], c = steps[k + 1];
+    if (b.type === 'new name' && c.type === 'new name' && GENTLE.has(b.modifier ?? '') && GENTLE.has(c.modifier ?? '')
+      && b.dist < SHORT_NAME_CHANGE_M && sameRoad(a.attr, c.attr)) {
+      a.dist += b.dist + c.dist; a.dur += b.dur + c.dur;
+      steps.splice(k, 2);
+      k--;
+    }
+  }
+}
+
+function depInter(c: number[], ba: number): Intersection {
+  return { location: [c[0] / 1e7, c[1] / 1e7], bearings: [ba], entry: [true], out: 0 };
+}
+
+function intersection(c: number[], at: number, bb: number, all: Option[], p: Piece, q: Piece): Intersection {
+  const bs = all.map((op) => ({ b: op.bearing, entry: op.enter, out: op.e === p.e && op.atU === p.fwd, in: op.e === q.e && op.atU !== q.fwd }));
+  bs.sort((a, b) => a.b - b.b);
+  const r: Intersection = { location: [c[2 * at] / 1e7, c[2 * at + 1] / 1e7], bearings: bs.map((x) => x.b), entry: bs.map((x) => x.entry) };
+  const i = bs.findIndex((x) => x.in), o = bs.findIndex((x) => x.out);
+  if (i >= 0) r.in = i;
+  if (o >= 0) r.out = o;
+  void bb;
+  return r;
+}
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
+
+function finish(s: Building, durMs: number, o: StepOptions): Step {
+  const e7 = s.coords.length >= 4 ? s.coords : [s.coords[0], s.coords[1], s.coords[0], s.coords[1]];
+  const m: Step['maneuver'] = { type: s.type, bearing_before: s.bb, bearing_after: s.ba, location: [e7[0] / 1e7, e7[1] / 1e7] };
+  if (s.modifier) m.modifier = s.modifier;
+  if (s.exit !== undefined) m.exit = s.exit;
+  const step: Step = {
+    maneuver: m,
+    name: localName(s.attr, o.lang),
+    mode: s.attr.cls === 'ferry' ? 'ferry' : o.mode,
+    distance_m: round1(s.dist),
+    duration_s: round1(durMs / 1000),
+    geometry: new E7Line(e7),
+    instruction: '',
+  };
+  if (s.attr.ref) step.ref = s.attr.ref;
+  // OSRM's form: "ref: destination, destination" (OSM separates values with ';')
+  const list = (v?: string) => v?.split(';').map((x) => x.trim()).filter(Boolean).join(', ');
+  if (s.attr.dest || s.attr.destRef) step.destinations = s.attr.destRef && s.attr.dest ? `${list(s.attr.destRef)}: ${list(s.attr.dest)}` : list(s.attr.destRef ?? s.attr.dest);
+  if (s.rotary) step.rotary_name = s.rotary;
+  step.instruction = instruction(o.lang, step, o.legIndex, o.legCount);
+  if (s.inter) step.intersections = [s.inter];
+  return step;
+}
+
+interface Alt { angle: number; attr: WayAttr }
+
+/**
+ * The maneuver at a node between a road with attributes A and one with B, turning by `delta`
+ * degrees, with `opts` the other roads one could take there; null = no maneuver (merge).
+ */
+export function decide(A: WayAttr, B: WayAttr, delta: number, opts: Alt[], inRoundabout: boolean): { type: string; modifier?: Modifier } | null {
+  const m = modifierOf(delta);
+  if (B.rb && !A.rb) return { type: 'roundabout', modifier: m };
+  if (A.rb && B.rb) return null;
+  if (A.rb && !B.rb && inRoundabout) return { type: 'exit roundabout', modifier: m };
+  const same = sameRoad(A, B), unnamed = !named(A) && !named(B);
+  if (isLink(A) && isHighway(B)) return { type: 'merge', modifier: m === 'straight' ? (delta < 0 ? 'slight left' : 'slight right') : m };
+  if (!isLink(A) && isLink(B)) return { type: isHighway(A) ? 'off ramp' : 'on ramp', modifier: m };
+  if (opts.length === 0) {
+    if (same || unnamed) return null;
+    return { type: Math.abs(delta) < 45 ? 'new name' : 'turn', modifier: m };
+  }
+  let minAlt = Infinity;
+  for (const o of opts) minAlt = Math.min(minAlt, Math.abs(o.angle));
+  if ((same || unnamed) && (Math.abs(delta) < 35 || Math.abs(delta) <= minAlt)) return null;
+  if (same) return { type: 'continue', modifier: m };
+  if (unnamed) return { type: 'turn', modifier: m };
+  // a choice between two roads both ahead of the driver
+  if (Math.abs(delta) < 45) {
+    const other = opts.filter((o) => Math.abs(o.angle) < 45);
+    if (other.length === 1) {
+      return { type: 'fork', modifier: delta < other[0].angle ? 'slight left' : 'slight right' };
+    }
+    if (other.length === 0) return { type: 'new name', modifier: m };
+  }
+  // the road ends here (nothing goes on straight and it does not continue): end of road
+  if (Math.abs(delta) >= 45 && Math.abs(delta) < 150 && minAlt >= 45 && !opts.some((o) => sameRoad(o.attr, A))) {
+    return { type: 'end of road', modifier: delta < 0 ? 'left' : 'right' };
+  }
+  return { type: m === 'straight' ? 'new name' : 'turn', modifier: m };
+}
