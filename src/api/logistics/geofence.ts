@@ -154,9 +154,13 @@ export const routes: RouteDef[] = [
   {
     method: 'GET', path: '/geofence/zones', scope: 'fleet', capabilities: ['geofence_check'],
     decl: {
-      summary: "The project's zones", tag: 'fleet',
-      responses: { 200: { description: 'Every zone, oldest first', schema: { type: 'object', required: ['zones'], properties: { zones: { type: 'array', items: ZONE } } } } },
-      examples: [{}],
+      summary: "The project's zones, a page at a time", tag: 'fleet',
+      query: {
+        limit: { schema: Q.int({ min: 1, max: PAGE_MAX, default: PAGE_DEFAULT }), description: 'Zones per page' },
+        cursor: { schema: Q.str({ maxLength: 400 }), description: "The previous page's next_cursor" },
+      },
+      responses: { 200: { description: 'Zones oldest first; next_cursor is null on the last page', schema: { type: 'object', required: ['zones', 'next_cursor'], properties: { zones: { type: 'array', items: ZONE }, next_cursor: { type: ['string', 'null'] } } } } },
+      examples: [{}, { query: 'limit=5' }],
     },
     handler: async (req, ctx) => {
       const o = owner(req);
