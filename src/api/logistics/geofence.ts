@@ -85,9 +85,9 @@ function zoneJson(r: any, withPolygon = true) {
 /** The project's zones as an index: rebuilt only when its zones changed (read on every check, so any node's change counts). */
 async function zoneSet(store: any, o: Owner) {
   const v = await store.query(
-    'SELECT count(*)::int AS n, max(created_at)::text AS at, coalesce(sum(vertices), 0)::int AS v FROM zones WHERE project_id = $1 AND sandbox = $2',
+    'SELECT count(*)::int AS n, max(created_at)::text AS at FROM zones WHERE project_id = $1 AND sandbox = $2',
     [o.project, o.sandbox]);
-  const version = `${v.rows[0].n}|${v.rows[0].at}|${v.rows[0].v}`;
+  const version = `${v.rows[0].n}|${v.rows[0].at}`;
   const key = `${o.project}|${o.sandbox}`;
   let set = cache.get(key, version);
   if (!set) {
@@ -135,15 +135,15 @@ export const routes: RouteDef[] = [
       const vertices = countPositions(rings);
       // Count and insert in one statement so concurrent creates cannot overshoot the caps by much.
       const r = await ctx.store.query(
-        `INSERT INTO zones (project_id, sandbox, id, name, polygon, min_lat, min_lng, max_lat, max_lng, vertices)
-         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $11::int
-         FROM (SELECT count(*) AS n, coalesce(sum(vertices), 0) AS v FROM zones WHERE project_id = $1 AND sandbox = $2) AS used
+        `INSERT INTO zones (project_id, sandbox, id, name, polygon, min_lat, min_lng, max_lat, max_lng)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9
+         FROM (SELECT count(*) AS n, coalesce(sum((SELECT coalesce(sum(jsonb_array_length(r)), 0) FROM jsonb_array_elements(polygon->'coordinates') AS r)), 0) AS v FROM zones WHERE project_id = $1 AND sandbox = $2) AS used
          WHERE used.n < $10::int AND used.v + $11::int <= $12::bigint
          RETURNING id, name, polygon, min_lat, min_lng, max_lat, max_lng, created_at`,
         [o.project, o.sandbox, newId('zon'), name, JSON.stringify(polygon), bb.minLat, bb.minLng, bb.maxLat, bb.maxLng, MAX_ZONES, vertices, VERTEX_BUDGET],
       );
       if (!r.rows[0]) {
-        const u = await ctx.store.query('SELECT count(*)::int AS n, coalesce(sum(vertices), 0)::int AS v FROM zones WHERE project_id = $1 AND sandbox = $2', [o.project, o.sandbox]);
+        const u = await ctx.store.query(`SELECT count(*)::int AS n, coalesce(sum((SELECT coalesce(sum(jsonb_array_length(r)), 0) FROM jsonb_array_elements(polygon->'coordinates') AS r)), 0)::int AS v FROM zones WHERE project_id = $1 AND sandbox = $2`, [o.project, o.sandbox]);
         if (u.rows[0].n >= MAX_ZONES) throw new HttpError(409, 'limit_reached', `A project may hold at most ${MAX_ZONES} zones; delete some first.`);
         throw new HttpError(409, 'limit_reached',
           `A project may hold at most ${VERTEX_BUDGET} polygon positions in all; it holds ${u.rows[0].v} and this zone has ${vertices}. Simplify the polygon or delete zones first.`);
