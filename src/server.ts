@@ -12,6 +12,7 @@ import { Router } from './http/router.ts';
 import { Metrics } from './http/metrics.ts';
 import { HttpServer } from './http/server.ts';
 import { allRoutes } from './api/index.ts';
+import { startTraffic } from './api/traffic/index.ts';
 import type { AppContext, RouteDef } from './http/types.ts';
 import type { Config } from './core/config.ts';
 import { log } from './core/log.ts';
@@ -46,10 +47,12 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
   for (const r of [...allRoutes, ...extraRoutes]) router.add(r);
   const ctx: AppContext = { engine, store, config, limits, metrics, refusals, webhooks, routes: router.routes };
   const http = new HttpServer({ ctx, router, auth, limits, metrics });
+  const traffic = startTraffic(ctx);
   let port: number;
   try {
     port = await http.start(config.host, config.port);
   } catch (e) {
+    await traffic.stop();
     await limits.stop().catch(() => {});
     auth.stop();
     await engine.close().catch(() => {});
@@ -68,6 +71,7 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
     close() {
       closing ??= (async () => {
         await http.drain();
+        await traffic.stop();
         await limits.stop();
         await refusals.stop();
         await webhooks.stop();

@@ -13,6 +13,14 @@ export const MODE_ALIASES: Record<string, 'driving' | 'walk' | 'cycle'> = {
 };
 export const NOT_IMPLEMENTED = ['truck', 'hgv', 'transit'];
 
+/** `depart_at` as epoch ms: RFC 3339, Unix epoch seconds (as the alt platform's departure_time) or 'now'. */
+function departAt(v: string): number {
+  if (v === 'now') return Date.now();
+  const ms = /^\d{9,11}$/.test(v) ? Number(v) * 1000 : /^\d{4}-\d{2}-\d{2}T/.test(v) ? Date.parse(v) : NaN;
+  if (!Number.isFinite(ms)) throw new HttpError(400, 'invalid_parameter', "Parameter 'depart_at' must be an RFC 3339 time, Unix epoch seconds or 'now'.");
+  return ms;
+}
+
 const snappedPoint = { type: 'object', required: ['lat', 'lng', 'distance_m'], properties: { lat: { type: 'number' }, lng: { type: 'number' }, distance_m: { type: 'number' } } };
 const lineString = { type: 'object', required: ['type', 'coordinates'], properties: { type: { const: 'LineString' }, coordinates: { type: 'array', items: { type: 'array', items: { type: 'number' } } } } };
 
@@ -65,6 +73,8 @@ export const routes: RouteDef[] = [
         steps: { schema: Q.bool(false), description: 'true adds legs[].steps[]: turn-by-turn maneuvers, names and instructions (docs/guidance.md)' },
         lang: { schema: Q.enum(GUIDANCE_LANGS), aliases: ['language'], description: 'Instruction language: en, fr, pt, ar or sw; without it Accept-Language decides, else en' },
         alternatives: { schema: Q.str({ pattern: `^(true|false|[0-${MAX_ALTERNATIVES}])$` }), description: `true (= ${MAX_ALTERNATIVES}) or 0–${MAX_ALTERNATIVES}: up to that many meaningfully different extra routes in \`alternatives\` (no via points)` },
+        traffic: { schema: Q.enum(['none', 'live', 'forecast'], 'none'), description: 'live: observed speeds where published (last 15 min); forecast: the weekly profile at depart_at; none: profile speeds' },
+        depart_at: { schema: Q.str({ maxLength: 40 }), aliases: ['departure_time'], description: "Departure time for traffic=forecast: RFC 3339, Unix epoch seconds, or 'now'" },
       },
       responses: {
         200: {
@@ -77,6 +87,7 @@ export const routes: RouteDef[] = [
                 properties: { mode: { type: 'string' }, distance_m: { type: 'number' }, duration_s: { type: 'number' }, geometry: lineString, legs: { type: 'array', items: legSchema },
                   snapped: { type: 'object', required: ['from', 'to'], properties: { from: snappedPoint, to: snappedPoint, via: { type: 'array', items: snappedPoint } } },
                   extract: { type: 'string' },
+                  traffic: { type: 'object', required: ['mode', 'applied', 'edges_with_data'] },
                 },
               },
               alternatives: { type: 'array', items: { type: 'object', required: ['distance_m', 'duration_s', 'geometry', 'legs'], properties: { distance_m: { type: 'number' }, duration_s: { type: 'number' }, geometry: lineString, legs: { type: 'array', items: legSchema } } } },
@@ -101,8 +112,10 @@ export const routes: RouteDef[] = [
         throw new HttpError(501, 'not_implemented', `mode=${modeRaw} is not available in this build; use driving, walk or cycle.`);
       }
       const mode = MODE_ALIASES[modeRaw];
+      const traffic = req.q.traffic === 'none' ? undefined : req.q.traffic;
+      const depart_at = req.q.depart_at === undefined ? undefined : departAt(req.q.depart_at);
       const guidance = guidanceArgs(req.q, req.headers['accept-language'], via.length > 0);
-      return { task: await ctx.engine.run('route', { from, to, via, mode, radius, ...guidance }, !!req.key?.test) };
+      return { task: await ctx.engine.run('route', { from, to, via, mode, radius, traffic, depart_at, ...guidance }, !!req.key?.test) };
     },
   },
 ];

@@ -106,9 +106,10 @@ export class Limits {
 
   private decide(key: KeyInfo, cur: Counter): Verdict | Promise<Verdict> {
     const now = this.now();
-    if (this.burstRps > 0) {
-      const b = this.buckets.get(key.id) ?? { tokens: this.burstRps, at: now };
-      b.tokens = Math.min(this.burstRps, b.tokens + ((now - b.at) / 1000) * this.burstRps);
+    const rps = key.burstRps ?? this.burstRps;
+    if (rps > 0) {
+      const b = this.buckets.get(key.id) ?? { tokens: rps, at: now };
+      b.tokens = Math.min(rps, b.tokens + ((now - b.at) / 1000) * rps);
       b.at = now;
       this.buckets.set(key.id, b);
       if (b.tokens < 1) {
@@ -116,8 +117,8 @@ export class Limits {
         return {
           ok: false,
           code: 'rate_limited',
-          message: `Too many requests: this key may send ${this.burstRps} requests per second.`,
-          retryAfter: Math.max(1, Math.ceil((1 - b.tokens) / this.burstRps)),
+          message: `Too many requests: this key may send ${rps} requests per second.`,
+          retryAfter: Math.max(1, Math.ceil((1 - b.tokens) / rps)),
         };
       }
       b.tokens -= 1;

@@ -29,6 +29,9 @@ export interface Config {
   /** Base address of an Open-Meteo-compatible weather upstream; null = no weather. */
   weatherUrl: string | null;
   weatherTimeoutMs: number;
+  /** How often probes are map-matched into speed samples, and speeds published to the workers. */
+  trafficProcessMs: number;
+  trafficPublishMs: number;
   /** Compute tasks accepted and unanswered beyond which new ones are shed with 503 (0 = no bound). */
   poolMaxQueue: number;
   /** Estimated compute-queue wait (ms) beyond which new tasks are shed with 503 (0 = no bound). */
@@ -78,6 +81,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logRequests: env.LOG_REQUESTS !== '0',
     weatherUrl: env.WEATHER_URL ? env.WEATHER_URL.replace(/\/+$/, '') : null,
     weatherTimeoutMs: Math.max(1, intEnv(env, 'WEATHER_TIMEOUT_MS', 3000)),
+    trafficProcessMs: Math.max(50, intEnv(env, 'TRAFFIC_PROCESS_MS', 1000)),
+    trafficPublishMs: Math.max(50, intEnv(env, 'TRAFFIC_PUBLISH_MS', 2000)),
     poolMaxQueue: intEnv(env, 'POOL_MAX_QUEUE', 4096),
     poolMaxWaitMs: intEnv(env, 'POOL_MAX_WAIT_MS', 1000),
     quotaSyncMargin: intEnv(env, 'QUOTA_SYNC_MARGIN', 1000),

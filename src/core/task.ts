@@ -8,12 +8,14 @@ import type { MessagePort } from 'node:worker_threads';
 
 /** One built dataset as handed to workers: its manifest and one SharedArrayBuffer per file. */
 export interface Dataset {
-  dataset: 'road' | 'gazetteer' | 'tiles';
+  dataset: 'road' | 'gazetteer' | 'tiles' | 'pois';
   name: string;
   dir: string;
   manifest: any;
   /** file name (as in the manifest) → the file's bytes, shared, verified on the main thread */
   files: Record<string, SharedArrayBuffer>;
+  /** Road datasets: profile → live traffic state of that graph (src/core/traffic-state.ts), written by the main thread. */
+  traffic?: Record<string, SharedArrayBuffer>;
 }
 
 export interface TaskContext {

@@ -4,9 +4,13 @@ import { readdirSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, readShared, readManifest, FormatError } from '../core/format/index.ts';
 import type { Dataset } from '../core/task.ts';
-import { ROUTE_KIND, ROUTE_FORMAT_VERSION } from '../core/format/route.ts';
+import { ROUTE_KIND, ROUTE_FORMAT_VERSION, type GraphMeta } from '../core/format/route.ts';
 import { PmArchive } from '../core/maps/pmtiles.ts';
 import { DATASET_FORMATS } from '../core/format/kinds.ts';
+import { TrafficState } from '../core/traffic-state.ts';
+
+/** Profiles whose graphs carry live and historical traffic (probes come from motor vehicles). */
+export const TRAFFIC_PROFILES = ['driving'];
 
 /**
  * Format version this build reads, per container kind. The manifest's own `version` only says
@@ -47,6 +51,7 @@ export function loadDataset(dir: string): Dataset | null {
   const m = readManifest(dir);
   if (!m) return null;
   const files: Record<string, SharedArrayBuffer> = {};
+  const traffic: Record<string, SharedArrayBuffer> = {};
   for (const f of m.files) {
     const path = join(dir, f.file);
     if (!existsSync(path)) throw new FormatError(path, 'listed in manifest.json but missing');
@@ -55,8 +60,14 @@ export function loadDataset(dir: string): Dataset | null {
       // A PMTiles archive is not an svc container: check its format version and that its header and directories parse.
       if (f.version !== DATASET_FORMATS.tiles) throw new FormatError(path, `tiles format version ${f.version}, this build reads ${DATASET_FORMATS.tiles}: rebuild`);
       try { new PmArchive(new Uint8Array(sab)); } catch (e) { throw new FormatError(path, (e as Error).message); }
-    } else open(sab, { file: path, kind: f.kind, version: READS[f.kind] ?? f.version, verify: true });
+    } else {
+      const o = open(sab, { file: path, kind: f.kind, version: READS[f.kind] ?? f.version, verify: true });
+      const meta = o.meta as GraphMeta;
+      if (f.kind === ROUTE_KIND && TRAFFIC_PROFILES.includes(meta.profile) && meta.edges > 0) {
+        traffic[meta.profile] = TrafficState.create(meta.edges).buffer;
+      }
+    }
     files[f.file] = sab;
   }
-  return { dataset: m.dataset, name: m.name, dir, manifest: m, files };
+  return { dataset: m.dataset, name: m.name, dir, manifest: m, files, ...(Object.keys(traffic).length ? { traffic } : {}) };
 }

@@ -10,6 +10,7 @@ import type { Authenticator } from '../auth/authenticator.ts';
 import type { Limits } from '../auth/limits.ts';
 import { RequestLog } from './request-log.ts';
 import { log } from '../core/log.ts';
+import { checkOrigin } from '../auth/origins.ts';
 import { compileRoutes, validateRequest } from './operation.ts';
 import { OPEN_CORS, CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE, type CorsPolicy } from './cors.ts';
 import { tooDeep, MAX_JSON_DEPTH } from './json-depth.ts';
@@ -312,6 +313,14 @@ export class HttpServer {
       if (route.scope !== 'any' && !key.scopes.includes(route.scope)) {
         this.d.ctx.refusals?.record(key, 403, 'forbidden', `${route.method} ${displayPath(route.path)}`);
         return routeError(route, 403, 'forbidden', `This key lacks the '${route.scope}' scope needed for ${route.method} ${displayPath(route.path)}.`);
+      }
+      if (key.origins?.length) {
+        // A browser key is used only from its listed origins, on every route (SPEC §5.4).
+        const o = checkOrigin(key, req.headers);
+        if (!o.ok) {
+          this.d.ctx.refusals?.record(key, 403, 'origin_not_allowed', `${route.method} ${displayPath(route.path)}`);
+          return errorReply(403, 'forbidden', o.message);
+        }
       }
       const admitted = this.d.limits.admit(key);
       const v = admitted instanceof Promise ? await admitted : admitted;

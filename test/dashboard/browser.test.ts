@@ -124,6 +124,27 @@ describe.skipIf(!existsSync(CHROMIUM))('dashboard in headless Chromium', () => {
     expect([...hosts]).toEqual([new URL(s.url).host]);
   }, 120_000);
 
+  it('creates a browser key restricted to its origins', async () => {
+    await page.goto(s.url + '/dashboard/projects/acme-web');
+    await page.click('summary:has-text("Create a key")');
+    await expect(page.locator('.origins-field').isVisible()).resolves.toBe(false); // shown only for browser keys
+    await page.click('#create-key input[value=browser]');
+    await expect(page.locator('.origins-field').isVisible()).resolves.toBe(true);
+    await page.fill('#create-key input[name=name]', 'storefront map');
+    await page.fill('#create-key textarea[name=origins]', 'https://shop.example.com');
+    await page.click('#create-key button[type=submit]');
+    const key = (await page.locator('#secret').innerText()).trim();
+    const row = page.locator('tr[data-key-id]', { hasText: 'https://shop.example.com' });
+    await expect(row.innerText()).resolves.toContain('browser');
+    expect(await row.locator('td.scopes').innerText()).toBe('geo, maps'); // only the browser scopes, whatever was ticked
+    const from = (origin: string) => fetch(s.url + '/api/v1/ping', { headers: { authorization: `Bearer ${key}`, origin } });
+    expect((await from('https://shop.example.com')).status).toBe(200);
+    expect((await from('https://evil.example.net')).status).toBe(403);
+    await page.goto(s.url + '/dashboard/projects/acme-web'); // not reload(): that would post the form again
+    await expect(page.locator('table.refusals').innerText()).resolves.toContain('origin_not_allowed');
+    await shot('dashboard-browser-key.png');
+  }, 60_000);
+
   it('shows a webhook endpoint and its event log', async () => {
     await page.goto(s.url + '/dashboard/projects/acme-web');
     await page.click('summary:has-text("Add an endpoint")');

@@ -48,6 +48,7 @@ describe.each(BACKENDS)('foundation over HTTP (%s)', (backend) => {
     // No datasets are built in this suite, so nothing that needs data may claim to work.
     expect(d.capabilities.geocode).toBe(false);
     expect(d.capabilities.route_driving).toBe(false);
+    for (const c of ['staticmap', 'map_embed', 'browser_map_sdk']) expect(d.capabilities[c], c).toBe(false); // no tile set built
     expect(Object.keys(d.recipes).sort()).toEqual(['fleet_ops', 'logistics', 'marketplace', 'migrate_alt', 'wallet', 'website_map']);
     expect(d.recipes.logistics).toEqual(['geocode', 'stops/confirm', 'track/ping', 'pod', 'disputes']);
     expect(d.attribution).toBe(ATTRIBUTION);

@@ -53,6 +53,12 @@ for (const kind of BACKENDS) {
     }, 120_000);
     afterAll(async () => { await rx?.close(); await s?.close(); await db?.drop(); });
 
+    it('trip_outcome_webhook is on: the delivery machinery is registered and running', async () => {
+      const c = (await (await fetch(s.url + '/api/v1/capabilities')).json() as any);
+      expect(c.capabilities.trip_outcome_webhook).toBe(true);
+      expect(c.notes.trip_outcome_webhook).toMatch(/Svc-Signature/);
+    });
+
     it('private targets are refused by a server without the operator override', async () => {
       const sdb = await freshDb('pglite');
       const strict = await startTestServer(sdb, { SKIP_BUILD: '1' });
@@ -60,7 +66,7 @@ for (const kind of BACKENDS) {
         const k = await strict.key();
         const r = await call(strict, 'POST', '/api/v1/webhooks', k, { url: rx.url, events: ['pod.created'] });
         expect(r.status).toBe(400);
-        expect((await r.json()).error.message).toMatch(/url/);
+        expect((await r.json() as any).error.message).toMatch(/url/);
       } finally { await strict.close(); await sdb.drop(); }
     }, 60_000);
 
@@ -71,17 +77,17 @@ for (const kind of BACKENDS) {
       expect(r.status).toBe(400);
       r = await call(s, 'POST', '/api/v1/webhooks', live, { url: rx.url + '/tmp', events: ['pod.created'], description: 'tmp' });
       expect(r.status).toBe(201);
-      const w = (await r.json()).webhook;
+      const w = (await r.json() as any).webhook;
       expect(w.secret).toMatch(/^whsec_/);
       expect(w.mode).toBe('live');
       r = await call(s, 'GET', `/api/v1/webhooks/${w.id}`, live);
-      const got = (await r.json()).webhook;
+      const got = (await r.json() as any).webhook;
       expect(got.secret).toBeUndefined(); // shown once
       expect((await call(s, 'GET', `/api/v1/webhooks/${w.id}`, other)).status).toBe(404); // another project
       expect((await call(s, 'GET', `/api/v1/webhooks/${w.id}`, test)).status).toBe(404); // the other mode
       r = await call(s, 'PATCH', `/api/v1/webhooks/${w.id}`, live, { enabled: false, events: ['dispute.opened'] });
-      expect((await r.json()).webhook).toMatchObject({ enabled: false, events: ['dispute.opened'] });
-      const listed = (await (await call(s, 'GET', '/api/v1/webhooks', live)).json()).webhooks;
+      expect((await r.json() as any).webhook).toMatchObject({ enabled: false, events: ['dispute.opened'] });
+      const listed = (await (await call(s, 'GET', '/api/v1/webhooks', live)).json() as any).webhooks;
       expect(listed.map((x: any) => x.id)).toContain(w.id);
       expect((await call(s, 'DELETE', `/api/v1/webhooks/${w.id}`, live)).status).toBe(200);
       expect((await call(s, 'GET', `/api/v1/webhooks/${w.id}`, live)).status).toBe(404);
@@ -92,7 +98,7 @@ for (const kind of BACKENDS) {
     it('delivers every event type, signed, to subscribed endpoints of the same mode only', async () => {
       const secretOf: Record<string, string> = {};
       const mk = async (key: string, path: string, events: string[]) => {
-        const w = (await (await call(s, 'POST', '/api/v1/webhooks', key, { url: rx.url + path, events })).json()).webhook;
+        const w = (await (await call(s, 'POST', '/api/v1/webhooks', key, { url: rx.url + path, events })).json() as any).webhook;
         secretOf[path] = w.secret;
         return w;
       };
@@ -102,9 +108,9 @@ for (const kind of BACKENDS) {
       rx.got.length = 0;
 
       // Live: a stop, its pin confirmation, a POD, a dispute and a trip outcome.
-      const stop = (await (await call(s, 'POST', '/api/v1/stops', live, { lat: 6.4281, lng: 3.4219, address: '1 Test Close', country: 'NG' })).json()).stop;
+      const stop = (await (await call(s, 'POST', '/api/v1/stops', live, { lat: 6.4281, lng: 3.4219, address: '1 Test Close', country: 'NG' })).json() as any).stop;
       expect((await call(s, 'POST', '/api/v1/stops/confirm', live, { stop_id: stop.id, lat: 6.4282, lng: 3.4220 })).status).toBe(200);
-      const pod = (await (await call(s, 'POST', '/api/v1/pod', live, { stop_id: stop.id, photo_url: 'https://cdn.example.com/p.jpg', delivered_at: new Date().toISOString(), lat: 6.4282, lng: 3.422 })).json()).pod;
+      const pod = (await (await call(s, 'POST', '/api/v1/pod', live, { stop_id: stop.id, photo_url: 'https://cdn.example.com/p.jpg', delivered_at: new Date().toISOString(), lat: 6.4282, lng: 3.422 })).json() as any).pod;
       expect(pod.id).toMatch(/^pod_/);
       expect((await call(s, 'POST', '/api/v1/disputes', live, { pod_id: pod.id, reason: 'not received' })).status).toBe(201);
       expect((await call(s, 'POST', '/api/v1/integrations/logistics-partner/trip-outcome', live, { trip_id: 'trip-live-1', outcome: 'delivered', pins: [{ lat: 6.4, lng: 3.4, found: true }] })).status).toBe(200);
@@ -129,9 +135,9 @@ for (const kind of BACKENDS) {
     }, 60_000);
 
     it('retries a failing endpoint with back-off, logs every attempt, and replays on request', async () => {
-      const w = (await (await call(s, 'POST', '/api/v1/webhooks', live, { url: rx.url + '/flaky', events: ['trip_outcome.recorded'] })).json()).webhook;
+      const w = (await (await call(s, 'POST', '/api/v1/webhooks', live, { url: rx.url + '/flaky', events: ['trip_outcome.recorded'] })).json() as any).webhook;
       // Only this endpoint should see the next event: disable the others of the project's live mode.
-      for (const x of (await (await call(s, 'GET', '/api/v1/webhooks', live)).json()).webhooks) {
+      for (const x of (await (await call(s, 'GET', '/api/v1/webhooks', live)).json() as any).webhooks) {
         if (x.id !== w.id) await call(s, 'PATCH', `/api/v1/webhooks/${x.id}`, live, { enabled: false });
       }
       rx.got.length = 0;
@@ -148,7 +154,7 @@ for (const kind of BACKENDS) {
 
       let log: any;
       for (let i = 0; i < 40; i++) {
-        log = (await (await call(s, 'GET', `/api/v1/webhooks/${w.id}/deliveries`, live)).json()).deliveries;
+        log = (await (await call(s, 'GET', `/api/v1/webhooks/${w.id}/deliveries`, live)).json() as any).deliveries;
         if (log[0]?.status === 'delivered') break;
         await new Promise((r) => setTimeout(r, 50));
       }
@@ -158,7 +164,7 @@ for (const kind of BACKENDS) {
       rx.got.length = 0;
       const r = await call(s, 'POST', `/api/v1/webhooks/${w.id}/replay`, live, { event_id: log[0].event_id });
       expect(r.status).toBe(202);
-      expect((await r.json()).queued).toBe(1);
+      expect((await r.json() as any).queued).toBe(1);
       await rx.waitFor((g) => g.length >= 1);
       expect(JSON.parse(rx.got[0].body).id).toBe(log[0].event_id);
       expect((await call(s, 'POST', `/api/v1/webhooks/${w.id}/replay`, live, { event_id: 'evt_missing' })).status).toBe(404);

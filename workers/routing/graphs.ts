@@ -4,20 +4,25 @@ import type Flatbush from 'flatbush';
 import type { Dataset } from '../../src/core/task.ts';
 import { openGraph, ROUTE_KIND, type GraphViews } from '../../src/core/format/route.ts';
 import { ChQuery } from './ch-query.ts';
+import { DijkstraQuery } from './dijkstra.ts';
+import { TrafficState } from '../../src/core/traffic-state.ts';
 import { loadIndex } from './snap.ts';
 
 export class LoadedGraph {
   readonly index: Flatbush;
   private _q: ChQuery | null = null;
   private _path: Int32Array | null = null;
+  private _tq: DijkstraQuery | null = null;
   /** Whether a base edge lies inside one of the graph's big strongly connected components. */
   readonly onBig: (edge: number) => boolean;
-  constructor(readonly extract: string, readonly profile: string, readonly g: GraphViews) {
+  constructor(readonly extract: string, readonly profile: string, readonly g: GraphViews, readonly traffic: TrafficState | null = null) {
     this.index = loadIndex(g);
     const big = new Set(g.meta.big_components ?? [g.meta.main_component]);
     this.onBig = (e) => big.has(g.edgeComp[e]);
   }
   get query(): ChQuery { return (this._q ??= new ChQuery(this.g)); }
+  /** The search of traffic-aware routes: weights from `traffic` at query time (dijkstra.ts). */
+  get trafficQuery(): DijkstraQuery { return (this._tq ??= new DijkstraQuery(this.g)); }
   /** Scratch for unpacked edge ids; a shortest path never repeats an edge. */
   get path(): Int32Array { return (this._path ??= new Int32Array(this.g.edgeU.length + 1)); }
   /** Whether the point lies inside the graph's bbox grown by `radius` metres. */
@@ -38,7 +43,8 @@ export function loadGraphs(datasets: Dataset[]): LoadedGraph[] {
       const buf = ds.files[f.file];
       if (!buf) continue;
       const g = openGraph(buf, `${ds.dir}/${f.file}`);
-      if (g.meta.nodes > 0) out.push(new LoadedGraph(ds.name, g.meta.profile, g));
+      const t = ds.traffic?.[g.meta.profile];
+      if (g.meta.nodes > 0) out.push(new LoadedGraph(ds.name, g.meta.profile, g, t ? new TrafficState(t, g.edgeU.length) : null));
     }
   }
   // Smallest coverage first: the most specific extract answers when several cover a point.

@@ -13,8 +13,11 @@ import { matchTask, type MatchArgs } from './match.ts';
 import { isochroneTask, type IsochroneArgs } from './isochrone.ts';
 import { leg } from './route.ts';
 import { JsonCoordSink, type CoordSink } from './geometry.ts';
+import type { PathSearch } from './search.ts';
+import { TrafficState } from '../../src/core/traffic-state.ts';
 import { roadAccess } from './access.ts';
 import { guidedRouteTask, type GuidedRouteArgs } from './guided.ts';
+import { osrmRouteTask, osrmNearestTask, osrmTableTask, osrmTripTask, osrmMatchTask } from './osrm.ts';
 
 import { MODES, type Mode } from './candidates.ts';
 export { MODES, type Mode };
@@ -25,6 +28,30 @@ export interface RouteArgs {
   via?: [number, number][];
   mode?: Mode;
   radius?: number;
+  /** live: observed speeds where published; forecast: the weekly profile at depart_at; none (default): profile speeds only. */
+  traffic?: 'live' | 'forecast' | 'none';
+  /** Epoch ms of departure (forecast slot); default now. */
+  depart_at?: number;
+}
+
+export interface TrafficUse { mode: 'live' | 'forecast'; applied: boolean; edges_with_data: number; slot?: { dow: number; hour: number } }
+
+/** The search a leg runs on: the CH, or for traffic-aware routes Dijkstra over the shared traffic weights. */
+function searchFor(graph: LoadedGraph, args: RouteArgs): { q: PathSearch; traffic: TrafficUse | null } {
+  const mode = args.traffic ?? 'none';
+  if (mode === 'none') return { q: graph.query, traffic: null };
+  const t = graph.traffic;
+  if (!t) return { q: graph.query, traffic: { mode, applied: false, edges_with_data: 0 } };
+  let weights: Int32Array, n: number, slot: TrafficUse['slot'];
+  if (mode === 'live') { weights = t.weightMs; n = t.meta[1]; }
+  else {
+    const s = TrafficState.slot(args.depart_at ?? Date.now());
+    weights = t.profileSlot(s); n = t.meta[2 + s]; slot = { dow: Math.floor(s / 24), hour: s % 24 };
+  }
+  if (n === 0) return { q: graph.query, traffic: { mode, applied: false, edges_with_data: 0, ...(slot ? { slot } : {}) } };
+  const q = graph.trafficQuery;
+  q.setWeights(weights);
+  return { q, traffic: { mode, applied: true, edges_with_data: n, ...(slot ? { slot } : {}) } };
 }
 
 import { loadedGraphs, setLoadedGraphs } from './graphs.ts';
@@ -32,7 +59,7 @@ import { loadedGraphs, setLoadedGraphs } from './graphs.ts';
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const pointName = (i: number, n: number) => (i === 0 ? 'from' : i === n - 1 ? 'to' : `via[${i - 1}]`);
 
-interface Solved<S extends CoordSink | null = CoordSink | null> { graph: LoadedGraph; snaps: Snap[]; legs: { cost: number; dist: number }[]; coords: S; settled: number }
+interface Solved<S extends CoordSink | null = CoordSink | null> { graph: LoadedGraph; snaps: Snap[]; legs: { cost: number; dist: number }[]; coords: S; settled: number; traffic: TrafficUse | null }
 
 /** Pick the extract by coverage, snap every point, route every leg. */
 export function solve<S extends CoordSink | null>(args: RouteArgs, sink: () => S): Solved<S> {
@@ -57,7 +84,7 @@ export function solve<S extends CoordSink | null>(args: RouteArgs, sink: () => S
       cs.push(c);
     }
     if (cs.length < pts.length) continue;
-    const r = route(graph, cs, sink, pts, radius);
+    const r = route(graph, cs, sink, pts, radius, searchFor(graph, args));
     if (typeof r !== 'string') return r;
     noRoute ??= r;
   }
@@ -70,7 +97,7 @@ export function solve<S extends CoordSink | null>(args: RouteArgs, sink: () => S
  * point (dynamic programming over the legs; a point has one or two), then the legs again with
  * geometry. A string is the no_route message.
  */
-function route<S extends CoordSink | null>(graph: LoadedGraph, cs: Snap[][], sink: () => S, pts: [number, number][], radius: number): Solved<S> | string {
+function route<S extends CoordSink | null>(graph: LoadedGraph, cs: Snap[][], sink: () => S, pts: [number, number][], radius: number, search: { q: PathSearch; traffic: TrafficUse | null }): Solved<S> | string {
   const mode = graph.profile;
   const n = cs.length;
   // The common case, one candidate per point, routes straight away; a choice (or a failed leg) goes through choose().
@@ -82,12 +109,12 @@ function route<S extends CoordSink | null>(graph: LoadedGraph, cs: Snap[][], sin
     const legs: { cost: number; dist: number }[] = [];
     let settled = 0, failed = false;
     for (let i = 0; i + 1 < n; i++) {
-      const l = leg(graph.g, graph.query, snaps[i], snaps[i + 1], graph.path, coords ?? undefined);
+      const l = leg(graph.g, search.q, snaps[i], snaps[i + 1], graph.path, coords ?? undefined);
       if (!l) { failed = true; break; }
       legs.push({ cost: l.cost, dist: l.dist });
       settled += l.settled;
     }
-    if (!failed) return { graph, snaps, legs, coords, settled };
+    if (!failed) return { graph, snaps, legs, coords, settled, traffic: search.traffic };
     if (attempt > 0) return noRouteMessage(mode, 0, n - 1, n); // choose() found these legs; cannot happen
     pick = choose(graph, cs, pts, radius);
   }
@@ -115,6 +142,7 @@ export function routeTask(args: RouteArgs): JsonText {
       legs: r.legs.map((l) => ({ distance_m: round1(l.dist), duration_s: round1(l.cost / 1000) })),
       snapped: snappedAll(r.snaps),
       extract: r.graph.extract,
+      ...(r.traffic ? { traffic: r.traffic } : {}),
     },
   };
   const coords = r.coords.text();
@@ -138,11 +166,18 @@ export const routing: EngineModule = {
   tasks: {
     // steps and alternatives take the guided path (guided.ts); the plain answer keeps its own
     route: (args: GuidedRouteArgs) => (args.steps || args.alternatives ? guidedRouteTask(args) : routeTask(args)),
+    // the /osrm/ compatibility layer (osrm.ts)
+    osrm_route: osrmRouteTask,
+    osrm_nearest: osrmNearestTask,
+    osrm_table: osrmTableTask,
+    osrm_trip: osrmTripTask,
+    osrm_match: osrmMatchTask,
     road_access: (args) => roadAccess(loadedGraphs(), args),
     route_matrix: (args: MatrixArgs) => matrixTask(args),
     route_optimize: (args: OptimizeArgs) => optimizeTask(args),
     route_match: (args: MatchArgs) => matchTask(args),
     route_isochrone: (args: IsochroneArgs) => isochroneTask(args),
+    // Cost and length only, no geometry: benchmarks and the no_route checks compare it with OSRM.
     route_cost: (args: RouteArgs) => {
       const r = solve(args, () => null);
       const t = totals(r);

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { HttpError, type AppContext, type Reply, type Req, type RouteDef } from '../../http/types.ts';
 import type { Declaration } from '../../http/operation.ts';
 import { Q } from '../../http/operation.ts';
-import { createKey, revokeKey } from '../../auth/keys.ts';
+import { createKey, revokeKey, BROWSER_SCOPES } from '../../auth/keys.ts';
 import { SCOPES, DEFAULT_SCOPES, PLANS, type Plan } from '../../auth/scopes.ts';
 import { createAccount, login, findAccount, projectsOf, isMember, addMember } from '../../auth/accounts.ts';
 import { audit, auditTrail } from '../../store/audit.ts';
@@ -19,7 +19,7 @@ import { createEndpoint, listEndpoints, getEndpoint, updateEndpoint, deleteEndpo
 import { page, redirect, html, csrfField, when, fmt, type Html } from './html.ts';
 import { usageChart, monthDays } from './chart.ts';
 import {
-  loadSession, startSession, endSession, checkCsrf, checkPreCsrf, preCsrf, cookie, throttle,
+  loadSession, startSession, endSession, checkCsrf, checkPreCsrf, preCsrf, cookie, throttled, failedAttempt,
   SESSION_COOKIE, CSRF_COOKIE, SESSION_HOURS, type Session,
 } from './session.ts';
 
@@ -109,12 +109,13 @@ async function signedInReply(req: Req, ctx: AppContext, accountId: string): Prom
 // ---------- the project page ----------
 
 async function projectPage(req: Req, ctx: AppContext, s: Session, p: { id: string; plan: Plan; role: string }, notice?: Html): Promise<Reply> {
-  await ctx.limits.flush(); // the chart shows requests up to now, not up to the last flush
+  // The chart and the refusals show requests up to now, not up to the last flush.
+  await Promise.all([ctx.limits.flush(), ctx.refusals?.flush()]);
   const store = ctx.store;
   const days = monthDays();
   const month = days[0].slice(0, 7);
   const [keys, daily, refused, trail, members, hooks] = await Promise.all([
-    store.query(`SELECT k.id, k.display, k.name, k.plan, k.scopes, k.test, k.created_at, k.revoked_at, coalesce(u.count, 0)::bigint AS used
+    store.query(`SELECT k.id, k.display, k.name, k.plan, k.scopes, k.test, k.origins, k.created_at, k.revoked_at, coalesce(u.count, 0)::bigint AS used
                  FROM api_keys k LEFT JOIN key_usage u ON u.key_id = k.id AND u.month = $2 WHERE k.project_id = $1 ORDER BY k.created_at, k.id`, [p.id, month]),
     store.query(`SELECT d.key_id, to_char(d.day, 'YYYY-MM-DD') AS day, d.count FROM key_usage_daily d JOIN api_keys k ON k.id = d.key_id
                  WHERE k.project_id = $1 AND d.day >= $2::date`, [p.id, days[0]]),
@@ -139,7 +140,7 @@ async function projectPage(req: Req, ctx: AppContext, s: Session, p: { id: strin
     <td><code>${k.display}…</code></td>
     <td><form method="post" action="/dashboard/projects/${p.id}/keys/${k.id}/rename" class="inline rename">${csrfField(s.csrf)}
       <input name="name" value="${k.name ?? ''}" maxlength="80" placeholder="name" aria-label="Key name"${k.revoked_at ? ' disabled' : ''}><button class="small">Rename</button></form></td>
-    <td>${k.test ? 'test' : 'live'}</td><td class="scopes">${k.scopes.join(', ')}</td><td>${k.plan}</td>
+    <td>${k.origins ? html`browser${k.test ? ' (test)' : ''}<br><small class="origins">${k.origins.join(' ')}</small>` : k.test ? 'test' : 'live'}</td><td class="scopes">${k.scopes.join(', ')}</td><td>${k.plan}</td>
     <td class="num">${fmt(Number(k.used))} / ${fmt(PLANS[k.plan as Plan])}</td>
     <td>${when(k.created_at)}</td>
     <td>${k.revoked_at ? html`revoked ${when(k.revoked_at)}` : html`<form method="post" action="/dashboard/projects/${p.id}/keys/${k.id}/revoke" class="inline" data-confirm="Revoke this key? Requests with it will answer 401 within about a second.">${csrfField(s.csrf)}<button class="danger small">Revoke</button></form>`}</td>
@@ -160,7 +161,9 @@ async function projectPage(req: Req, ctx: AppContext, s: Session, p: { id: strin
       <fieldset><legend>Type</legend>
         <label class="check"><input type="radio" name="type" value="live" checked> live (server side)</label>
         <label class="check"><input type="radio" name="type" value="test"> test (sandbox)</label>
+        <label class="check"><input type="radio" name="type" value="browser"> browser (web pages on the origins below; ${BROWSER_SCOPES.join(' and ')} scopes only)</label>
       </fieldset>
+      <label class="origins-field">Allowed origins (browser keys), one per line <textarea name="origins" rows="2" maxlength="2000" placeholder="https://shop.example.com"></textarea></label>
       <fieldset><legend>Scopes</legend>${scopeBoxes}</fieldset>
       <button type="submit">Create key</button>
     </form></details>
@@ -235,10 +238,11 @@ export const routes: RouteDef[] = [
     handler: async (req, ctx) => {
       try { checkPreCsrf(req); } catch (e) { return authPage(req, ctx, 'login', { error: (e as Error).message, status: 403 }); }
       const email = str(req.body?.email, 254), password = str(req.body?.password, 200);
-      const wait = throttle(req.ip);
-      if (wait) return authPage(req, ctx, 'login', { error: `Too many sign-in attempts from your address. Try again in ${Math.ceil(wait / 60)} minutes.`, email, status: 429 });
+      const wait = throttled(req.ip);
+      if (wait) return authPage(req, ctx, 'login', { error: `Too many failed sign-ins from your address. Try again in ${Math.ceil(wait / 60)} minutes.`, email, status: 429 });
       const r = await login(ctx.store, email, password);
       if (!r.ok) {
+        failedAttempt(req.ip);
         const msg = r.reason === 'locked' ? `Too many failed attempts: this account is locked for ${Math.ceil((r.retryAfterS ?? 60) / 60)} minutes.` : 'Wrong email or password.';
         return authPage(req, ctx, 'login', { error: msg, email, status: r.reason === 'locked' ? 429 : 401 });
       }
@@ -255,11 +259,12 @@ export const routes: RouteDef[] = [
       if (ctx.config.dashboardSignup !== 'open') return redirect('/dashboard/login');
       try { checkPreCsrf(req); } catch (e) { return authPage(req, ctx, 'signup', { error: (e as Error).message, status: 403 }); }
       const email = str(req.body?.email, 254), password = str(req.body?.password, 200);
-      if (throttle(req.ip)) return authPage(req, ctx, 'signup', { error: 'Too many attempts from your address; try again later.', email, status: 429 });
+      if (throttled(req.ip)) return authPage(req, ctx, 'signup', { error: 'Too many failed attempts from your address; try again later.', email, status: 429 });
       try {
         const a = await createAccount(ctx.store, email, password);
         return signedInReply(req, ctx, a.id);
       } catch (e) {
+        failedAttempt(req.ip);
         return authPage(req, ctx, 'signup', { error: (e as Error).message, email, status: 400 });
       }
     },
@@ -292,19 +297,29 @@ export const routes: RouteDef[] = [
     handler: member((req, ctx, s, p) => projectPage(req, ctx, s, p)),
   },
   {
-    method: 'POST', path: '//dashboard/projects/:project/keys', scope: null, decl: decl('Create a key (name, type live|test, scopes); the answer shows the secret once', { params: P, post: true }),
+    method: 'POST', path: '//dashboard/projects/:project/keys', scope: null, decl: decl('Create a key (name, type live|test|browser, scopes, origins for browser keys); the answer shows the secret once', { params: P, post: true }),
     handler: member(async (req, ctx, s, p) => {
       const type = str(req.body?.type, 10) || 'live';
-      if (type !== 'live' && type !== 'test') throw userError("The key type must be 'live' or 'test'.");
-      const scopes = list(req.body?.scopes);
+      if (type !== 'live' && type !== 'test' && type !== 'browser') throw userError("The key type must be 'live', 'test' or 'browser'.");
+      const browser = type === 'browser';
+      // A browser key holds only the maps and geo scopes: the other ticked boxes do not apply to it.
+      const scopes = list(req.body?.scopes).filter((x) => !browser || BROWSER_SCOPES.includes(x));
+      const origins = browser ? str(req.body?.origins, 2000).split(/[\s,]+/).filter(Boolean) : undefined;
+      if (browser && !origins!.length) throw userError('A browser key needs at least one allowed origin, such as https://shop.example.com.');
       if (!scopes.length) throw userError('Choose at least one scope.');
       const bad = scopes.find((x) => !(SCOPES as readonly string[]).includes(x));
       if (bad) throw userError(`Unknown scope '${bad}'.`);
       const name = str(req.body?.name, 80).trim() || null;
-      const { key, row } = await createKey(ctx.store, { project: p.id, plan: p.plan, test: type === 'test', scopes });
+      let made;
+      try {
+        made = await createKey(ctx.store, { project: p.id, plan: p.plan, test: type === 'test', scopes, origins });
+      } catch (e) {
+        throw userError((e as Error).message); // bad origins or scopes: createKey says which
+      }
+      const { key, row } = made;
       await ctx.store.tx(async (c) => {
         if (name) await c.query('UPDATE api_keys SET name = $2, updated_at = now() WHERE id = $1', [row.id, name]);
-        await audit(c, { project: p.id, actor: actor(s), action: 'key.create', target: row.id, detail: { name, type, scopes: row.scopes, display: row.display }, ip: req.ip });
+        await audit(c, { project: p.id, actor: actor(s), action: 'key.create', target: row.id, detail: { name, type, scopes: row.scopes, display: row.display, ...(row.origins ? { origins: row.origins } : {}) }, ip: req.ip });
       });
       return projectPage(req, ctx, s, p, secretNotice('New key created', `Your new ${type} key ${name ? `“${name}” ` : ''}(${row.id}) is below.`, key));
     }),

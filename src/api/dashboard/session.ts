@@ -98,21 +98,26 @@ export function preCsrf(req: Req): { token: string; fresh: boolean } {
 }
 
 /**
- * Sign-in attempts per client address: at most IP_ATTEMPTS in IP_WINDOW_MS, on top of the
- * per-account lockout (accounts.ts), so one address cannot try many accounts quickly either.
+ * Failed sign-ins (and failed sign-ups) per client address: after IP_FAILURES in IP_WINDOW_MS the
+ * address is refused for the rest of the window, on top of the per-account lockout (accounts.ts),
+ * so one address cannot try many accounts quickly either. Successes are not counted.
  */
-const IP_ATTEMPTS = 20;
+const IP_FAILURES = 20;
 const IP_WINDOW_MS = 15 * 60_000;
-const attempts = new Map<string, { n: number; from: number }>();
+const failures = new Map<string, { n: number; from: number }>();
 
-export function throttle(ip: string | undefined, now = Date.now()): number {
+/** Seconds the address must wait, or 0. */
+export function throttled(ip: string | undefined, now = Date.now()): number {
+  const a = failures.get(ip ?? '?');
+  if (!a || now - a.from > IP_WINDOW_MS || a.n < IP_FAILURES) return 0;
+  return Math.ceil((a.from + IP_WINDOW_MS - now) / 1000);
+}
+
+export function failedAttempt(ip: string | undefined, now = Date.now()): void {
   const k = ip ?? '?';
-  const a = attempts.get(k);
+  const a = failures.get(k);
   if (!a || now - a.from > IP_WINDOW_MS) {
-    if (attempts.size > 100_000) attempts.clear();
-    attempts.set(k, { n: 1, from: now });
-    return 0;
-  }
-  a.n++;
-  return a.n > IP_ATTEMPTS ? Math.ceil((a.from + IP_WINDOW_MS - now) / 1000) : 0;
+    if (failures.size > 100_000) failures.clear();
+    failures.set(k, { n: 1, from: now });
+  } else a.n++;
 }

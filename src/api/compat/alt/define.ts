@@ -38,11 +38,11 @@ export interface AltRoute {
 
 /** Every error of the layer, auth failures included, in the platform's envelope (errorBodyWith). */
 const ALT_ERROR = {
-  type: 'object', required: ['status', 'error_message'],
+  type: 'object', required: ['status', 'error_message', 'error'],
   properties: {
     status: { enum: ['INVALID_REQUEST', 'REQUEST_DENIED', 'OVER_QUERY_LIMIT', 'NOT_FOUND', 'ZERO_RESULTS', 'UNKNOWN_ERROR'] },
     error_message: { type: 'string' },
-    svc: { type: 'object', required: ['error'] },
+    error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } },
   },
 };
 const ALT_ERRORS: Record<number, string> = {

@@ -13,3 +13,13 @@ document.addEventListener('click', (e) => {
   const b = e.target.closest('[data-back]');
   if (b && history.length > 1) { e.preventDefault(); history.back(); }
 });
+// The origins field matters only for browser keys: show it when that type is chosen.
+document.documentElement.classList.add('js');
+const syncOrigins = () => {
+  const f = document.getElementById('create-key');
+  if (!f) return;
+  const browser = f.querySelector('input[name=type]:checked')?.value === 'browser';
+  f.querySelector('.origins-field')?.classList.toggle('hidden', !browser);
+};
+document.addEventListener('change', (e) => { if (e.target.name === 'type') syncOrigins(); });
+document.addEventListener('DOMContentLoaded', syncOrigins);

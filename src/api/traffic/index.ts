@@ -1,0 +1,131 @@
+// Live traffic: GET /traffic (GeoJSON segments, live or the weekly profile) and POST
+// /traffic/contribute (partner probes). The service behind them (processor + publisher timers)
+// starts with the server; see docs/traffic.md for the whole flow.
+import type { AppContext, RouteDef } from '../../http/types.ts';
+import { HttpError } from '../../http/types.ts';
+import { Q } from '../../http/operation.ts';
+import { ProbeProcessor, logProcessError } from './processor.ts';
+import { SpeedPublisher, logPublishError, MIN_DEVICES } from './speeds.ts';
+import { contributeBody, probeTraces, storeTraces, MAX_PROBE_POINTS } from './ingest.ts';
+
+/** Largest bbox one /traffic call may ask for, in square degrees (~110 × 110 km at the equator). */
+export const MAX_BBOX_DEG2 = 1;
+export const MAX_SEGMENTS = 5000;
+
+export interface TrafficService {
+  processor: ProbeProcessor;
+  publisher: SpeedPublisher;
+  /** Runs one processing round then one publication (tests and benchmarks call it to skip the timers). */
+  step(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const services = new WeakMap<AppContext, TrafficService>();
+export const trafficService = (ctx: AppContext) => services.get(ctx);
+
+/** Starts the timers: probes are processed every TRAFFIC_PROCESS_MS, speeds published every TRAFFIC_PUBLISH_MS. */
+export function startTraffic(ctx: AppContext): TrafficService {
+  const processor = new ProbeProcessor(ctx.store, ctx.engine);
+  const publisher = new SpeedPublisher(ctx.store, ctx.engine);
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const serial = (f: () => Promise<unknown>) => (running = running.then(f, f));
+  const ready = () => ctx.engine.has('traffic_samples');
+  const process = () => serial(() => (ready() ? processor.tick().catch(logProcessError) : Promise.resolve()));
+  const publish = () => serial(() => publisher.publish().catch(logPublishError));
+  const t1 = setInterval(() => { if (!stopped) void process(); }, ctx.config.trafficProcessMs);
+  const t2 = setInterval(() => { if (!stopped) void publish(); }, ctx.config.trafficPublishMs);
+  t1.unref(); t2.unref();
+  void publish();
+  const svc: TrafficService = {
+    processor, publisher,
+    async step() { await serial(() => processor.tick()); await serial(() => publisher.publish()); },
+    async stop() { stopped = true; clearInterval(t1); clearInterval(t2); await running.catch(() => {}); },
+  };
+  services.set(ctx, svc);
+  return svc;
+}
+
+const bboxSchema = { ...Q.list({ type: 'number' }, { max: 4 }), minItems: 4, description: 'minLng,minLat,maxLng,maxLat' };
+
+export const routes: RouteDef[] = [
+  {
+    method: 'GET', path: '/traffic', scope: 'traffic',
+    capabilities: ['traffic'],
+    ready: (ctx) => ctx.engine.has('traffic_segments') && ctx.engine.has('traffic_samples') && ctx.engine.datasets.some((d) => d.traffic),
+    note: `Speeds per directed road segment from map-matched probes (live tracking pings of live keys and POST /traffic/contribute): live from the last 15 minutes, or the weekly profile (mode=forecast). A segment is published only with samples from at least ${MIN_DEVICES} distinct devices or traces; where there are none the answer is empty and says why.`,
+    decl: {
+      summary: 'Traffic speeds on road segments in a bbox (live, or the weekly profile)',
+      tag: 'traffic',
+      query: {
+        bbox: { schema: bboxSchema, required: true, description: `minLng,minLat,maxLng,maxLat; at most ${MAX_BBOX_DEG2} square degree` },
+        mode: { schema: Q.enum(['live', 'forecast'], 'live') },
+        dow: { schema: Q.int({ min: 0, max: 6 }), description: 'forecast: day of week, 0 = Sunday (UTC)' },
+        hour: { schema: Q.int({ min: 0, max: 23 }), description: 'forecast: hour of day (UTC)' },
+        limit: { schema: Q.int({ min: 1, max: MAX_SEGMENTS, default: 1000 }) },
+      },
+      responses: {
+        200: {
+          description: 'A GeoJSON FeatureCollection of directed segments (empty, with empty_reason, where there are no probes)',
+          schema: {
+            type: 'object', required: ['type', 'features'],
+            properties: {
+              type: { const: 'FeatureCollection' }, empty_reason: { type: 'string' }, truncated: { type: 'boolean' },
+              features: {
+                type: 'array',
+                items: {
+                  type: 'object', required: ['type', 'geometry', 'properties'],
+                  properties: {
+                    properties: {
+                      type: 'object', required: ['speed_kph', 'free_flow_kph', 'congestion'],
+                      properties: { speed_kph: { type: 'number' }, free_flow_kph: { type: 'number' }, congestion: { enum: ['free', 'moderate', 'heavy', 'standstill'] }, samples: { type: 'integer' }, updated_at: { type: 'string' } },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+      examples: [{ query: 'bbox=3.15,36.69,3.23,36.75', summary: 'Eastern Algiers' }],
+    },
+    async handler(req, ctx) {
+      const { bbox, mode, dow, hour, limit } = req.q as { bbox: number[]; mode: 'live' | 'forecast'; dow?: number; hour?: number; limit: number };
+      const [w, s, e, n] = bbox;
+      if (!(w < e && s < n && w >= -180 && e <= 180 && s >= -90 && n <= 90)) {
+        throw new HttpError(400, 'invalid_parameter', "Parameter 'bbox' must be minLng,minLat,maxLng,maxLat with min < max, inside -180..180 and -90..90.");
+      }
+      if ((e - w) * (n - s) > MAX_BBOX_DEG2) throw new HttpError(400, 'invalid_parameter', `Parameter 'bbox' covers ${Math.round((e - w) * (n - s) * 100) / 100} square degrees; at most ${MAX_BBOX_DEG2} is allowed.`);
+      if (mode === 'forecast' && (dow === undefined || hour === undefined)) throw new HttpError(400, 'missing_parameter', "Parameters 'dow' and 'hour' are required with mode=forecast.");
+      return { task: await ctx.engine.run('traffic_segments', { bbox: [w, s, e, n], mode, dow, hour, limit }) };
+    },
+  },
+  {
+    method: 'POST', path: '/traffic/contribute', scope: 'traffic',
+    capabilities: ['traffic_contribute'],
+    ready: (ctx) => ctx.engine.has('traffic_samples') && ctx.engine.datasets.some((d) => d.traffic),
+    note: `Anonymous probe traces (up to ${MAX_PROBE_POINTS} points a request) stored before the 202, then map-matched to roads; trace ids never leave the database.`,
+    decl: {
+      summary: 'Contribute anonymous GPS probe traces to live traffic',
+      tag: 'traffic',
+      body: contributeBody,
+      responses: {
+        202: {
+          description: 'Stored; matched and published within seconds',
+          schema: { type: 'object', required: ['accepted_points', 'traces', 'stored'], properties: { accepted_points: { type: 'integer' }, traces: { type: 'integer' }, stored: { type: 'boolean' } } },
+        },
+      },
+      examples: [{
+        body: { probes: [{ trace_id: 'veh-17-2026-11-24', points: [{ lat: 36.7215, lng: 3.1812, ts: '2026-11-24T08:00:00Z' }, { lat: 36.7220, lng: 3.1830, ts: '2026-11-24T08:00:10Z' }] }] },
+        summary: 'One trace of two points',
+      }],
+    },
+    async handler(req, ctx) {
+      const traces = probeTraces(req.body, Date.now());
+      const points = traces.reduce((a, t) => a + t.points.length, 0);
+      // Test keys run in the sandbox: validated like live probes, never stored into real traffic.
+      if (!req.key!.test) await storeTraces(ctx.store, req.key!.project, traces);
+      return { status: 202, json: { accepted_points: points, traces: traces.length, stored: !req.key!.test } };
+    },
+  },
+];

@@ -1,0 +1,62 @@
+// POST /traffic/contribute: anonymous probe traces from partners, stored as received (one row
+// per trace) before the 202; map matching and speeds follow asynchronously (processor.ts).
+import type { Store } from '../../store/index.ts';
+import { HttpError } from '../../http/types.ts';
+
+/** Points per request, all traces together. */
+export const MAX_PROBE_POINTS = 10_000;
+export const MAX_TRACES = 1_000;
+const MIN_TIME = Date.UTC(2000, 0, 1);
+const MAX_FUTURE_MS = 5 * 60_000;
+
+export interface ProbeTrace { trace_id: string; points: [number, number, number][] }
+
+const time = { oneOf: [{ type: 'string', format: 'date-time' }, { type: 'integer', minimum: MIN_TIME }] };
+export const contributeBody = {
+  type: 'object', required: ['probes'], additionalProperties: false,
+  properties: {
+    probes: {
+      type: 'array', minItems: 1, maxItems: MAX_TRACES,
+      items: {
+        type: 'object', required: ['trace_id', 'points'], additionalProperties: false,
+        properties: {
+          trace_id: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[^\\u0000-\\u001f]+$' },
+          points: {
+            type: 'array', minItems: 2, maxItems: MAX_PROBE_POINTS,
+            items: {
+              type: 'object', required: ['lat', 'lng', 'ts'], additionalProperties: false,
+              properties: { lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 }, ts: time },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+
+/** Checks what a schema cannot (the total, the clock) and returns each trace sorted by time. */
+export function probeTraces(body: { probes: { trace_id: string; points: { lat: number; lng: number; ts: string | number }[] }[] }, now: number): ProbeTrace[] {
+  let total = 0;
+  return body.probes.map((p, i) => {
+    total += p.points.length;
+    if (total > MAX_PROBE_POINTS) throw new HttpError(400, 'invalid_parameter', `Field 'probes' holds more than ${MAX_PROBE_POINTS} points in all.`);
+    const pts = p.points.map((q, j): [number, number, number] => {
+      const ms = typeof q.ts === 'number' ? q.ts : Date.parse(q.ts);
+      const field = `probes[${i}].points[${j}].ts`;
+      if (!Number.isFinite(ms) || ms < MIN_TIME) throw new HttpError(400, 'invalid_parameter', `Field '${field}' is before 2000-01-01 or not a valid time.`);
+      if (ms > now + MAX_FUTURE_MS) throw new HttpError(400, 'invalid_parameter', `Field '${field}' is more than 5 minutes in the future.`);
+      return [q.lat, q.lng, ms];
+    });
+    pts.sort((a, b) => a[2] - b[2]);
+    return { trace_id: p.trace_id, points: pts };
+  });
+}
+
+/** One statement: every trace of the request is stored, or none. */
+export async function storeTraces(store: Store, project: string, traces: ProbeTrace[]): Promise<void> {
+  await store.pool.query(
+    `INSERT INTO traffic_probes (project_id, trace_id, points)
+       SELECT $1, t, p::jsonb FROM unnest($2::text[], $3::text[]) AS x(t, p)`,
+    [project, traces.map((t) => t.trace_id), traces.map((t) => JSON.stringify(t.points))],
+  );
+}
