@@ -84,7 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trafficProcessMs: Math.max(50, intEnv(env, 'TRAFFIC_PROCESS_MS', 1000)),
     trafficPublishMs: Math.max(50, intEnv(env, 'TRAFFIC_PUBLISH_MS', 2000)),
     poolMaxQueue: intEnv(env, 'POOL_MAX_QUEUE', 4096),
-    poolMaxWaitMs: intEnv(env, 'POOL_MAX_WAIT_MS', 50),
+    poolMaxWaitMs: intEnv(env, 'POOL_MAX_WAIT_MS', 1000),
     quotaSyncMargin: intEnv(env, 'QUOTA_SYNC_MARGIN', 1000),
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1',
     webhookBackoffScale: env.WEBHOOK_BACKOFF_SCALE ? Number(env.WEBHOOK_BACKOFF_SCALE) : 1,

@@ -63,7 +63,12 @@ export class Store {
     const port: number = addr?.port ?? (server as any).port;
     const socketFile = join(opts.dbDir, 'socket.json');
     writeFileSync(socketFile, JSON.stringify({ port, pid: process.pid }) + '\n');
-    const pool = new pg.Pool({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', max });
+    // One connection: pglite-socket queues each TCP read as a unit, so a statement larger than
+    // one read (a 300 kB zone polygon) could have another connection's Parse land between its
+    // Parse and Bind ("bind message supplies 12 parameters, but prepared statement requires 5",
+    // measured). PGlite runs one statement at a time anyway; a transaction holds the connection,
+    // so code inside store.tx() must use its client, never store.query().
+    const pool = new pg.Pool({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', max: 1 });
     return new Store(pool, 'pglite', { db, server, socketFile });
   }
 

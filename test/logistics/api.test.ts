@@ -463,6 +463,52 @@ describe.each(BACKENDS)('proof layer over HTTP (%s)', (backend) => {
       expect((await get('/geofence/check?lat=6.445&lng=3.385')).body.inside).toEqual([]);
     });
 
+    it('bounds cost per request: paginated listing, a vertex budget, checks that follow every change', async () => {
+      const k = await s.key({ project: 'geo-bounds' });
+      const sq = (x: number, y: number, d = 0.01) => ({ type: 'Polygon', coordinates: [[[x, y], [x + d, y], [x + d, y + d], [x, y + d], [x, y]]] });
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) ids.push((await post('/geofence/zones', { name: `z${i}`, polygon: sq(3 + i * 0.001, 6) }, k)).body.zone.id);
+      // Overlapping squares: a point inside all five lists them in creation order.
+      expect((await get('/geofence/check?lat=6.005&lng=3.0085', k)).body.inside.map((z: any) => z.id)).toEqual(ids);
+      expect((await get('/geofence/check?lat=6.005&lng=3.0005', k)).body.inside.map((z: any) => z.id)).toEqual([ids[0]]);
+      // Pages of 2 walk every zone once, in order.
+      const seen: string[] = [];
+      let cursor: string | null = null, pages = 0;
+      do {
+        const r: any = await get(`/geofence/zones?limit=2${cursor ? `&cursor=${cursor}` : ''}`, k);
+        expect(r.status).toBe(200);
+        expect(r.body.zones.length).toBeLessThanOrEqual(2);
+        seen.push(...r.body.zones.map((z: any) => z.id));
+        cursor = r.body.next_cursor;
+        pages++;
+      } while (cursor);
+      expect(seen).toEqual(ids);
+      expect(pages).toBe(3);
+      expect((await get('/geofence/zones', k)).body.zones).toHaveLength(5); // default page holds 20
+      expect((await get('/geofence/zones?limit=101', k)).status).toBe(400);
+      expect((await get('/geofence/zones?cursor=garbage', k)).body.error.message).toMatch(/'cursor'/);
+      // A deletion is seen by the next check (the in-memory index follows the database).
+      await del(`/geofence/zones/${ids[2]}`, k);
+      expect((await get('/geofence/check?lat=6.005&lng=3.0085', k)).body.inside.map((z: any) => z.id)).toEqual([ids[0], ids[1], ids[3], ids[4]]);
+      // Vertex budget: 500,000 positions per project; zones of 10,000 positions fit 49 more times (5 small ones hold 20).
+      const big = (i: number) => {
+        const ring: number[][] = [];
+        for (let j = 0; j < 9999; j++) { const a = (2 * Math.PI * j) / 9999; ring.push([10 + i * 0.1 + 0.04 * Math.cos(a), 5 + 0.04 * Math.sin(a)]); }
+        ring.push(ring[0]);
+        return { type: 'Polygon', coordinates: [ring] };
+      };
+      const k2 = await s.key({ project: 'geo-budget' });
+      for (let i = 0; i < 50; i++) { const r = await post("/geofence/zones", { name: `big${i}`, polygon: big(i) }, k2); expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(201); }
+      const over = await post('/geofence/zones', { name: 'one more', polygon: sq(3, 6) }, k2);
+      expect(over.status).toBe(409);
+      expect(over.body.error.code).toBe('limit_reached');
+      expect(over.body.error.message).toMatch(/500000 polygon positions/);
+      const page = await get('/geofence/zones', k2);
+      expect(page.body.zones).toHaveLength(20);
+      expect(typeof page.body.next_cursor).toBe('string');
+      expect((await get('/geofence/check?lat=5&lng=10.1', k2)).body.inside.map((z: any) => z.name)).toEqual(['big1']);
+    }, 120_000);
+
     it('validates zones', async () => {
       const cases: [unknown, RegExp][] = [
         [{ polygon: { type: 'Polygon', coordinates: [ring] } }, /'name'/],

@@ -17,7 +17,9 @@ describe('graph reload', () => {
   let s: TestServer;
   let key: string;
   const built = () => join(db.dataDir, 'built');
-  const build = () => buildRoadExtract({ input: join(SHARED_DATA, 'djibouti-2022-08-roads-secondary-plus.osm.pbf'), name: 'djibouti', profiles: ['driving'], out: built() });
+  const build = (file = 'djibouti-2022-08-roads-secondary-plus.osm.pbf') => buildRoadExtract({ input: join(SHARED_DATA, file), name: 'djibouti', profiles: ['driving'], out: built() });
+  // Other data under the same dataset name: a pool that never swaps keeps answering from Djibouti.
+  const buildOther = () => build('tanzania-kagera-mini-2022-roads.osm.pbf');
 
   beforeAll(async () => {
     db = freshPglite();
@@ -43,6 +45,15 @@ describe('graph reload', () => {
     expect(((await reload.json()) as any).reload.loaded).toContain('djibouti');
     const statuses = await Promise.all([...inFlight, ...more].map(async (p) => (await p).status));
     expect(statuses.every((x) => x === 200)).toBe(true);
+    // The swap is real: the same dataset rebuilt from other roads (Kagera, Tanzania) answers
+    // differently, and rebuilt from Djibouti again answers as before.
+    await buildOther();
+    expect((await fetch(`${s.url}/admin/reload`, { method: 'POST', headers: ADMIN })).status).toBe(200);
+    const other = await route();
+    expect(other.status).toBe(400);
+    expect(((await other.json()) as any).error.code).toBe('out_of_coverage');
+    await build();
+    expect((await fetch(`${s.url}/admin/reload`, { method: 'POST', headers: ADMIN })).status).toBe(200);
     const after: any = await (await route()).json();
     expect(after.route.distance_m).toBe(before.route.distance_m);
   });

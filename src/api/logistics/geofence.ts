@@ -1,17 +1,39 @@
 // Geofence zones on the caller's account (GeoJSON Polygons) and point checks against
 // them. Zones are validated on the way in (closed rings of ≥ 4 positions, ranges,
-// size limits), so the check can trust them; the database pre-filters by bounding box
-// and the exact point-in-polygon test (holes excluded) runs here in JS.
+// size limits), so the check can trust them. Cost per request is bounded: a project holds
+// at most MAX_ZONES zones and VERTEX_BUDGET positions in all, listings are paginated, and a
+// check runs against an in-memory index of the project's zones (zone-index.ts), rebuilt only
+// when the project's zones change.
 import { HttpError, type RouteDef } from '../../http/types.ts';
 import { B, Q, type Schema } from '../../http/operation.ts';
 import { owner, notFound, type Owner } from './owner.ts';
 import { object, invalid, DEVICE_PATTERN, DEVICE_HINT, type Obj } from './validate.ts';
-import { inPolygon, bbox, ringArea } from './geo-math.ts';
+import { bbox, ringArea } from './geo-math.ts';
 import { newId, isId } from './ids.ts';
+import { buildZoneSet, ZoneCache } from './zone-index.ts';
 
 const MAX_RINGS = 50;
 const MAX_POSITIONS = 10_000;
 export const MAX_ZONES = 1000;
+/** Positions (all rings of all zones) a project may hold: 50 zones of the largest size. */
+export const VERTEX_BUDGET = 500_000;
+/** Zones per page of GET /geofence/zones (default, and most a client may ask for). */
+export const PAGE_DEFAULT = 20;
+export const PAGE_MAX = 100;
+/** Zone indexes kept in memory, across projects, counted in positions (16 bytes each). */
+const cache = new ZoneCache(4_000_000);
+
+const countPositions = (rings: number[][][]) => rings.reduce((n, r) => n + r.length, 0);
+
+/** Opaque page cursor: the last zone's (created_at as PostgreSQL text, full precision; id). */
+const encodeCursor = (at: string, id: string) => Buffer.from(JSON.stringify([at, id])).toString('base64url');
+function decodeCursor(c: string): [string, string] {
+  try {
+    const v = JSON.parse(Buffer.from(c, 'base64url').toString('utf8'));
+    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string' && !Number.isNaN(Date.parse(v[0]))) return [v[0], v[1]];
+  } catch { /* fall through */ }
+  throw new HttpError(400, 'invalid_parameter', "Parameter 'cursor' must be a 'next_cursor' value from a previous page.");
+}
 
 export function parsePolygon(v: unknown, field = 'polygon'): number[][][] {
   let g = object(v, field) as Obj;
@@ -60,6 +82,24 @@ function zoneJson(r: any, withPolygon = true) {
   };
 }
 
+/** The project's zones as an index: rebuilt only when its zones changed (read on every check, so any node's change counts). */
+async function zoneSet(store: any, o: Owner) {
+  const v = await store.query(
+    'SELECT count(*)::int AS n, max(created_at)::text AS at FROM zones WHERE project_id = $1 AND sandbox = $2',
+    [o.project, o.sandbox]);
+  const version = `${v.rows[0].n}|${v.rows[0].at}`;
+  const key = `${o.project}|${o.sandbox}`;
+  let set = cache.get(key, version);
+  if (!set) {
+    const r = await store.query(
+      'SELECT id, name, polygon, min_lat, min_lng, max_lat, max_lng FROM zones WHERE project_id = $1 AND sandbox = $2 ORDER BY created_at, id',
+      [o.project, o.sandbox]);
+    set = buildZoneSet(r.rows);
+    cache.set(key, version, set);
+  }
+  return set;
+}
+
 async function deviceLast(store: any, o: Owner, device: string) {
   const r = await store.query('SELECT lat, lng, last_ts FROM devices WHERE project_id = $1 AND sandbox = $2 AND device = $3', [o.project, o.sandbox, device]);
   return r.rows[0] ?? null;
@@ -92,32 +132,50 @@ export const routes: RouteDef[] = [
       const rings = parsePolygon(b.polygon);
       const bb = bbox(rings);
       const polygon = { type: 'Polygon', coordinates: rings };
-      // Count and insert in one statement so concurrent creates cannot overshoot the cap by much.
+      const vertices = countPositions(rings);
+      // Count and insert in one statement so concurrent creates cannot overshoot the caps by much.
       const r = await ctx.store.query(
         `INSERT INTO zones (project_id, sandbox, id, name, polygon, min_lat, min_lng, max_lat, max_lng)
          SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9
-         WHERE (SELECT count(*) FROM zones WHERE project_id = $1 AND sandbox = $2) < $10
+         FROM (SELECT count(*) AS n, coalesce(sum((SELECT coalesce(sum(jsonb_array_length(r)), 0) FROM jsonb_array_elements(polygon->'coordinates') AS r)), 0) AS v FROM zones WHERE project_id = $1 AND sandbox = $2) AS used
+         WHERE used.n < $10::int AND used.v + $11::int <= $12::bigint
          RETURNING id, name, polygon, min_lat, min_lng, max_lat, max_lng, created_at`,
-        [o.project, o.sandbox, newId('zon'), name, JSON.stringify(polygon), bb.minLat, bb.minLng, bb.maxLat, bb.maxLng, MAX_ZONES],
+        [o.project, o.sandbox, newId('zon'), name, JSON.stringify(polygon), bb.minLat, bb.minLng, bb.maxLat, bb.maxLng, MAX_ZONES, vertices, VERTEX_BUDGET],
       );
-      if (!r.rows[0]) throw new HttpError(409, 'limit_reached', `A project may hold at most ${MAX_ZONES} zones; delete some first.`);
+      if (!r.rows[0]) {
+        const u = await ctx.store.query(`SELECT count(*)::int AS n, coalesce(sum((SELECT coalesce(sum(jsonb_array_length(r)), 0) FROM jsonb_array_elements(polygon->'coordinates') AS r)), 0)::int AS v FROM zones WHERE project_id = $1 AND sandbox = $2`, [o.project, o.sandbox]);
+        if (u.rows[0].n >= MAX_ZONES) throw new HttpError(409, 'limit_reached', `A project may hold at most ${MAX_ZONES} zones; delete some first.`);
+        throw new HttpError(409, 'limit_reached',
+          `A project may hold at most ${VERTEX_BUDGET} polygon positions in all; it holds ${u.rows[0].v} and this zone has ${vertices}. Simplify the polygon or delete zones first.`);
+      }
       return { status: 201, json: { zone: zoneJson(r.rows[0]) } };
     },
   },
   {
     method: 'GET', path: '/geofence/zones', scope: 'fleet', capabilities: ['geofence_check'],
     decl: {
-      summary: "The project's zones", tag: 'fleet',
-      responses: { 200: { description: 'Every zone, oldest first', schema: { type: 'object', required: ['zones'], properties: { zones: { type: 'array', items: ZONE } } } } },
-      examples: [{}],
+      summary: "The project's zones, a page at a time", tag: 'fleet',
+      query: {
+        limit: { schema: Q.int({ min: 1, max: PAGE_MAX, default: PAGE_DEFAULT }), description: 'Zones per page' },
+        cursor: { schema: Q.str({ maxLength: 400 }), description: "The previous page's next_cursor" },
+      },
+      responses: { 200: { description: 'Zones oldest first; next_cursor is null on the last page', schema: { type: 'object', required: ['zones', 'next_cursor'], properties: { zones: { type: 'array', items: ZONE }, next_cursor: { type: ['string', 'null'] } } } } },
+      examples: [{}, { query: 'limit=5' }],
     },
     handler: async (req, ctx) => {
       const o = owner(req);
+      const limit: number = req.q.limit;
+      const after = req.q.cursor ? decodeCursor(req.q.cursor) : null;
       const r = await ctx.store.query(
-        'SELECT id, name, polygon, min_lat, min_lng, max_lat, max_lng, created_at FROM zones WHERE project_id = $1 AND sandbox = $2 ORDER BY created_at, id',
-        [o.project, o.sandbox],
+        `SELECT id, name, polygon, min_lat, min_lng, max_lat, max_lng, created_at, created_at::text AS at FROM zones
+         WHERE project_id = $1 AND sandbox = $2 AND ($3::timestamptz IS NULL OR (created_at, id) > ($3::timestamptz, $4))
+         ORDER BY created_at, id LIMIT $5`,
+        [o.project, o.sandbox, after?.[0] ?? null, after?.[1] ?? '', limit + 1],
       );
-      return { json: { zones: r.rows.map((z) => zoneJson(z)) } };
+      const page = r.rows.slice(0, limit);
+      const last = page[page.length - 1];
+      const next = r.rows.length > limit ? encodeCursor(last.at, last.id) : null;
+      return { json: { zones: page.map((z) => zoneJson(z)), next_cursor: next } };
     },
   },
   {
@@ -197,12 +255,7 @@ export const routes: RouteDef[] = [
         if (q.lng === undefined) throw new HttpError(400, 'missing_parameter', "Parameter 'lng' is required.");
         la = q.lat; ln = q.lng;
       }
-      const r = await ctx.store.query(
-        `SELECT id, name, polygon FROM zones WHERE project_id = $1 AND sandbox = $2
-           AND min_lat <= $3 AND max_lat >= $3 AND min_lng <= $4 AND max_lng >= $4 ORDER BY created_at, id`,
-        [o.project, o.sandbox, la, ln],
-      );
-      const inside = r.rows.filter((z) => inPolygon(ln, la, z.polygon.coordinates)).map((z) => ({ id: z.id, name: z.name }));
+      const inside = (await zoneSet(ctx.store, o)).contains(ln, la);
       return { json: { point: { lat: la, lng: ln, ...(deviceName ? { device: deviceName, ts: at } : {}) }, inside } };
     },
   },

@@ -1,0 +1,110 @@
+// The CH query against plain Dijkstra on the uncontracted graph: equal costs, an unpacked path
+// that is a continuous chain of allowed base edges from source to target whose weights sum to
+// the cost, multiple weighted sources and targets, and reuse across the stamp wrap-around.
+// On a small SYNTHETIC grid (bench/lib/synthetic.ts) so it runs in a second.
+import { describe, it, expect, beforeAll } from 'vitest';
+import { buildGraph } from '../../graph-build/contract/build.ts';
+import { encode } from '../../src/core/format/index.ts';
+import { openGraph, ROUTE_KIND, ROUTE_FORMAT_VERSION, type GraphViews } from '../../src/core/format/route.ts';
+import { ChQuery } from '../../workers/routing/ch-query.ts';
+import { DijkstraQuery } from '../../workers/routing/dijkstra.ts';
+import { syntheticGrid } from '../../bench/lib/synthetic.ts';
+import { rng } from '../../bench/lib/rand.ts';
+
+let g: GraphViews;
+beforeAll(() => {
+  const built = buildGraph(syntheticGrid(900, 7), 'driving');
+  const bytes = encode(ROUTE_KIND, ROUTE_FORMAT_VERSION, built.sections, built.meta);
+  g = openGraph(bytes.buffer as ArrayBuffer, 'synthetic-900');
+});
+
+/** Walks an unpacked path: every step an allowed base edge continuing from the last; returns [first node, last node, weight]. */
+function walk(path: Int32Array, n: number): [number, number, number] {
+  let at = -1, first = -1, w = 0;
+  for (let i = 0; i < n; i++) {
+    const e = Math.abs(path[i]) - 1;
+    const fwd = path[i] > 0;
+    const from = fwd ? g.edgeU[e] : g.edgeV[e], to = fwd ? g.edgeV[e] : g.edgeU[e];
+    expect(g.edgeFlags[e] & (fwd ? 1 : 2), `edge ${e} travelled against its direction`).not.toBe(0);
+    if (i === 0) first = from;
+    else expect(from, `path breaks at step ${i}`).toBe(at);
+    at = to;
+    w += g.edgeW[e];
+  }
+  return [first, at, w];
+}
+
+describe('CH query', () => {
+  it('finds the Dijkstra cost and a continuous path of that weight for 150 random pairs', () => {
+    const ch = new ChQuery(g), dj = new DijkstraQuery(g);
+    const rand = rng(99), nodes = g.meta.nodes;
+    const path = new Int32Array(g.edgeU.length + 1);
+    let reachable = 0, nonTrivial = 0;
+    for (let i = 0; i < 150; i++) {
+      const a = Math.floor(rand() * nodes), b = Math.floor(rand() * nodes);
+      ch.reset(); ch.addSource(a, 0); ch.addTarget(b, 0);
+      dj.reset(); dj.addSource(a, 0); dj.addTarget(b, 0);
+      const c = ch.run(), d = dj.run();
+      expect(c, `pair ${a}→${b}`).toBe(d);
+      if (c === Infinity) { expect(ch.path(path)).toBe(0); continue; }
+      reachable++;
+      expect(ch.settled).toBeGreaterThan(0);
+      const n = ch.path(path);
+      if (a === b) { expect(c).toBe(0); continue; }
+      nonTrivial++;
+      expect(n).toBeGreaterThan(0);
+      const [first, last, w] = walk(path, n);
+      expect([first, last]).toEqual([a, b]);
+      expect(w).toBe(c);
+      expect(ch.startNode()).toBe(a);
+      expect(ch.endNode()).toBe(b);
+    }
+    expect(reachable).toBeGreaterThan(110);
+    expect(nonTrivial).toBeGreaterThan(110);
+  });
+
+  it('takes several weighted sources and targets and picks the cheapest combination', () => {
+    const ch = new ChQuery(g), dj = new DijkstraQuery(g);
+    const rand = rng(5), nodes = g.meta.nodes;
+    const path = new Int32Array(g.edgeU.length + 1);
+    for (let i = 0; i < 100; i++) {
+      const s = [Math.floor(rand() * nodes), Math.floor(rand() * nodes)], so = [Math.floor(rand() * 60000), Math.floor(rand() * 60000)];
+      const t = [Math.floor(rand() * nodes), Math.floor(rand() * nodes)], to = [Math.floor(rand() * 60000), Math.floor(rand() * 60000)];
+      for (const q of [ch, dj]) {
+        q.reset();
+        q.addSource(s[0], so[0]); q.addSource(s[1], so[1]);
+        q.addTarget(t[0], to[0]); q.addTarget(t[1], to[1]);
+      }
+      const c = ch.run();
+      expect(c).toBe(dj.run());
+      if (c === Infinity) continue;
+      const n = ch.path(path);
+      const start = ch.startNode(), end = ch.endNode();
+      expect(s).toContain(start);
+      expect(t).toContain(end);
+      const w = n ? walk(path, n)[2] : 0;
+      // The cost is the path's weight plus the offsets of the source and target it used.
+      const offS = Math.min(...s.map((x, k) => (x === start ? so[k] : Infinity)));
+      const offT = Math.min(...t.map((x, k) => (x === end ? to[k] : Infinity)));
+      expect(c).toBe(w + offS + offT);
+    }
+  });
+
+  it('a source seeded twice keeps its cheaper offset', () => {
+    const ch = new ChQuery(g), dj = new DijkstraQuery(g);
+    ch.reset(); ch.addSource(10, 5000); ch.addSource(10, 100); ch.addSource(10, 9000); ch.addTarget(500, 0);
+    dj.reset(); dj.addSource(10, 100); dj.addTarget(500, 0);
+    expect(ch.run()).toBe(dj.run());
+  });
+
+  it('stays correct across reuse and the stamp wrap-around', () => {
+    const ch = new ChQuery(g), dj = new DijkstraQuery(g);
+    const last = g.meta.nodes - 1;
+    const pairs = [[1, last], [last, 1], [17, 433], [433, 17]];
+    const want = pairs.map(([a, b]) => { dj.reset(); dj.addSource(a, 0); dj.addTarget(b, 0); return dj.run(); });
+    (ch as unknown as { cur: number }).cur = 0x7ffffffd;
+    for (let round = 0; round < 3; round++) {
+      pairs.forEach(([a, b], i) => { ch.reset(); ch.addSource(a, 0); ch.addTarget(b, 0); expect(ch.run()).toBe(want[i]); });
+    }
+  });
+});
