@@ -1,6 +1,6 @@
 // `npm run bench -- <name> [args]` runs bench/<name>.ts's main(args).
 const [name, ...args] = process.argv.slice(2);
-const known = ['http', 'route', 'scale', 'geocode', 'ingest', 'crash', 'overload', 'osrm-pairs', 'matrix'];
+const known = ['http', 'route', 'scale', 'geocode', 'ingest', 'crash', 'overload', 'osrm-pairs', 'matrix', 'match'];
 if (!name || !known.includes(name)) {
   console.error(`usage: npm run bench -- <${known.join('|')}> [options]`);
   process.exit(2);
