@@ -9,7 +9,8 @@ import { PROFILES, type ProfileName } from './profiles/index.ts';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: npm run graph-build -- --input <file.osm.pbf> --name <extract> [--profiles driving,walk,cycle] [--out data/built]
        npm run graph-build -- gazetteer [options]
-       npm run graph-build -- tiles [--out data/built] [--max-zoom 14]`;
+       npm run graph-build -- tiles [--out data/built] [--max-zoom 14]
+       npm run graph-build -- pois --input <full extract .osm.pbf> [--name pois-x] [--out data/built]`;
 
 async function main(argv: string[]) {
   if (argv[0] === 'gazetteer') {
@@ -20,6 +21,10 @@ async function main(argv: string[]) {
     } catch (e) {
       throw new Error(`the gazetteer builder is not available in this build (graph-build/gazetteer/cli.ts): ${(e as Error).message}`);
     }
+    return mod.main(argv.slice(1));
+  }
+  if (argv[0] === 'pois') {
+    const mod = await import(new URL('./pois/cli.ts', import.meta.url).href);
     return mod.main(argv.slice(1));
   }
   if (argv[0] === 'tiles') {

@@ -9,6 +9,7 @@ import { readManifest, isStale } from '../src/core/format/index.ts';
 import { ROUTE_FORMAT_VERSION } from '../src/core/format/route.ts';
 import { GAZ_VERSION } from '../src/core/format/gazetteer.ts';
 import { DATASET_FORMATS } from '../src/core/format/kinds.ts';
+import { fontsInstalled, FONT_DIR } from '../src/core/maps/fonts.ts';
 
 export interface Sources {
   roads: { name: string; input: string; profiles?: ('driving' | 'walk' | 'cycle')[] }[];
@@ -48,6 +49,7 @@ export async function ensureDefaultData(config: Config): Promise<void> {
     const tm = readManifest(join(config.builtDir, sources.tiles.name));
     const admin1 = join(config.sharedDataDir, sources.tiles.admin1_polygons);
     if (!existsSync(admin1)) log.warn('source_missing', { dataset: sources.tiles.name, input: admin1 });
+    else if (!fontsInstalled()) log.warn('fonts_missing', { dataset: sources.tiles.name, dir: FONT_DIR, fix: 'apt-get install -y fonts-noto-core' });
     else if (!tm || isStale(tm, DATASET_FORMATS.tiles)) {
       const { buildTiles } = await import('./tiles/index.ts');
       if (tm) log.info('rebuilding', { dataset: sources.tiles.name, reason: `format version ${tm.format_version}, this build writes ${DATASET_FORMATS.tiles}` });

@@ -28,7 +28,9 @@ const OFF_NOTES: Partial<Record<Capability, string>> = {
   route_truck: 'Truck routing is not offered: /route with mode=truck (or hgv) answers 501.',
   traffic: 'No live probe data in this build; traffic would be empty, so the capability is off.',
   weather: 'No weather upstream is configured (WEATHER_URL), or it has not answered yet since start: no weather is invented.',
-  protected_areas: 'No protected-area polygons for Africa are available to this build.',
+  protected_areas: 'No protected-area polygons are loaded: the default African road extracts carry no such features (and no open African protected-area set is available offline). An operator builds them from a full-tag OpenStreetMap extract: npm run graph-build -- pois --input country.osm.pbf, then reload.',
+  businesses_search: 'No business data is loaded: the default African road extracts carry no POIs. An operator builds them from a full-tag OpenStreetMap extract: npm run graph-build -- pois --input country.osm.pbf, then reload.',
+  markets: 'No market data is loaded: the default African road extracts carry no POIs. An operator builds them from a full-tag OpenStreetMap extract: npm run graph-build -- pois --input country.osm.pbf, then reload.',
   trip_outcome_webhook: 'Trip outcomes are recorded and answered with UX hints (POST /api/v1/integrations/{slug}/trip-outcome); outgoing webhook delivery is not implemented.',
 };
 

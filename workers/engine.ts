@@ -9,10 +9,11 @@ import { TaskError, BinaryBody, type Dataset, type EngineModule, type TaskFn, ty
 import { routing } from './routing/index.ts';
 import { geo } from './geo/index.ts';
 import { address } from './geo/address/tasks.ts';
+import { places } from './places/index.ts';
 import { system, setOpsProvider } from './system.ts';
 import { render } from './render/index.ts';
 
-const modules: EngineModule[] = [system, routing, geo, address, render];
+const modules: EngineModule[] = [system, routing, geo, address, render, places];
 const datasets: Dataset[] = (workerData && workerData.datasets) || [];
 const table: Record<string, TaskFn> = {};
 for (const m of modules) {

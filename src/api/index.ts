@@ -8,12 +8,14 @@ import { routes as match } from './match.ts';
 import { routes as isochrone } from './isochrone.ts';
 import { routes as geo } from './geo.ts';
 import { routes as address } from './address.ts';
+import { routes as placesOsm } from './places-osm.ts';
 import { routes as logistics } from './logistics/index.ts';
 import { routes as weather } from './weather/index.ts';
 import { routes as webhooks } from './webhooks.ts';
 import { routes as dashboard } from './dashboard/index.ts';
 import { routes as maps } from './maps/index.ts';
 import { routes as compatAlt } from './compat/alt/index.ts';
+import { routes as osrm } from './osrm.ts';
 
 export const allRoutes: RouteDef[] = [
   ...system,
@@ -24,10 +26,12 @@ export const allRoutes: RouteDef[] = [
   ...isochrone,
   ...geo,
   ...address,
+  ...placesOsm,
   ...logistics,
   ...weather,
   ...webhooks,
   ...dashboard,
   ...maps,
   ...compatAlt,
+  ...osrm,
 ];

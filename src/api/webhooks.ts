@@ -20,8 +20,9 @@ const endpointSchema = {
 };
 const events = { type: 'array', items: { enum: [...EVENT_TYPES] }, minItems: 1, uniqueItems: true };
 const idParam = { id: { schema: Q.str({ maxLength: 64 }), required: true, description: 'Endpoint id (whe_…)' } };
-/** Examples on one endpoint run after the POST example and use the id it answered. */
-const AFTER_CREATE = { after: 'POST /webhooks', params: { id: '{{webhook.id}}' } };
+/** Filled from the answer of POST /webhooks's example (see Example.after in operation.ts). */
+const EXAMPLE_ID = { id: '{{webhook.id}}' };
+const AFTER = 'POST /webhooks';
 
 export const routes: RouteDef[] = [
   {
@@ -57,7 +58,7 @@ export const routes: RouteDef[] = [
     decl: {
       summary: 'One webhook endpoint', tag: 'webhooks', params: idParam,
       responses: { 200: { description: 'The endpoint', schema: { type: 'object', required: ['webhook'], properties: { webhook: endpointSchema } } }, 404: { description: 'Unknown id' } },
-      examples: [{ ...AFTER_CREATE, summary: 'an id returned by POST /webhooks' }],
+      examples: [{ after: AFTER, params: EXAMPLE_ID, summary: 'an id returned by POST /webhooks' }],
     },
     handler: async (req, ctx) => {
       const r = await getEndpoint(ctx.store, req.key!.project, req.key!.test, req.params.id);
@@ -74,7 +75,7 @@ export const routes: RouteDef[] = [
         properties: { url: { type: 'string', maxLength: 2048 }, events, description: { type: ['string', 'null'], maxLength: 200 }, enabled: { type: 'boolean' } },
       },
       responses: { 200: { description: 'The endpoint', schema: { type: 'object', required: ['webhook'], properties: { webhook: endpointSchema } } }, 404: { description: 'Unknown id' } },
-      examples: [{ ...AFTER_CREATE, body: { enabled: false } }],
+      examples: [{ after: AFTER, params: EXAMPLE_ID, body: { enabled: false } }],
     },
     handler: async (req, ctx) => {
       const r = await updateEndpoint(ctx.store, mode(req), req.params.id, req.body, actor(req), ctx.config.webhookAllowPrivate);
@@ -87,7 +88,7 @@ export const routes: RouteDef[] = [
     decl: {
       summary: 'Delete a webhook endpoint (pending deliveries to it stop)', tag: 'webhooks', params: idParam,
       responses: { 200: { description: 'Deleted', schema: { type: 'object', required: ['deleted'], properties: { deleted: { const: true }, id: { type: 'string' } } } }, 404: { description: 'Unknown id' } },
-      examples: [{ ...AFTER_CREATE }],
+      examples: [{ after: AFTER, params: EXAMPLE_ID }],
     },
     handler: async (req, ctx) => {
       if (!(await deleteEndpoint(ctx.store, mode(req), req.params.id, actor(req)))) throw notFound(req.params.id);
@@ -121,7 +122,7 @@ export const routes: RouteDef[] = [
         },
         404: { description: 'Unknown id' },
       },
-      examples: [{ ...AFTER_CREATE }],
+      examples: [{ after: AFTER, params: EXAMPLE_ID }],
     },
     handler: async (req, ctx) => {
       const e = await getEndpoint(ctx.store, req.key!.project, req.key!.test, req.params.id);
@@ -138,7 +139,7 @@ export const routes: RouteDef[] = [
         properties: { event_id: { type: 'string', maxLength: 64 }, since: { type: 'string', format: 'date-time' } },
       },
       responses: { 202: { description: 'Queued', schema: { type: 'object', required: ['queued'], properties: { queued: { type: 'integer' } } } }, 404: { description: 'Unknown endpoint or event' } },
-      examples: [{ ...AFTER_CREATE, body: { since: '2026-01-01T00:00:00Z' } }],
+      examples: [{ after: AFTER, params: EXAMPLE_ID, body: { since: '2026-01-01T00:00:00Z' } }],
     },
     handler: async (req, ctx) => {
       const e = await getEndpoint(ctx.store, req.key!.project, req.key!.test, req.params.id);

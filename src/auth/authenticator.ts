@@ -7,7 +7,7 @@ import { hashKey, KEY_RE } from './keys.ts';
 import { log } from '../core/log.ts';
 
 type Entry = KeyInfo & { revoked: boolean };
-const KEY_COLS = 'id, project_id, hash, plan, scopes, test, revoked_at, updated_at';
+const KEY_COLS = 'id, project_id, hash, plan, scopes, test, revoked_at, updated_at, origins, burst_rps';
 export type Lookup = { ok: true; key: KeyInfo } | { ok: false; reason: 'malformed' | 'unknown' | 'revoked' };
 
 export class Authenticator {
@@ -91,6 +91,8 @@ function toEntry(row: any): Entry {
     plan: row.plan,
     scopes: row.scopes,
     test: row.test,
+    origins: row.origins ?? null,
+    burstRps: row.burst_rps ?? null,
     revoked: row.revoked_at !== null,
   };
 }

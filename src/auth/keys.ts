@@ -4,6 +4,12 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Store } from '../store/index.ts';
 import { DEFAULT_SCOPES, PLANS, SCOPES, type Plan } from './scopes.ts';
+import { parseOrigins } from './origins.ts';
+
+/** What a browser key may hold: it is visible in page source, so only map display and geocoding. */
+export const BROWSER_SCOPES = ['maps', 'geo'];
+/** Default burst limit of a browser key (requests per second): a map view loads ~50 tiles, glyphs and sprites at once. */
+export const BROWSER_BURST_RPS = 100;
 
 const B62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export const KEY_RE = /^svc_(live|test)_[0-9A-Za-z]{32,64}$/;
@@ -31,13 +37,22 @@ export interface KeyRow {
   test: boolean;
   created_at: string;
   revoked_at: string | null;
+  /** Browser key origins; null for server keys. */
+  origins: string[] | null;
+  burst_rps: number | null;
 }
+
+const ROW_COLS = 'id, project_id AS project, display, plan, scopes, test, created_at, revoked_at, origins, burst_rps';
 
 export interface CreateKeyOptions {
   project: string;
   plan: Plan;
   test: boolean;
   scopes?: string[];
+  /** A browser key: the web origins it may be used from (scheme://host[:port]). Restricts scopes to maps and geo. */
+  origins?: string[];
+  /** Burst limit of this key, requests per second (browser keys default to BROWSER_BURST_RPS). */
+  burstRps?: number;
 }
 
 export function validateScopes(scopes: string[]): string[] {
@@ -50,16 +65,24 @@ export function validateScopes(scopes: string[]): string[] {
 export async function createKey(store: Store, o: CreateKeyOptions): Promise<{ key: string; row: KeyRow }> {
   if (!(o.plan in PLANS)) throw new Error(`unknown plan '${o.plan}' (free, developer, enterprise)`);
   if (!/^[\w.-]{1,64}$/.test(o.project)) throw new Error('project name: 1-64 letters, digits, _ . -');
-  const scopes = validateScopes(o.scopes && o.scopes.length ? o.scopes : DEFAULT_SCOPES);
+  const browser = o.origins !== undefined;
+  const origins = browser ? parseOrigins(o.origins!) : null;
+  const scopes = validateScopes(o.scopes && o.scopes.length ? o.scopes : browser ? BROWSER_SCOPES : DEFAULT_SCOPES);
+  if (browser) {
+    const extra = scopes.filter((x) => !BROWSER_SCOPES.includes(x));
+    if (extra.length) throw new Error(`a browser key may hold only the ${BROWSER_SCOPES.join(' and ')} scopes (asked for ${extra.join(', ')})`);
+  }
+  if (o.burstRps !== undefined && !(Number.isInteger(o.burstRps) && o.burstRps > 0)) throw new Error('burst limit must be a whole number of requests per second above 0');
+  const burst = o.burstRps ?? (browser ? BROWSER_BURST_RPS : null);
   const key = `svc_${o.test ? 'test' : 'live'}_${randomBase62(BODY_LEN)}`;
   const id = `key_${randomBase62(16)}`;
   const row = await store.tx(async (c) => {
     await c.query('INSERT INTO projects (id, name) VALUES ($1, $1) ON CONFLICT (name) DO NOTHING', [o.project]);
     const r = await c.query(
-      `INSERT INTO api_keys (id, project_id, display, hash, plan, scopes, test)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
-       RETURNING id, project_id AS project, display, plan, scopes, test, created_at, revoked_at`,
-      [id, o.project, key.slice(0, 13), hashKey(key), o.plan, scopes, o.test],
+      `INSERT INTO api_keys (id, project_id, display, hash, plan, scopes, test, origins, burst_rps)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       RETURNING ${ROW_COLS}`,
+      [id, o.project, key.slice(0, 13), hashKey(key), o.plan, scopes, o.test, origins, burst],
     );
     return r.rows[0] as KeyRow;
   });
@@ -68,7 +91,7 @@ export async function createKey(store: Store, o: CreateKeyOptions): Promise<{ ke
 
 export async function listKeys(store: Store, project?: string): Promise<KeyRow[]> {
   const r = await store.query(
-    `SELECT id, project_id AS project, display, plan, scopes, test, created_at, revoked_at
+    `SELECT ${ROW_COLS}
      FROM api_keys ${project ? 'WHERE project_id = $1' : ''} ORDER BY created_at, id`,
     project ? [project] : [],
   );
@@ -81,7 +104,7 @@ export async function revokeKey(store: Store, keyOrId: string): Promise<KeyRow |
   const r = await store.query(
     `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()), updated_at = now()
      WHERE ${byKey ? 'hash' : 'id'} = $1
-     RETURNING id, project_id AS project, display, plan, scopes, test, created_at, revoked_at`,
+     RETURNING ${ROW_COLS}`,
     [byKey ? hashKey(keyOrId) : keyOrId],
   );
   return r.rows[0] ?? null;

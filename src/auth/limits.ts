@@ -106,9 +106,10 @@ export class Limits {
 
   private decide(key: KeyInfo, cur: Counter): Verdict | Promise<Verdict> {
     const now = this.now();
-    if (this.burstRps > 0) {
-      const b = this.buckets.get(key.id) ?? { tokens: this.burstRps, at: now };
-      b.tokens = Math.min(this.burstRps, b.tokens + ((now - b.at) / 1000) * this.burstRps);
+    const rps = key.burstRps ?? this.burstRps;
+    if (rps > 0) {
+      const b = this.buckets.get(key.id) ?? { tokens: rps, at: now };
+      b.tokens = Math.min(rps, b.tokens + ((now - b.at) / 1000) * rps);
       b.at = now;
       this.buckets.set(key.id, b);
       if (b.tokens < 1) {
@@ -116,8 +117,8 @@ export class Limits {
         return {
           ok: false,
           code: 'rate_limited',
-          message: `Too many requests: this key may send ${this.burstRps} requests per second.`,
-          retryAfter: Math.max(1, Math.ceil((1 - b.tokens) / this.burstRps)),
+          message: `Too many requests: this key may send ${rps} requests per second.`,
+          retryAfter: Math.max(1, Math.ceil((1 - b.tokens) / rps)),
         };
       }
       b.tokens -= 1;
@@ -146,10 +147,16 @@ export class Limits {
     const month = cur.month;
     try {
       const r = await this.store.query(
-        `INSERT INTO key_usage (key_id, month, count) VALUES ($1, $2, 1)
-         ON CONFLICT (key_id, month) DO UPDATE SET count = key_usage.count + 1 WHERE key_usage.count < $3
-         RETURNING count`,
-        [key.id, month, cur.limit],
+        `WITH m AS (
+           INSERT INTO key_usage (key_id, month, count) VALUES ($1, $2, 1)
+           ON CONFLICT (key_id, month) DO UPDATE SET count = key_usage.count + 1 WHERE key_usage.count < $3
+           RETURNING count),
+         d AS (
+           -- The dashboard's daily chart counts what the month counted, in the same statement.
+           INSERT INTO key_usage_daily (key_id, day, count) SELECT $1, $4::date, 1 FROM m
+           ON CONFLICT (key_id, day) DO UPDATE SET count = key_usage_daily.count + 1)
+         SELECT count FROM m`,
+        [key.id, month, cur.limit, new Date(this.now()).toISOString().slice(0, 10)],
       );
       if (cur.month !== month) return ADMITTED;
       if (!r.rows[0]) {

@@ -23,6 +23,7 @@ async function readPassword(): Promise<string> {
 
 const USAGE = `usage:
   npm run keys -- create --project NAME --plan free|developer|enterprise [--test] [--scopes a,b]
+  npm run keys -- create --project NAME --plan PLAN --browser --origins https://shop.example,https://www.shop.example [--burst 100]
   npm run keys -- list [--project NAME]
   npm run keys -- revoke <key|key id>
   npm run keys -- account create --email E [--project P]...   (password from SVC_PASSWORD or stdin)
@@ -40,6 +41,9 @@ async function main(argv: string[]): Promise<number> {
       test: { type: 'boolean', default: false },
       scopes: { type: 'string' },
       email: { type: 'string' },
+      browser: { type: 'boolean', default: false },
+      origins: { type: 'string' },
+      burst: { type: 'string' },
     },
   });
   const project = values.project?.[0];
@@ -85,16 +89,26 @@ async function main(argv: string[]): Promise<number> {
         return 2;
       }
       const scopes = values.scopes ? values.scopes.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
-      const { key, row } = await createKey(store, { project, plan: values.plan as Plan, test: values.test!, scopes });
-      await audit(store, { project, actor: 'cli', action: 'key.create', target: row.id, detail: { type: row.test ? 'test' : 'live', scopes: row.scopes, display: row.display } });
-      console.log(`created ${row.id} (project ${row.project}, plan ${row.plan}, ${row.test ? 'test' : 'live'}, scopes ${row.scopes.join(',')})`);
+      if (values.origins && !values.browser) {
+        console.error('--origins is for browser keys: add --browser');
+        return 2;
+      }
+      if (values.browser && !values.origins) {
+        console.error('a browser key needs --origins https://your.site[,https://other.site]');
+        return 2;
+      }
+      const origins = values.browser ? values.origins!.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+      const burstRps = values.burst ? Number(values.burst) : undefined;
+      const { key, row } = await createKey(store, { project, plan: values.plan as Plan, test: values.test!, scopes, origins, burstRps });
+      await audit(store, { project, actor: 'cli', action: 'key.create', target: row.id, detail: { type: row.origins ? 'browser' : row.test ? 'test' : 'live', scopes: row.scopes, display: row.display } });
+      console.log(`created ${row.id} (project ${row.project}, plan ${row.plan}, ${row.test ? 'test' : 'live'}, scopes ${row.scopes.join(',')}${row.origins ? `, browser key for ${row.origins.join(' ')}, burst ${row.burst_rps}/s` : ''})`);
       console.log('the key is shown only now:');
       console.log(key);
     } else if (cmd === 'list') {
       const rows = await listKeys(store, project);
       for (const r of rows) {
         const state = r.revoked_at ? `revoked ${new Date(r.revoked_at).toISOString()}` : 'active';
-        console.log([r.id, r.display + '…', r.project, r.plan, r.test ? 'test' : 'live', r.scopes.join(','), new Date(r.created_at).toISOString(), state].join('\t'));
+        console.log([r.id, r.display + '…', r.project, r.plan, r.test ? 'test' : 'live', r.scopes.join(','), r.origins ? `browser:${r.origins.join(' ')}` : 'server', new Date(r.created_at).toISOString(), state].join('\t'));
       }
       if (!rows.length) console.log('no keys');
     } else {

@@ -8,7 +8,7 @@ import type { MessagePort } from 'node:worker_threads';
 
 /** One built dataset as handed to workers: its manifest and one SharedArrayBuffer per file. */
 export interface Dataset {
-  dataset: 'road' | 'gazetteer' | 'tiles';
+  dataset: 'road' | 'gazetteer' | 'tiles' | 'pois';
   name: string;
   dir: string;
   manifest: any;

@@ -66,7 +66,7 @@ function examplesOf(r: RouteDef, kind: 'body' | 'request') {
   return out;
 }
 
-function operation(r: RouteDef, operationIds: Set<string>) {
+function operation(r: RouteDef, operationIds: Set<string>, usedErrors: Set<number>) {
   const d = r.decl!;
   const responses: Record<string, unknown> = {};
   for (const [status, resp] of Object.entries(d.responses)) {
@@ -76,7 +76,11 @@ function operation(r: RouteDef, operationIds: Set<string>) {
     responses[status] = { description: resp.description, ...(schema || type !== 'application/json' ? { content: { [type]: schema ? { schema: schema } : {} } } : {}) };
   }
   const errors = [400, ...(r.scope !== null || d.auth === 'admin' ? [401] : []), ...(r.scope !== null && r.scope !== 'any' ? [403] : []), ...(r.scope !== null ? [429] : []), 500];
-  for (const e of errors) if (!responses[e]) responses[e] = { $ref: `#/components/responses/E${e}` };
+  for (const e of errors) {
+    if (responses[e]) continue;
+    responses[e] = { $ref: `#/components/responses/E${e}` };
+    usedErrors.add(e);
+  }
   let id = `${r.method.toLowerCase()}${openapiPath(r.path).replace(/^\/api\/v1/, '').replace(/[{}]/g, '').split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join('')}`;
   while (operationIds.has(id)) id += '_';
   operationIds.add(id);
@@ -104,13 +108,14 @@ export function openapiDocument(routes: RouteDef[], baseUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   const ids = new Set<string>();
   const tags = new Set<string>();
+  const used = new Set<number>();
   for (const r of routes) {
     if (!r.decl) continue;
     const p = openapiPath(r.path);
-    (paths[p] ??= {})[r.method.toLowerCase()] = operation(r, ids);
+    (paths[p] ??= {})[r.method.toLowerCase()] = operation(r, ids, used);
     tags.add(r.decl.tag ?? 'service');
   }
-  const errorResponses = Object.fromEntries(Object.entries(REASONS).map(([s, description]) => [`E${s}`, { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]));
+  const errorResponses = Object.fromEntries(Object.entries(REASONS).filter(([s]) => used.has(Number(s))).map(([s, description]) => [`E${s}`, { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]));
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',

@@ -17,6 +17,15 @@ const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, st
 
 export const VERSION_PREFIXES = ['/api/v1', '/v1'];
 
+// Dot segments, empty segments and encoded separators or dots (%2e %2f %5c) are what path
+// traversal and prefix confusion are made of ("/api/v1//metrics" once reached /metrics).
+const NOT_CANONICAL = /\/\/|\/\.{1,2}(?:\/|$)|%2e|%2f|%5c|\\/i;
+
+/** Only canonical paths are routed: anything else is answered 404, never by another route. */
+export function isCanonical(url: string): boolean {
+  return url.startsWith('/') && !NOT_CANONICAL.test(url);
+}
+
 /** "/api/v1/route" → "/route"; "/healthz" → "//healthz" (absolute routes are written with a leading "//"). */
 export function normalisePath(url: string): string {
   for (const p of VERSION_PREFIXES) {

@@ -3,13 +3,14 @@
 import uWS from 'uWebSockets.js';
 import { randomBytes } from 'node:crypto';
 import { ATTRIBUTION_HEADER, withAttribution } from '../core/attribution.ts';
-import { Router, normalisePath, displayPath } from './router.ts';
+import { Router, normalisePath, displayPath, isCanonical } from './router.ts';
 import { Metrics } from './metrics.ts';
 import { HttpError, type AppContext, type KeyInfo, type Method, type Reply, type Req, type RouteDef } from './types.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { Limits } from '../auth/limits.ts';
 import { RequestLog } from './request-log.ts';
 import { log } from '../core/log.ts';
+import { checkOrigin } from '../auth/origins.ts';
 import { compileRoutes, validateRequest } from './operation.ts';
 import { OPEN_CORS, CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE, type CorsPolicy } from './cors.ts';
 import { tooDeep, MAX_JSON_DEPTH } from './json-depth.ts';
@@ -184,6 +185,7 @@ export class HttpServer {
       return this.finish(ex, errorReply(400, 'bad_request', `${framing} The request cannot be framed safely.`), 'unmatched', null);
     }
 
+    if (!isCanonical(url)) return this.finish(ex, errorReply(404, 'not_found', 'No endpoint at this path: only canonical paths are served (no empty or dot segments, no encoded dots or slashes).'), 'unmatched', null);
     const path = normalisePath(url);
     if (method === 'OPTIONS' || !METHODS.has(method)) return this.options(ex, path, url);
     const m = this.d.router.match(method as Method, path);
@@ -311,6 +313,11 @@ export class HttpServer {
       if (route.scope !== 'any' && !key.scopes.includes(route.scope)) {
         this.d.ctx.refusals?.record(key, 403, 'forbidden', `${route.method} ${displayPath(route.path)}`);
         return routeError(route, 403, 'forbidden', `This key lacks the '${route.scope}' scope needed for ${route.method} ${displayPath(route.path)}.`);
+      }
+      if (key.origins?.length) {
+        // A browser key is used only from its listed origins, on every route (SPEC §5.4).
+        const o = checkOrigin(key, req.headers);
+        if (!o.ok) return errorReply(403, 'forbidden', o.message);
       }
       const admitted = this.d.limits.admit(key);
       const v = admitted instanceof Promise ? await admitted : admitted;

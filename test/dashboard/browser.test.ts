@@ -79,6 +79,8 @@ describe.skipIf(!existsSync(CHROMIUM))('dashboard in headless Chromium', () => {
     await page.reload();
     expect(await usedOf(display)).toBe(8);
     expect(await page.locator('figure.chart', { hasText: display }).innerText()).toContain('8 of 1,000 requests');
+    // Refusals reach the database on the next flush (every second): reload until the table shows them.
+    await expect.poll(async () => { await page.reload(); return page.locator('table.refusals').count(); }, { timeout: 15_000, interval: 500 }).toBeGreaterThan(0);
     const refused = await page.locator('table.refusals').innerText();
     expect(refused).toContain('403');
     expect(refused).toContain('GET /route');

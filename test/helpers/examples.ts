@@ -39,7 +39,7 @@ export function exampleRequest(r: RouteDef, ex: Example, vars: unknown = {}): Se
 export async function resolveExample(
   routes: RouteDef[], r: RouteDef, i: number, send: (s: Sendable) => Promise<Response>,
 ): Promise<Sendable> {
-  const ex = r.decl.examples[i];
+  const ex = r.decl.examples[i] ?? {};
   let vars: unknown = {};
   if (ex.after) {
     const dep = routes.find((x) => `${x.method} ${displayPath(x.path)}` === ex.after);

@@ -1,7 +1,11 @@
-// Builds the real tile set once per test file into a temp folder (≈12 s on the real data).
-import { mkdtempSync, readFileSync } from 'node:fs';
+// The real tile set for the maps tests. Building it costs ~12 s of CPU, so one build is shared
+// by every test file: it is kept in the temp folder under a hash of the code and inputs that make
+// it (graph-build/tiles, the OSM reader, the gazetteer readers, src/core/maps, sources.json), so
+// any change to them rebuilds it. Each suite links it into its own built/ folder.
+import { mkdtempSync, readFileSync, readdirSync, statSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
 import { buildTiles } from '../../graph-build/tiles/index.ts';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
@@ -13,8 +17,39 @@ export function tileOf(lat: number, lng: number, z: number): [number, number] {
   return [Math.floor(((lng + 180) / 360) * n), Math.floor(((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * n)];
 }
 
-export async function buildTestTiles(builtDir = join(mkdtempSync(join(tmpdir(), 'svc-maps-')), 'built'), maxZoom?: number) {
-  const s = JSON.parse(readFileSync(join(REPO, 'data/sources.json'), 'utf8'));
-  const r = await buildTiles({ sharedDataDir: SHARED_DATA, out: builtDir, sources: { ...s.gazetteer, ...s.tiles }, roads: s.roads, progress: false, maxZoom });
-  return { builtDir, ...r };
+function codeHash(): string {
+  const h = createHash('sha1');
+  const walk = (d: string) => {
+    for (const f of readdirSync(d).sort()) {
+      const p = join(d, f);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (f.endsWith('.ts')) h.update(p).update(readFileSync(p));
+    }
+  };
+  for (const d of ['graph-build/tiles', 'graph-build/osm', 'graph-build/gazetteer', 'src/core/maps']) walk(join(REPO, d));
+  h.update(readFileSync(join(REPO, 'data/sources.json')));
+  h.update(readFileSync(join(REPO, 'src/core/format/kinds.ts')));
+  return h.digest('hex').slice(0, 16);
+}
+
+let shared: Promise<{ dir: string; tiles: number }> | null = null;
+
+async function sharedBuild(): Promise<{ dir: string; tiles: number }> {
+  const root = join(tmpdir(), `svc-test-tiles-${codeHash()}`);
+  const dir = join(root, 'tiles');
+  if (!existsSync(join(dir, 'manifest.json'))) {
+    mkdirSync(root, { recursive: true });
+    const s = JSON.parse(readFileSync(join(REPO, 'data/sources.json'), 'utf8'));
+    await buildTiles({ sharedDataDir: SHARED_DATA, out: root, sources: { ...s.gazetteer, ...s.tiles }, roads: s.roads, progress: false });
+  }
+  return { dir, tiles: JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')).tiles };
+}
+
+/** Link the shared tile set into `builtDir/tiles` (a fresh temp folder by default). */
+export async function buildTestTiles(builtDir = join(mkdtempSync(join(tmpdir(), 'svc-maps-')), 'built')) {
+  shared ??= sharedBuild();
+  const { dir, tiles } = await shared;
+  mkdirSync(builtDir, { recursive: true });
+  if (!existsSync(join(builtDir, 'tiles'))) symlinkSync(dir, join(builtDir, 'tiles'), 'dir');
+  return { builtDir, tiles };
 }

@@ -8,6 +8,10 @@ import { freshPglite, type TestDb } from '../helpers/db.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { buildTestTiles, tileOf } from './fixture.ts';
 import { decodeMvt } from '../../src/core/maps/mvt.ts';
+import { createKey } from '../../src/auth/keys.ts';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { REPO } from './fixture.ts';
 
 let db: TestDb;
 let s: TestServer;
@@ -18,7 +22,7 @@ beforeAll(async () => {
   await buildTestTiles(`${db.dataDir}/built`);
   s = await startTestServer(db);
   key = await s.key({ scopes: ['maps', 'geo'] });
-});
+}, 600_000);
 afterAll(async () => {
   await s?.close();
   await db?.drop();
@@ -27,6 +31,11 @@ afterAll(async () => {
 const raw = (path: string, headers: Record<string, string> = {}) => fetch(s.url + path, { headers });
 
 describe('tiles over HTTP', () => {
+  it('the capabilities staticmap, map_embed and browser_map_sdk are true with the tile set loaded', async () => {
+    const d = await (await raw('/api/v1/capabilities')).json() as any;
+    expect(d.capabilities).toMatchObject({ staticmap: true, map_embed: true, browser_map_sdk: true });
+  });
+
   it('serves a tile gzip-encoded with Cache-Control and ETag, and 304 for a matching If-None-Match', async () => {
     const [x, y] = tileOf(-5.6333, 32.7667, 14);
     const r = await s.get(`/tiles/tiles/14/${x}/${y}.pbf`, key, { 'accept-encoding': 'gzip' });
@@ -101,5 +110,62 @@ describe('tiles over HTTP', () => {
     expect(j.marker.pixelRatio).toBe(2);
     const png = await raw(`/tiles/sprites/sprite.png?key=${key}`);
     expect(png.headers.get('content-type')).toBe('image/png');
+  });
+});
+
+describe('browser keys', () => {
+  const shop = 'https://shop.example';
+  const browserKey = async (o: { origins?: string[]; burstRps?: number; scopes?: string[] } = {}) =>
+    (await createKey(s.app.ctx.store, { project: 'shop', plan: 'enterprise', test: false, origins: o.origins ?? [shop], burstRps: o.burstRps, scopes: o.scopes })).key;
+
+  it('hold only the maps and geo scopes and need valid origins', async () => {
+    await expect(createKey(s.app.ctx.store, { project: 'shop', plan: 'free', test: false, origins: [shop], scopes: ['routing'] })).rejects.toThrow(/only the maps and geo/);
+    await expect(createKey(s.app.ctx.store, { project: 'shop', plan: 'free', test: false, origins: ['shop.example/path'] })).rejects.toThrow(/origin/);
+    const { row } = await createKey(s.app.ctx.store, { project: 'shop', plan: 'free', test: false, origins: ['https://Shop.Example:443'] });
+    expect(row.scopes.sort()).toEqual(['geo', 'maps']);
+    expect(row.origins).toEqual([shop]);
+  });
+
+  it('work from a listed origin (Origin or Referer) with CORS headers, and are refused elsewhere with the reason', async () => {
+    const k = await browserKey();
+    const ok = await raw(`/tiles/tiles/0/0/0.pbf?key=${k}`, { origin: shop });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('access-control-allow-origin')).toBe(shop);
+    expect((await raw(`/tiles/style.json?key=${k}`, { referer: `${shop}/checkout?x=1` })).status).toBe(200);
+    const evil = await raw(`/tiles/tiles/0/0/0.pbf?key=${k}`, { origin: 'https://evil.example' });
+    expect(evil.status).toBe(403);
+    expect(((await evil.json()) as any).error.message).toMatch(/evil\.example is not allowed/);
+    const bare = await raw(`/tiles/tiles/0/0/0.pbf?key=${k}`);
+    expect(bare.status).toBe(403);
+    // Other endpoints: the origin is checked everywhere, and scopes keep it to maps and geo.
+    expect((await raw(`/api/v1/route?from=0,0&to=1,1&key=${k}`, { origin: shop, authorization: `Bearer ${k}` })).status).toBe(403);
+  });
+
+  it('a live server key sent from a browser page (Origin) is refused with why; a sandbox key is not', async () => {
+    const r = await raw(`/tiles/style.json?key=${key}`, { origin: shop });
+    expect(r.status).toBe(403);
+    expect(((await r.json()) as any).error.message).toMatch(/live server key was sent from a browser/i);
+    expect((await raw(`/tiles/style.json?key=${key}`)).status).toBe(200); // from a server: fine
+    const t = await s.key({ test: true, scopes: ['maps'] });
+    expect((await raw(`/tiles/style.json?key=${t}`, { origin: shop })).status).toBe(200);
+  });
+
+  it('have their own burst limit', async () => {
+    const k = await browserKey({ burstRps: 3 });
+    const codes = [];
+    for (let i = 0; i < 5; i++) codes.push((await raw(`/tiles/tiles/0/0/0.pbf?key=${k}`, { origin: shop })).status);
+    expect(codes.slice(0, 3)).toEqual([200, 200, 200]);
+    expect(codes).toContain(429);
+  });
+
+  it('npm run keys -- create --browser --origins creates one the server accepts', async () => {
+    // Asynchronously: the CLI talks to this very process's database socket.
+    const { stdout: out } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/keys.ts', 'create', '--project', 'cli', '--plan', 'free', '--browser', '--origins', `${shop},https://www.shop.example`], {
+      cwd: REPO, env: { ...process.env, DATA_DIR: db.dataDir, LOG_LEVEL: 'silent' }, encoding: 'utf8',
+    });
+    expect(out).toMatch(/browser key for https:\/\/shop\.example https:\/\/www\.shop\.example/);
+    const k = out.trim().split('\n').pop()!;
+    await new Promise((r) => setTimeout(r, 1200));
+    expect((await raw(`/tiles/tiles.json?key=${k}`, { origin: 'https://www.shop.example' })).status).toBe(200);
   });
 });

@@ -42,7 +42,7 @@ beforeAll(async () => {
       }
     }
   }
-});
+}, 600_000);
 afterAll(async () => {
   await s?.close();
   await db?.drop();

@@ -20,7 +20,7 @@ beforeAll(async () => {
   const b = await buildTestTiles();
   dir = join(b.builtDir, 'tiles');
   a = new PmArchive(readFileSync(join(dir, 'tiles.pmtiles')));
-});
+}, 600_000);
 
 const layersAt = (z: number, lat: number, lng: number) => {
   const [x, y] = tileOf(lat, lng, z);

@@ -39,10 +39,6 @@ export function fbView(sec: Uint8Array | undefined): Flatbush | null {
 }
 
 const dec = new TextDecoder();
-/** A string from a UTF-8 blob + offsets pair (decoded on demand: only for answers). */
-export function strAt(bytes: Uint8Array, off: Uint32Array, i: number): string {
-  return dec.decode(bytes.subarray(off[i], off[i + 1]));
-}
 
 /**
  * A blob of UTF-8 strings as a Buffer view (no copy) with its offsets: `Buffer#toString`

@@ -17,6 +17,10 @@
 import type { GraphViews } from '../../src/core/format/route.ts';
 import { MinHeap } from '../../src/core/heap.ts';
 import type { ChQuery } from './ch-query.ts';
+import { M_PER_DEG } from '../../src/core/geometry.ts';
+
+/** The plane's distances are scaled by this before use as a lower bound (projection error ≪ 5% over an extract). */
+const LB_SLACK = 0.95;
 
 /** Limits of issue 12 §2: at most 3 alternatives, ≤ 25% longer, ≤ 80% shared; T = 25% of the best for local optimality. */
 export { MAX_ALTERNATIVES } from '../../src/core/guidance.ts';
@@ -24,7 +28,7 @@ export const STRETCH = 0.25;
 export const MAX_SHARE = 0.8;
 export const LOCAL = 0.25;
 /** Distinct via paths examined at most per request (cheapest first): bounds the cost of a request. */
-export const MAX_TRIED = 40;
+export const MAX_TRIED = 20;
 
 export interface Seed { node: number; cost: number }
 export interface AltPath { edges: number[]; start: number; end: number; cost: number }
@@ -38,6 +42,12 @@ export class ViaSearch {
   private heap = new MinHeap(1024);
   private mark: Int32Array;
   private markCur = 0;
+  /** Fastest speed on any edge (m/ms): straight-line distance / vmax bounds any remaining travel time from below. */
+  private vmax = 0;
+  /** Node positions in metres on a plane around the graph's centre (lower-bound distances only). */
+  private px: Float32Array;
+  private py: Float32Array;
+  private kx = 0;
 
   constructor(private g: GraphViews) {
     const n = g.meta.nodes;
@@ -46,17 +56,24 @@ export class ViaSearch {
     this.stamp = new Int32Array(2 * n);
     this.done = new Int32Array(2 * n);
     this.mark = new Int32Array(n);
+    for (let e = 0; e < g.edgeW.length; e++) if (g.edgeW[e] > 0) this.vmax = Math.max(this.vmax, g.edgeDist[e] / g.edgeW[e]);
+    // Equirectangular at the widest latitude of the extract (|lat| largest, so cos smallest): east-west
+    // distances come out no longer than on the sphere; LB_SLACK covers the rest of the projection error.
+    const [, s, , nn] = g.meta.bbox;
+    this.kx = Math.cos(Math.max(Math.abs(s), Math.abs(nn)) * (Math.PI / 180)) * M_PER_DEG;
+    this.px = new Float32Array(n); this.py = new Float32Array(n);
+    for (let v = 0; v < n; v++) { this.px[v] = (g.nodeLon[v] / 1e7) * this.kx; this.py[v] = (g.nodeLat[v] / 1e7) * M_PER_DEG; }
   }
 
   /**
    * Up to `want` alternatives to the best route (cost `best`, base edges `bestEdges` as unsigned
    * ids, length `bestLen` metres). `q` (the thread's CH query) runs the local-optimality checks.
    */
-  find(sources: Seed[], targets: Seed[], best: number, want: number, bestEdges: Set<number>, bestLen: number, q: ChQuery): AltPath[] {
+  find(sources: Seed[], targets: Seed[], best: number, want: number, bestEdges: Set<number>, bestLen: number, q: ChQuery, from: [number, number], to: [number, number]): AltPath[] {
     const g = this.g;
     if (++this.cur === 0x7fffffff) { this.stamp.fill(0); this.done.fill(0); this.cur = 1; }
     const limit = (1 + STRETCH) * best;
-    const seenF = this.tree(sources, 0, limit), seenB = this.tree(targets, 1, limit);
+    const seenF = this.tree(sources, 0, limit, to), seenB = this.tree(targets, 1, limit, from);
     void seenF;
     const cands: { v: number; c: number }[] = [];
     for (const v of seenB) {
@@ -90,9 +107,17 @@ export class ViaSearch {
     return accepted;
   }
 
-  /** Dijkstra on base edges from seeds, forward (dir 0) or backward (1), settling keys ≤ limit. */
-  private tree(seeds: Seed[], dir: number, limit: number): number[] {
+  /**
+   * Dijkstra on base edges from seeds, forward (dir 0) or backward (1), settling keys ≤ limit.
+   * A node whose distance plus a lower bound of the rest of the way (straight line to `toward` at
+   * the graph's top speed) exceeds the limit is not entered: it can be no via node, nor lie on the
+   * tree path to one (the bound is consistent), so pruning it loses nothing.
+   */
+  private tree(seeds: Seed[], dir: number, limit: number, toward: [number, number]): number[] {
     const g = this.g, dist = this.dist, pred = this.pred, stamp = this.stamp, done = this.done, cur = this.cur, h = this.heap;
+    const tx = toward[1] * this.kx, ty = toward[0] * M_PER_DEG, px = this.px, py = this.py;
+    const f = this.vmax > 0 ? LB_SLACK / this.vmax : 0;
+    const lb = (y: number) => { const dx = px[y] - tx, dy = py[y] - ty; return Math.sqrt(dx * dx + dy * dy) * f; };
     const settled: number[] = [];
     h.clear();
     for (const s of seeds) {
@@ -115,7 +140,7 @@ export class ViaSearch {
         if (!(g.edgeFlags[e] & need)) continue;
         const y = atU ? g.edgeV[e] : g.edgeU[e];
         const iy = 2 * y + dir, nd = d + g.edgeW[e];
-        if (stamp[iy] !== cur || nd < dist[iy]) {
+        if ((stamp[iy] !== cur || nd < dist[iy]) && nd + lb(y) <= limit) {
           stamp[iy] = cur; dist[iy] = nd;
           // the edge as driven: forward x→y, backward y→x; signed +(e+1) along u→v
           pred[iy] = dir === 0 ? (atU ? e + 1 : -(e + 1)) : (atU ? -(e + 1) : e + 1);

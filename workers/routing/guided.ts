@@ -21,6 +21,8 @@ export interface GuideOptions {
   intersections?: boolean;
   /** mode name written on steps (driving, walking, cycling) */
   stepMode: string;
+  /** write instruction text (the OSRM layer has none; default true) */
+  instructions?: boolean;
 }
 
 export interface GuidedLeg { cost: number; dist: number; pieces: Piece[]; steps?: Step[] }
@@ -50,15 +52,16 @@ export function guide(args: RouteArgs, o: GuideOptions): Guided {
 }
 
 function assemble(g: GraphViews, legs: GuidedLeg[], o: GuideOptions): GuidedRoute {
-  const e7: number[] = [];
+  const c: number[] = [];
   let cost = 0, dist = 0;
   legs.forEach((l, i) => {
-    for (const p of l.pieces) pieceCoords(g, p, e7);
+    // every piece's first point is the previous piece's last (the node, or the via point between legs)
+    const start: number[] = [], end: number[] = [];
+    for (const p of l.pieces) { start.push(Math.max(0, c.length / 2 - 1)); pieceCoords(g, p, c); end.push(c.length / 2 - 1); }
     cost += l.cost; dist += l.dist;
-    if (o.steps) l.steps = legSteps(g, l.pieces, l.cost, { lang: o.lang, mode: o.stepMode, legIndex: i, legCount: legs.length, intersections: o.intersections });
+    if (o.steps) l.steps = legSteps(g, l.pieces, l.cost, { lang: o.lang, mode: o.stepMode, legIndex: i, legCount: legs.length, intersections: o.intersections, instructions: o.instructions }, { c, start, end });
   });
-  if (e7.length === 2) e7.push(e7[0], e7[1]);
-  return { cost, dist, line: new E7Line(e7), legs };
+  return { cost, dist, line: new E7Line(c), legs };
 }
 
 /** Alternatives of a one-leg route (via points: none, as OSRM). */
@@ -75,7 +78,7 @@ function alternatives(graph: LoadedGraph, s: Snap, t: Snap, best: GuidedLeg, wan
   const bestSet = new Set<number>();
   for (const p of best.pieces) bestSet.add(p.e);
   const out: GuidedLeg[] = [];
-  for (const a of vs.find(sources, targets, best.cost, want, bestSet, best.dist, graph.query)) {
+  for (const a of vs.find(sources, targets, best.cost, want, bestSet, best.dist, graph.query, [s.lat, s.lng], [t.lat, t.lng])) {
     if (a.edges.some((e) => Math.abs(e) - 1 === es || Math.abs(e) - 1 === et)) continue; // leaves by one end and comes back: not simple
     // the same choice of phantom directions as route.ts leg()
     const leaveForward = !!(fs & 1) && g.edgeV[es] === a.start && (!(fs & 2) || g.edgeU[es] !== a.start || (1 - s.frac) <= s.frac);
@@ -94,31 +97,43 @@ function alternatives(graph: LoadedGraph, s: Snap, t: Snap, best: GuidedLeg, wan
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const snapped = (s: Snap) => ({ lat: Math.round(s.lat * 1e7) / 1e7, lng: Math.round(s.lng * 1e7) / 1e7, distance_m: round1(s.dist) });
 
-/** Collects line texts while the body is built; JSON.stringify then sees only placeholders. */
+/**
+ * Collects line texts while the body is built; JSON.stringify then sees only placeholders. A
+ * route's line is written once (digits straight from the stored integers, as geometry.ts does);
+ * each step's line is a substring of it.
+ */
 export class LineTexts {
   texts: string[] = [];
-  constructor(private write: (l: E7Line) => string) {}
-  ref(l: E7Line): string { this.texts.push(this.write(l)); return `\u0000L${this.texts.length - 1}`; }
+  private written = new Map<number[], { text: string; at: Int32Array }>();
+  ref(l: E7Line): string { this.texts.push(this.json(l)); return `\u0000L${this.texts.length - 1}`; }
   /** The body's JSON text with every placeholder replaced by its line. */
   stringify(body: unknown): string {
     return JSON.stringify(body).replace(/"\\u0000L(\d+)"/g, (_, i) => this.texts[Number(i)]);
   }
+  /** [[lng, lat], …] of the line. */
+  json(l: E7Line): string {
+    let w = this.written.get(l.c);
+    if (!w) { w = writePoints(l.c); this.written.set(l.c, w); }
+    const a = w.at[l.from], b = w.at[l.from + 1] - 1;
+    if (l.to === l.from) { const p = w.text.slice(a, b); return `[${p},${p}]`; }
+    return `[${w.text.slice(a, w.at[l.to + 1] - 1)}]`;
+  }
 }
 
 let scratch = new Uint8Array(1 << 16);
-/** [[lng, lat], …] as JSON text, digits written from the stored integers (see geometry.ts). */
-export function coordsJson(l: E7Line): string {
-  const c = l.e7;
-  if (scratch.length < c.length * 13 + 16) scratch = new Uint8Array(c.length * 13 + 16);
-  const b = scratch;
-  let n = 0;
-  b[n++] = 91;
-  for (let k = 0; k < c.length; k += 2) {
-    if (k) b[n++] = 44;
-    b[n++] = 91; n = writeE7(b, n, c[k]); b[n++] = 44; n = writeE7(b, n, c[k + 1]); b[n++] = 93;
+/** "[x,y],[x,y],…" for every point of c, and where each point's text starts (at[n] = length + 1). */
+function writePoints(c: number[]): { text: string; at: Int32Array } {
+  const n = c.length / 2;
+  if (scratch.length < n * 30 + 16) scratch = new Uint8Array(n * 30 + 16);
+  const b = scratch, at = new Int32Array(n + 1);
+  let m = 0;
+  for (let k = 0; k < n; k++) {
+    at[k] = m;
+    b[m++] = 91; m = writeE7(b, m, c[2 * k]); b[m++] = 44; m = writeE7(b, m, c[2 * k + 1]); b[m++] = 93;
+    b[m++] = 44;
   }
-  b[n++] = 93;
-  return Buffer.from(b.buffer, b.byteOffset, n).toString('latin1');
+  at[n] = m;
+  return { text: Buffer.from(b.buffer, b.byteOffset, m).toString('latin1'), at };
 }
 
 const geoJson = (t: LineTexts, l: E7Line) => ({ type: 'LineString', coordinates: t.ref(l) });
@@ -143,7 +158,7 @@ export interface GuidedRouteArgs extends RouteArgs { steps?: boolean; lang?: Lan
 export function guidedRouteTask(args: GuidedRouteArgs): JsonText {
   const mode = args.mode ?? 'driving';
   const res = guide(args, { steps: !!args.steps, lang: args.lang ?? 'en', alternatives: args.alternatives ?? 0, stepMode: STEP_MODE[mode] ?? mode });
-  const t = new LineTexts(coordsJson);
+  const t = new LineTexts();
   const [best, ...alts] = res.routes;
   const route: Record<string, unknown> = nativeRoute(best, mode, t);
   const snaps = res.snaps;

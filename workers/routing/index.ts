@@ -1,6 +1,7 @@
 // Routing module: contraction-hierarchy queries, snapping and geometry over road graphs.
-// Tasks: `route` (full answer with geometry), `route_cost` (cost only), `route_matrix`, `road_access`. Arguments arrive validated by the
-// declaration of GET /route (points in range, radius within SNAP_RADIUS); they are not re-checked.
+// Tasks: `route` (full answer with geometry), `route_matrix`, `road_access` and `route_cost` (cost and distance only:
+// the compat distance matrix, bench osrm-pairs). Arguments arrive validated by the declarations
+// that call them (points in range, radius within SNAP_RADIUS); they are not re-checked.
 import { TaskError, JsonText, type EngineModule } from '../../src/core/task.ts';
 import { SNAP_RADIUS } from '../../src/core/limits.ts';
 import { loadGraphs, type LoadedGraph } from './graphs.ts';
@@ -14,6 +15,7 @@ import { leg } from './route.ts';
 import { JsonCoordSink, type CoordSink } from './geometry.ts';
 import { roadAccess } from './access.ts';
 import { guidedRouteTask, type GuidedRouteArgs } from './guided.ts';
+import { osrmRouteTask, osrmNearestTask, osrmTableTask, osrmTripTask } from './osrm.ts';
 
 import { MODES, type Mode } from './candidates.ts';
 export { MODES, type Mode };
@@ -137,6 +139,11 @@ export const routing: EngineModule = {
   tasks: {
     // steps and alternatives take the guided path (guided.ts); the plain answer keeps its own
     route: (args: GuidedRouteArgs) => (args.steps || args.alternatives ? guidedRouteTask(args) : routeTask(args)),
+    // the /osrm/ compatibility layer (osrm.ts)
+    osrm_route: osrmRouteTask,
+    osrm_nearest: osrmNearestTask,
+    osrm_table: osrmTableTask,
+    osrm_trip: osrmTripTask,
     road_access: (args) => roadAccess(loadedGraphs(), args),
     route_matrix: (args: MatrixArgs) => matrixTask(args),
     route_optimize: (args: OptimizeArgs) => optimizeTask(args),

@@ -35,8 +35,22 @@ import { instruction, type Lang } from './instructions.ts';
 /** A stretch of base edge e from `from` to `to` metres (from ≤ to when driven u→v). */
 export interface Piece { e: number; fwd: boolean; from: number; to: number }
 
-/** A line as flat E7 integers [lng, lat, …]: written as GeoJSON or an encoded polyline by the answer's format. */
-export class E7Line { constructor(readonly e7: number[]) {} }
+/**
+ * Points from..to (inclusive) of a flat E7 array [lng, lat, …] (a route's line, or a step's range
+ * of it): written as GeoJSON or an encoded polyline by the answer's format. One point stands for a
+ * line of two equal points (an arrive step).
+ */
+export class E7Line {
+  constructor(readonly c: number[], readonly from = 0, readonly to = c.length / 2 - 1) {}
+  /** [lng, lat] pairs as E7 integers, for encoders that want a plain list */
+  *points(): Generator<[number, number]> {
+    for (let k = this.from; k <= this.to; k++) yield [this.c[2 * k], this.c[2 * k + 1]];
+    if (this.to === this.from) yield [this.c[2 * this.to], this.c[2 * this.to + 1]];
+  }
+}
+
+/** A leg's place in its route's line: where each of its pieces starts and ends (point indices of c). */
+export interface LegLine { c: number[]; start: number[]; end: number[] }
 
 export class Pieces implements LegTrace {
   list: Piece[] = [];
@@ -62,7 +76,7 @@ export interface Step {
   intersections?: Intersection[];
 }
 
-export interface StepOptions { lang: Lang; mode: string; legIndex: number; legCount: number; intersections?: boolean }
+export interface StepOptions { lang: Lang; mode: string; legIndex: number; legCount: number; intersections?: boolean; instructions?: boolean }
 
 const RAD = Math.PI / 180;
 /** Metres looked along a road to measure its bearing: shape noise at a junction should not decide a turn. */
@@ -175,35 +189,34 @@ export function localName(a: WayAttr, lang: Lang): string {
 
 interface Building {
   type: string; modifier?: Modifier; exit?: number; bb: number; ba: number; loc: number; // loc: coordinate index
-  attr: WayAttr; rotary?: string; coords: number[]; dist: number; dur: number; inter?: Intersection;
+  attr: WayAttr; rotary?: string; /** last coordinate index of the step's line */ to: number; dist: number; dur: number; inter?: Intersection;
 }
 
 /**
  * The steps of one leg from its pieces. `costMs` is the leg's duration: piece durations (each
  * edge's time shared by length) are scaled to it so steps sum exactly to the leg.
  */
-export function legSteps(g: GraphViews, pieces: Piece[], costMs: number, o: StepOptions): Step[] {
+export function legSteps(g: GraphViews, pieces: Piece[], costMs: number, o: StepOptions, line: LegLine): Step[] {
   const attrs = readWayAttrs(g);
+  const c = line.c;
   // zero-length pieces (a point snapped onto a node) carry no direction; keep at least one
-  let ps = pieces.filter((p) => Math.abs(p.to - p.from) > 0.01);
-  if (ps.length === 0) ps = pieces.slice(0, 1);
-  // all coordinates of the leg, and where each piece starts and ends in them
-  const c: number[] = [];
-  const start: number[] = [], end: number[] = [];
-  for (const p of ps) {
-    start.push(Math.max(0, c.length / 2 - 1));
-    pieceCoords(g, p, c);
-    end.push(c.length / 2 - 1);
-  }
-  if (start[0] !== 0 || c.length < 4) start[0] = 0;
-  const last = c.length / 2 - 1;
+  const ps: Piece[] = [], start: number[] = [], end: number[] = [];
+  pieces.forEach((p, i) => { if (Math.abs(p.to - p.from) > 0.01) { ps.push(p); start.push(line.start[i]); end.push(line.end[i]); } });
+  if (ps.length === 0) { ps.push(pieces[0]); start.push(line.start[0]); end.push(line.end[0]); }
+  const first = line.start[0];
+  start[0] = first;
+  const last = line.end[line.end.length - 1];
   const steps: Building[] = [];
   const a0 = attrs[g.edgeAttr[ps[0].e]];
-  let cur: Building = { type: 'depart', bb: 0, ba: last > 0 ? lookBearing(c, 0, 1, 0, end[0]) : 0, loc: 0, attr: a0, coords: [], dist: 0, dur: 0 };
-  if (o.intersections) cur.inter = depInter(c, cur.ba);
+  let cur: Building = { type: 'depart', bb: 0, ba: last > first ? lookBearing(c, first, 1, first, end[0]) : 0, loc: first, attr: a0, to: 0, dist: 0, dur: 0 };
+  if (o.intersections) cur.inter = depInter(c, first, cur.ba);
   steps.push(cur);
   let rb: Building | null = null, exits = 0;
-  let totalDur = 0;
+  const addPiece = (b: Building, p: Piece) => {
+    const len = Math.abs(p.to - p.from), ed = g.edgeDist[p.e];
+    b.dist += len;
+    b.dur += ed > 0 ? (g.edgeW[p.e] * len) / ed : 0;
+  };
   for (let i = 0; i < ps.length; i++) {
     const p = ps[i];
     if (i > 0) {
@@ -213,6 +226,12 @@ export function legSteps(g: GraphViews, pieces: Piece[], costMs: number, o: Step
       const at = start[i];
       const bb = lookBearing(c, at, -1, start[i - 1], at), ba = lookBearing(c, at, 1, at, end[i]);
       const delta = turnAngle(bb, ba);
+      // The common case, the same road (or unnamed road) going on within 35° outside roundabouts
+      // and ramps, is no maneuver whatever else meets there (decide() agrees): skip the options.
+      if (!rb && !A.rb && !B.rb && isLink(A) === isLink(B) && Math.abs(delta) < 35 && (sameRoad(A, B) || (!named(A) && !named(B)))) {
+        addPiece(cur, p);
+        continue;
+      }
       const all = nodeOptions(g, attrs, x);
       // other roads one may leave x by: not the edge taken, not back along the edge arrived on
       const opts = all.filter((op) => op.enter && !(op.e === p.e && op.atU === p.fwd) && !(op.e === q.e && op.atU !== q.fwd));
@@ -225,31 +244,27 @@ export function legSteps(g: GraphViews, pieces: Piece[], costMs: number, o: Step
           rb.attr = B;
           rb = null;
         }
-        cur = { type: d.type, modifier: d.modifier, bb, ba, loc: at, attr: B, coords: [], dist: 0, dur: 0 };
+        cur = { type: d.type, modifier: d.modifier, bb, ba, loc: at, attr: B, to: 0, dist: 0, dur: 0 };
         if (d.type === 'roundabout') { rb = cur; exits = 0; cur.rotary = localName(B, o.lang) || undefined; }
         if (o.intersections) cur.inter = intersection(c, at, bb, all, p, q);
         steps.push(cur);
       }
     }
-    const len = Math.abs(p.to - p.from), ed = g.edgeDist[p.e];
-    cur.dist += len;
-    const dur = ed > 0 ? (g.edgeW[p.e] * len) / ed : 0;
-    cur.dur += dur; totalDur += dur;
+    addPiece(cur, p);
   }
+  let totalDur = 0;
+  for (const st of steps) totalDur += st.dur;
   if (rb) { rb.exit = undefined; rb.modifier = rb.modifier ?? 'straight'; }
   collapse(steps);
-  // geometry: each step from its maneuver point to the next one's
-  for (let k = 0; k < steps.length; k++) {
-    const from = steps[k].loc, to = k + 1 < steps.length ? steps[k + 1].loc : last;
-    steps[k].coords = c.slice(2 * from, 2 * to + 2);
-  }
+  // geometry: each step from its maneuver point to the next one's (a range of the route's line)
+  for (let k = 0; k < steps.length; k++) steps[k].to = k + 1 < steps.length ? steps[k + 1].loc : last;
   const scale = totalDur > 0 ? costMs / totalDur : 0;
-  const out: Step[] = steps.map((s) => finish(s, s.dur * scale, o));
-  const lastBb = last > 0 ? lookBearing(c, last, -1, 0, last) : 0;
+  const out: Step[] = steps.map((s) => finish(s, s.dur * scale, o, c));
+  const lastBb = last > first ? lookBearing(c, last, -1, first, last) : 0;
   const endLoc: [number, number] = [c[2 * last] / 1e7, c[2 * last + 1] / 1e7];
-  const arrive: Building = { type: 'arrive', bb: lastBb, ba: 0, loc: last, attr: steps[steps.length - 1].attr, coords: [c[2 * last], c[2 * last + 1], c[2 * last], c[2 * last + 1]], dist: 0, dur: 0 };
+  const arrive: Building = { type: 'arrive', bb: lastBb, ba: 0, loc: last, attr: steps[steps.length - 1].attr, to: last, dist: 0, dur: 0 };
   if (o.intersections) arrive.inter = { location: endLoc, bearings: [(lastBb + 180) % 360], entry: [true], in: 0 };
-  out.push(finish(arrive, 0, o));
+  out.push(finish(arrive, 0, o, c));
   return out;
 }
 
@@ -273,8 +288,8 @@ function collapse(steps: Building[]) {
   }
 }
 
-function depInter(c: number[], ba: number): Intersection {
-  return { location: [c[0] / 1e7, c[1] / 1e7], bearings: [ba], entry: [true], out: 0 };
+function depInter(c: number[], at: number, ba: number): Intersection {
+  return { location: [c[2 * at] / 1e7, c[2 * at + 1] / 1e7], bearings: [ba], entry: [true], out: 0 };
 }
 
 function intersection(c: number[], at: number, bb: number, all: Option[], p: Piece, q: Piece): Intersection {
@@ -290,9 +305,8 @@ function intersection(c: number[], at: number, bb: number, all: Option[], p: Pie
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
-function finish(s: Building, durMs: number, o: StepOptions): Step {
-  const e7 = s.coords.length >= 4 ? s.coords : [s.coords[0], s.coords[1], s.coords[0], s.coords[1]];
-  const m: Step['maneuver'] = { type: s.type, bearing_before: s.bb, bearing_after: s.ba, location: [e7[0] / 1e7, e7[1] / 1e7] };
+function finish(s: Building, durMs: number, o: StepOptions, c: number[]): Step {
+  const m: Step['maneuver'] = { type: s.type, bearing_before: s.bb, bearing_after: s.ba, location: [c[2 * s.loc] / 1e7, c[2 * s.loc + 1] / 1e7] };
   if (s.modifier) m.modifier = s.modifier;
   if (s.exit !== undefined) m.exit = s.exit;
   const step: Step = {
@@ -301,7 +315,7 @@ function finish(s: Building, durMs: number, o: StepOptions): Step {
     mode: s.attr.cls === 'ferry' ? 'ferry' : o.mode,
     distance_m: round1(s.dist),
     duration_s: round1(durMs / 1000),
-    geometry: new E7Line(e7),
+    geometry: new E7Line(c, s.loc, s.to),
     instruction: '',
   };
   if (s.attr.ref) step.ref = s.attr.ref;
@@ -309,7 +323,7 @@ function finish(s: Building, durMs: number, o: StepOptions): Step {
   const list = (v?: string) => v?.split(';').map((x) => x.trim()).filter(Boolean).join(', ');
   if (s.attr.dest || s.attr.destRef) step.destinations = s.attr.destRef && s.attr.dest ? `${list(s.attr.destRef)}: ${list(s.attr.dest)}` : list(s.attr.destRef ?? s.attr.dest);
   if (s.rotary) step.rotary_name = s.rotary;
-  step.instruction = instruction(o.lang, step, o.legIndex, o.legCount);
+  if (o.instructions !== false) step.instruction = instruction(o.lang, step, o.legIndex, o.legCount);
   if (s.inter) step.intersections = [s.inter];
   return step;
 }

@@ -41,7 +41,7 @@ function decl(summary: string, o: { params?: Record<string, string>; post?: bool
     description: o.post ? 'HTML form POST (application/x-www-form-urlencoded) with the `_csrf` field of the signed-in session; answers 303.' : 'Server-rendered HTML; needs the dashboard session cookie (else 303 to /dashboard/login).',
     ...(o.params ? { params: Object.fromEntries(Object.entries(o.params).map(([k, d]) => [k, { schema: Q.str({ maxLength: 100 }), required: true, description: d }])) } : {}),
     ...(o.query ? { query: o.query } : {}),
-    responses: o.post ? { 303: SEE_OTHER, 200: HTML_200, 400: { description: 'Invalid form field (HTML page)' }, 403: { description: 'CSRF token missing or wrong' } } : { 200: HTML_200, 303: SEE_OTHER },
+    responses: o.post ? { 303: SEE_OTHER, 200: HTML_200, 400: { description: 'Invalid form field (HTML page)', contentType: 'text/html' }, 403: { description: 'CSRF token missing or wrong (HTML page)', contentType: 'text/html' } } : { 200: HTML_200, 303: SEE_OTHER },
     examples: [{ ...(o.params ? { params: Object.fromEntries(Object.keys(o.params).map((k) => [k, 'example'])) } : {}) }],
   };
 }

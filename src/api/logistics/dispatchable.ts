@@ -20,7 +20,7 @@ export const routes: RouteDef[] = [
         200: { description: 'The verdict', schema: { type: 'object', required: ['stop_id', 'dispatchable'], properties: { stop_id: { type: 'string' }, dispatchable: dispatchSchema } } },
         404: { description: 'Unknown stop' },
       },
-      examples: [{ params: { id: 'stp_example' }, summary: 'Create a stop first (POST /api/v1/stops), then use its id' }],
+      examples: [{ after: 'POST /stops', params: { id: '{{stop.id}}' }, summary: 'a stop just created' }],
     },
     async handler(req, ctx) {
       const o = owner(req);

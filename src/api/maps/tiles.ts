@@ -32,6 +32,8 @@ const acceptsGzip = (req: Req) => /\bgzip\b/.test(req.headers['accept-encoding']
 const json = (o: unknown, headers: Record<string, string>): Reply => ({ bytes: new TextEncoder().encode(JSON.stringify(o)), contentType: 'application/json; charset=utf-8', headers });
 
 const binary = { description: 'Bytes', schema: { type: 'string', format: 'binary' } };
+/** 304 (If-None-Match matched) has no body. */
+const notModified = (contentType: string) => ({ 304: { description: 'Not modified (If-None-Match matched the ETag)', contentType } });
 const keyParam = { key: { schema: { type: 'string' }, description: 'API key (browser key or sandbox key) when no Authorization header can be sent' } };
 
 export function tilesUrl(ctx: AppContext): string { return ctx.config.tilesUrl; }
@@ -48,7 +50,7 @@ export const routes: RouteDef[] = [
         y: { schema: { type: 'string', pattern: '^[0-9]{1,7}(\\.pbf|\\.mvt)?$' }, required: true, description: 'Row, with or without .pbf' },
       },
       query: keyParam,
-      responses: { 200: { ...binary, contentType: MVT }, 204: { description: 'No data in this tile' }, 404: { description: 'Outside the tile grid' } },
+      responses: { 200: { ...binary, contentType: MVT }, 204: { description: 'No data in this tile', contentType: MVT }, ...notModified(MVT), 404: { description: 'Outside the tile grid' } },
       examples: [{ params: { z: '0', x: '0', y: '0.pbf' }, summary: 'The world tile' }],
     },
     handler(req, ctx) {
@@ -113,7 +115,7 @@ export const routes: RouteDef[] = [
         range: { schema: { type: 'string', pattern: '^[0-9]{1,5}-[0-9]{1,5}\\.pbf$' }, required: true, description: 'e.g. 0-255.pbf' },
       },
       query: keyParam,
-      responses: { 200: { ...binary, contentType: 'application/x-protobuf' }, 404: { description: 'Unknown font stack or invalid range' } },
+      responses: { 200: { ...binary, contentType: 'application/x-protobuf' }, ...notModified('application/x-protobuf'), 404: { description: 'Unknown font stack or invalid range' } },
       examples: [{ params: { fontstack: FONTSTACKS.regular, range: '0-255.pbf' }, summary: 'Basic Latin' }],
     },
     handler(req, ctx) {
@@ -137,7 +139,7 @@ export const routes: RouteDef[] = [
       summary: 'Sprite sheet of the styles (sprite.json/.png, sprite@2x.json/.png)', tag: 'maps',
       params: { file: { schema: { type: 'string', enum: ['sprite.json', 'sprite.png', 'sprite@2x.json', 'sprite@2x.png'] }, required: true } },
       query: keyParam,
-      responses: { 200: { ...binary, contentType: 'image/png' } },
+      responses: { 200: { ...binary, contentType: 'image/png' }, ...notModified('image/png') },
       examples: [{ params: { file: 'sprite.json' }, summary: 'Sprite index at 1x' }],
     },
     handler(req, ctx) {

@@ -8,6 +8,8 @@ export const DATASET_FORMATS = {
   gazetteer: 3,
   /** Vector tiles: one PMTiles v3 archive plus glyph ranges and sprites (graph-build/tiles, docs/maps.md). */
   tiles: 1,
+  /** Places from a full OpenStreetMap extract: businesses, markets, protected areas (src/core/format/pois.ts). */
+  pois: 1,
 } as const;
 
 export type DatasetKind = keyof typeof DATASET_FORMATS;

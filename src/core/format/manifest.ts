@@ -17,8 +17,8 @@ export interface ManifestFile {
 }
 
 export interface Manifest {
-  /** "road" for a routing extract, "gazetteer" for the place indexes. */
-  dataset: 'road' | 'gazetteer' | 'tiles';
+  /** "road" for a routing extract, "gazetteer" for the place indexes, "tiles" for vector tiles, "pois" for places from a full OSM extract. */
+  dataset: 'road' | 'gazetteer' | 'tiles' | 'pois';
   name: string;
   format_version: number;
   built_at: string;

@@ -97,6 +97,9 @@ export class PmArchive {
 
   get tileCount(): number { return this.ranges.size; }
 
+  /** Every tile id the archive holds (benchmarks sample real tiles from it). */
+  tileIds(): IterableIterator<number> { return this.ranges.keys(); }
+
   /** The stored (still compressed) bytes of a tile, or null when the archive has none there. */
   tile(z: number, x: number, y: number): Uint8Array | null {
     if (z < this.header.minZoom || z > this.header.maxZoom) return null;

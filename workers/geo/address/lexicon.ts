@@ -4,6 +4,7 @@
 import type { Gazetteer } from '../store.ts';
 import { fold } from '../../../src/core/text/normalize.ts';
 import { COUNTRY_EXTRA } from './vocab.ts';
+import { haversine } from '../../../src/core/geometry.ts';
 import type { Lexicon, PlaceRef } from './parse.ts';
 
 /** The key the parser looks names up by: each word folded, stripped of punctuation, space-joined. */
@@ -14,7 +15,7 @@ export class GazetteerLexicon implements Lexicon {
   private countryNames = new Map<string, string>();
   private admin1s = new Map<string, number[]>();
   private places = new Map<string, number[]>();
-  private streets = new Set<string>();
+  private streets = new Map<string, string[]>();
 
   constructor(private g: Gazetteer) {
     for (const c of g.meta.countries as { code: string; name: string; alias?: boolean }[]) {
@@ -34,13 +35,19 @@ export class GazetteerLexicon implements Lexicon {
         if (cc && !/^[A-Z]{3}$/.test(s) && !this.countries.has(nameKey(s))) this.countries.set(nameKey(s), cc);
       } else if (f >= ps && f < pe) add(this.places, nameKey(g.altName(n)), f);
       else if (f >= a1[0] && f < a1[1]) add(this.admin1s, nameKey(g.altName(n)), f);
-      else if (f >= ss && f < se) this.streets.add(nameKey(g.altName(n)));
+      else if (f >= ss && f < se) {
+        const k = nameKey(g.altName(n)), cc = g.countryCode(f);
+        const l = this.streets.get(k);
+        if (!l) this.streets.set(k, cc ? [cc] : []); else if (cc && !l.includes(cc)) l.push(cc);
+      }
     }
     // Most important first, so a lookup without a country takes the likeliest.
     for (const m of [this.places, this.admin1s]) for (const l of m.values()) l.sort((a, b) => g.importance[b] - g.importance[a] || a - b);
   }
 
   street(key: string): boolean { return this.streets.has(key); }
+  streetCountries(key: string): string[] { return this.streets.get(key) ?? []; }
+  distance(a: PlaceRef, b: PlaceRef): number { const g = this.g; return haversine(g.lat[a.f], g.lng[a.f], g.lat[b.f], g.lng[b.f]); }
   country(key: string): string | null { return this.countries.get(key) ?? null; }
   countryName(cc: string): string | null { return this.countryNames.get(cc) ?? null; }
   admin1(key: string, cc: string | null): PlaceRef | null { return this.pick(this.admin1s.get(key), cc); }

@@ -5,7 +5,7 @@
 // units and populated places), resolved right to left as addresses are written.
 import { fold } from '../../../src/core/text/normalize.ts';
 import {
-  RELATION_PHRASES, STREET_WORDS, LANDMARK_WORDS, STREET_TAIL_ONLY, PREMISE, NUMBER_WORDS, ESTATE_WORDS, SUBLOCALITY_WORDS, ADMIN1_AFFIXES, ARTICLES, POSTCODES,
+  RELATION_PHRASES, STREET_WORDS, LANDMARK_WORDS, GENERIC_WORDS, STREET_TAIL_ONLY, PREMISE, NUMBER_WORDS, ESTATE_WORDS, SUBLOCALITY_WORDS, ADMIN1_AFFIXES, ARTICLES, POSTCODES,
   type Relation,
 } from './vocab.ts';
 
@@ -34,7 +34,14 @@ export interface Lexicon {
   locality(key: string, cc: string | null): PlaceRef | null;
   /** Whether a street of that folded name exists (a known street is never cut into street + place). */
   street(key: string): boolean;
+  /** Countries that have a street of that name (to choose among places of one name). */
+  streetCountries?(key: string): string[];
+  /** Metres between two places the lexicon returned. */
+  distance?(a: PlaceRef, b: PlaceRef): number;
 }
+
+/** A place this close to a bigger one of the same country named right of it is its neighbourhood ("Le Plateau, Dakar"). */
+const NEIGHBOURHOOD_M = 15_000;
 
 export interface ParsedAddress {
   components: AddressComponents;
@@ -80,6 +87,11 @@ function findRelation(ws: Word[]): { i: number; n: number; rel: Relation } | nul
   return null;
 }
 
+/** Words a name does not end with: the place after them belongs to the name. */
+const CONNECTORS = new Set(['de', 'du', 'des', 'da', 'do', 'das', 'dos', 'of', 'la', 'le', 'les', 'the', 'and', 'et', 'e', 'al', 'el']);
+/** Words after which a number belongs to a road's name (Route Nationale 1, طريق وطني 11). */
+const ROAD_NUMBER_WORDS = new Set(['national', 'nationale', 'regional', 'regionale', 'departementale', 'nacional', 'provincial', 'وطني', 'الوطني', 'رقم']);
+
 const isStreetWord = (w: Word, pos: number) => STREET_WORDS.has(w.k) || (pos > 0 && STREET_TAIL_ONLY.has(w.k));
 const isStreet = (ws: Word[]) => ws.some((w, i) => isStreetWord(w, i));
 
@@ -103,7 +115,7 @@ export function parseAddress(input: string, lex: Lexicon, countryArg?: string | 
     if (postcodeGroup && m[postcodeGroup]) c.postcode = m[postcodeGroup];
     text = text.slice(0, m.index) + ',' + text.slice(m.index + m[0].length);
   }
-  const parts = text.split(/[,،;\n|]+|\s[-–]\s/).map((p) => p.trim()).filter(Boolean);
+  const parts = text.split(/[,،;\n|]+/).map((p) => p.trim()).filter(Boolean);
   const segs: Seg[] = [];
   let assigned = 0;
   const set = (k: keyof AddressComponents, v: string) => {
@@ -122,7 +134,8 @@ export function parseAddress(input: string, lex: Lexicon, countryArg?: string | 
       for (; n >= 1; n--) {
         const t = ws.slice(i, i + n);
         const k = keys(t);
-        if (!k || hasDigit(k)) continue;
+        // A lone generic word ("Centre", "Market") is no place, even where a village bears that name.
+        if (!k || hasDigit(k) || CONNECTORS.has(t[0].k) || (n === 1 && (GENERIC_WORDS.has(k) || LANDMARK_WORDS.has(k) || STREET_WORDS.has(k) || ESTATE_WORDS.has(k)))) continue;
         if (lex.country(k) || lex.locality(k, countryArg ?? null) || lex.admin1(stripAffixes(t).key, countryArg ?? null)) break;
       }
       if (n < 1) return null;
@@ -135,7 +148,8 @@ export function parseAddress(input: string, lex: Lexicon, countryArg?: string | 
   const peel = (ws: Word[], keep: (rest: Word[]) => boolean, pos: number): Word[] => {
     for (let k = ws.length - 1; k >= 1 && k >= ws.length - 6; k--) {
       const rest = ws.slice(0, k);
-      if (!keep(rest)) continue;
+      // "Hôpital Préfectoral de | Mandiana": a name does not end in a preposition.
+      if (!keep(rest) || CONNECTORS.has(rest[rest.length - 1].k)) continue;
       const tail = placesIn(ws.slice(k));
       if (!tail) continue;
       for (const t of tail) segs.push({ kind: 'place', ws: t, pos });
@@ -166,7 +180,7 @@ export function parseAddress(input: string, lex: Lexicon, countryArg?: string | 
     if (rest.length > 1 && /^\d{1,5}[a-z]?$/i.test(rest[0].o.replace(/[,#]/g, '')) && !isStreetWord(rest[0], 0)) {
       set('house_number', rest[0].o.replace(/[,#]/g, ''));
       rest = rest.slice(1);
-    } else if (rest.length > 2 && /^\d{1,5}[a-z]?$/i.test(rest[rest.length - 1].o) && !isStreetWord(rest[rest.length - 2], 1)) {
+    } else if (rest.length > 2 && !whole && /^\d{1,5}[a-z]?$/i.test(rest[rest.length - 1].o) && !isStreetWord(rest[rest.length - 2], 1) && !ROAD_NUMBER_WORDS.has(rest[rest.length - 2].k)) {
       set('house_number', rest[rest.length - 1].o);
       rest = rest.slice(0, -1);
     }
@@ -196,7 +210,8 @@ export function parseAddress(input: string, lex: Lexicon, countryArg?: string | 
     const r = findRelation(ws);
     if (r && !c.relation) {
       const left = ws.slice(0, r.i);
-      let obj = stripArticle(ws.slice(r.i + r.n));
+      let obj = ws.slice(r.i + r.n);
+      if (!isStreet(obj)) obj = stripArticle(obj);
       if (left.length) {
         if (!streetPart(left, pos)) {
           if (/^\d{1,5}[a-z]?$/i.test(left[0].o) && left.length === 1) set('house_number', left[0].o);
@@ -209,7 +224,8 @@ export function parseAddress(input: string, lex: Lexicon, countryArg?: string | 
         c.relation_to = 'street';
         streetPart(obj, pos);
       } else {
-        obj = peel(obj, (rest) => rest.length > 0, pos);
+        // A landmark gives up trailing places only in the last part: "…, Beira" already names the town.
+        if (pos === parts.length - 1) obj = peel(obj, (rest) => rest.length > 0, pos);
         c.relation_to = 'landmark';
         set('landmark', join(obj)) || unparsed(join(obj));
       }
@@ -217,7 +233,7 @@ export function parseAddress(input: string, lex: Lexicon, countryArg?: string | 
       return;
     }
     if (streetPart(ws, pos)) { assigned++; lastKind = 'street'; return; }
-    if (ws.some((w) => ESTATE_WORDS.has(w.k))) {
+    if (ws.some((w) => ESTATE_WORDS.has(w.k)) && !lex.locality(keys(ws), countryArg ?? null)) {
       const rest = peel(ws, (x) => x.some((w) => ESTATE_WORDS.has(w.k)), pos);
       set('estate', join(rest)) || unparsed(join(rest)); assigned++; lastKind = 'estate'; return;
     }
@@ -252,6 +268,8 @@ export function parseAddress(input: string, lex: Lexicon, countryArg?: string | 
   for (let i = places.length - 1; i >= 0; i--) {
     const code = lex.country(keys(places[i].ws));
     if (code) {
+      // "…, Djibouti" alone: the city of the country's name (the country follows from it).
+      if (places.length === 1 && !countryArg && lex.locality(keys(places[i].ws), code)) { cc = code; country_source = 'text'; break; }
       done.add(places[i]); assigned++;
       if (!cc) { cc = code; country_source = 'text'; }
       if (!c.country) c.country = code;
@@ -262,7 +280,14 @@ export function parseAddress(input: string, lex: Lexicon, countryArg?: string | 
   // No country yet: the rightmost place that resolves anywhere sets it, so the places left of it
   // are looked up in that country ("Médina, Dakar" is Dakar's Médina, not Morocco's).
   if (!cc) {
+    // A street of a known name narrows the countries first ("…, Osu" is Accra's Osu when the street is Accra's).
+    const sc = c.street && lex.streetCountries ? lex.streetCountries(keys(wordsOf(c.street))) : [];
     for (let i = rest.length - 1; i >= 0 && !cc; i--) {
+      for (const s of sc) {
+        const hit = lex.locality(keys(rest[i].ws), s) ?? lex.admin1(stripAffixes(rest[i].ws).key, s);
+        if (hit) { cc = hit.country; country_source = 'inferred'; break; }
+      }
+      if (cc) break;
       const hit = lex.locality(keys(rest[i].ws), null) ?? lex.admin1(stripAffixes(rest[i].ws).key, null);
       if (hit) { cc = hit.country; country_source = 'inferred'; }
     }
@@ -273,7 +298,9 @@ export function parseAddress(input: string, lex: Lexicon, countryArg?: string | 
     const aff = stripAffixes(s.ws);
     const a1 = lex.admin1(aff.key, cc);
     const loc = locOf(s);
-    const leftIsPlace = i > 0 && !!locOf(rest[i - 1]);
+    const left = i > 0 ? locOf(rest[i - 1]) : null;
+    // "Ikeja, Lagos": Lagos is the state; "Le Plateau, Dakar": Dakar is the city around its neighbourhood.
+    const leftIsPlace = !!left && !(loc && lex.distance && lex.distance(left, loc) <= NEIGHBOURHOOD_M);
     if (a1 && !refs.admin1 && !refs.locality && (aff.affixed || !loc || leftIsPlace)) {
       refs.admin1 = a1; c.admin1 = a1.name; assigned++;
     } else if (loc && !refs.locality) {

@@ -17,6 +17,8 @@ import { RELATION_PHRASES, PREMISE, NUMBER_WORDS, STREET_WORDS } from './vocab.t
 import { fold } from '../../../src/core/text/normalize.ts';
 
 export const AUTOCOMPLETE_LIMIT = { default: 5, max: 10 };
+/** Letters of a name typed before suggestions start (after a premise or relation). */
+export const AUTOCOMPLETE_MIN_CHARS = 2;
 /** How far a pin may lie from the address's matched place before `pin_far_from_address`, by match level (metres). */
 export const PIN_FAR_M: Record<MatchLevel, number> = { premise: 100, street: 300, landmark: 500, locality: 15_000, admin1: 0, country: 0 };
 
@@ -213,7 +215,6 @@ function splitFragment(frag: string): { lead: string; name: string; relation: st
   return { lead: lead.join(' '), name: words.join(' '), relation, premise };
 }
 
-const STREET_SET = new Set([CAT.street]);
 const PLACE_SET = new Set([CAT.city, CAT.town, CAT.village, CAT.locality]);
 const LANDMARK_SET = new Set(Object.values(CAT).filter((c) => ![CAT.street, CAT.country, CAT.admin1, CAT.city, CAT.town, CAT.village, CAT.locality, CAT.earthquake, CAT.river, CAT.lake].includes(c)));
 
@@ -242,15 +243,21 @@ function autocomplete(a: any, ctx: TaskContext) {
   const suggestions: Record<string, unknown>[] = [];
   if (!name.trim()) return { suggestions, ...(ctx.sandbox ? { sandbox: true } : {}) };
   const streetLike = frag.split(/\s+/).some((w: string) => STREET_WORDS.has(fold(w).replace(/[^\p{L}\p{N}]+/gu, '')));
-  const opts = { limit, focus, prefix: true };
-  const filter = (cats: Set<number>) => ({ country: cc && country < 0 ? -2 : country, cats, accept: sb });
-  // Streets and landmarks first (an address line), then localities; the head decides nothing more.
+  // One search over every kind, then sorted into kinds: a category-filtered search reads far more
+  // postings before its top k fills (streets are rare), which broke the 10 ms budget on short prefixes.
   type H = { f: number; score: number; kind: 'street' | 'landmark' | 'locality' };
   const hits: H[] = [];
-  if (!(cc && country < 0)) {
-    for (const h of text.search(name, filter(STREET_SET), opts)) hits.push({ f: h.f, score: h.score + (streetLike ? 0.2 : 0), kind: 'street' });
-    if (!streetLike) for (const h of text.search(name, filter(LANDMARK_SET), opts)) hits.push({ f: h.f, score: h.score, kind: 'landmark' });
-    if (!relation && !streetLike && !headParse?.refs.locality) for (const h of text.search(name, filter(PLACE_SET), opts)) hits.push({ f: h.f, score: h.score + 0.05, kind: 'locality' });
+  // A premise or relation word still being typed ("Shop ", "near") has nothing to complete yet.
+  const nk = fold(name.trim()).replace(/[^\p{L}\p{N}\s]+/gu, '');
+  const bare = !!PREMISE[nk] || NUMBER_WORDS.has(nk) || relationStarts.some(([p]) => p.join(' ') === nk);
+  if (!bare && name.trim().length >= AUTOCOMPLETE_MIN_CHARS && !(cc && country < 0)) {
+    const wantPlaces = !relation && !streetLike && !headParse?.refs.locality;
+    for (const h of text.search(name, { country, cats: null, accept: sb }, { limit: Math.min(30, 3 * limit), focus, prefix: true })) {
+      const c = g.cat[h.f];
+      if (c === CAT.street) hits.push({ f: h.f, score: h.score + (streetLike ? 0.2 : 0), kind: 'street' });
+      else if (PLACE_SET.has(c)) { if (wantPlaces) hits.push({ f: h.f, score: h.score + 0.05, kind: 'locality' }); }
+      else if (LANDMARK_SET.has(c) && !streetLike) hits.push({ f: h.f, score: h.score, kind: 'landmark' });
+    }
   }
   hits.sort((x, y) => y.score - x.score || x.f - y.f);
   const seen = new Set<string>();

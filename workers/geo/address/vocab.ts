@@ -9,7 +9,7 @@ export type Relation = (typeof RELATIONS)[number];
 /** Relation phrases (word sequences) → relation. Longer phrases are tried first. */
 export const RELATION_PHRASES: [string, Relation][] = ([
   // English
-  ['near', 'near'], ['nr', 'near'], ['near to', 'near'], ['close to', 'near'], ['around', 'near'], ['by', 'near'],
+  ['near', 'near'], ['nr', 'near'], ['near to', 'near'], ['close to', 'near'], ['around', 'near'],
   ['opposite', 'opposite'], ['opp', 'opposite'], ['opposite to', 'opposite'], ['facing', 'opposite'], ['across from', 'opposite'], ['in front of', 'opposite'],
   ['behind', 'behind'], ['at the back of', 'behind'],
   ['off', 'off'], ['just off', 'off'],
@@ -44,6 +44,10 @@ export const STREET_WORDS = new Set([
   'شارع', 'طريق', 'نهج', 'زنقة', 'درب', 'جادة', 'ممر',
   'mtaa', 'barabara',
 ]);
+
+/** Words that never make a place on their own, though villages bear them as names ("Central", "Centre"). */
+export const GENERIC_WORDS = new Set(['central', 'centre', 'center', 'north', 'south', 'east', 'west', 'new', 'old', 'main', 'grand', 'petit', 'upper', 'lower',
+  'general', 'regional', 'provincial', 'district', 'national', 'municipal', 'limited', 'ltd', 'nord', 'sud', 'est', 'ouest', 'norte', 'sul', 'leste', 'oeste']);
 
 /** Words that make an unknown name a landmark rather than a neighbourhood. */
 export const LANDMARK_WORDS = new Set([

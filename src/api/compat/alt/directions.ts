@@ -10,7 +10,7 @@ import { task, ok } from './tasks.ts';
 import { resolvePlace, type Resolved } from './places.ts';
 import { distance, duration, boundsOf, type LatLng } from './shapes.ts';
 import { encodeLngLat } from './polyline.ts';
-import { optimizeOrder } from './optimize.ts';
+import { optimizeOrder, NO_ROUTE } from './optimize.ts';
 import { stepsOf, summaryOf } from './steps.ts';
 import { envelope, route as routeSchema, geocodedWaypoint } from './schemas.ts';
 
@@ -114,7 +114,7 @@ const EMPTY = { geocoded_waypoints: [], routes: [] };
 export const directions = altRoute({
   name: 'directions',
   scope: 'routing',
-  ops: ['route', 'reverse', 'geocode', 'place_by_id', 'optimize'],
+  ops: ['route', 'route_optimize', 'reverse', 'geocode', 'place_by_id'],
   datasets: ['road', 'gazetteer'],
   empty: EMPTY,
   decl: {
@@ -155,11 +155,14 @@ export const directions = altRoute({
     const raws = [{ raw: String(q.origin), via: false, param: 'origin' }, ...wp.points.map((p) => ({ ...p, param: 'waypoints' })), { raw: String(q.destination), via: false, param: 'destination' }];
     const resolved = await Promise.all(raws.map((p) => resolvePlace(ctx, req, p.param, p.raw)));
     if (resolved.some((p) => !p)) return notFound(resolved, raws);
-    let pts = resolved as Resolved[];
+    const requested = resolved as Resolved[];
+    let pts = requested;
     let stop = raws.map((p) => !p.via);
     let order = wp.points.map((_, i) => i);
     if (wp.optimize && wp.points.length > 1) {
-      order = await optimizeOrder(ctx, req, pts, MODES[mode]);
+      const o = await optimizeOrder(ctx, req, pts, MODES[mode], SNAP_RADIUS_M);
+      if (!Array.isArray(o)) return answer('ZERO_RESULTS', { geocoded_waypoints: requested.map(geocoded), routes: [] }, { error: o }, o.message);
+      order = o;
       pts = [pts[0], ...order.map((i) => pts[i + 1]), pts[pts.length - 1]];
       stop = pts.map(() => true);
     }
@@ -169,8 +172,8 @@ export const directions = altRoute({
       steps: true, lang: langOf(q.language), ...(q.alternatives && pts.length === 2 ? { alternatives: ALTERNATIVES } : {}),
     };
     const r = await task(ctx, req, 'route', args);
-    if (r.status === 400 && ['no_route', 'no_road_nearby', 'out_of_coverage'].includes(r.body?.error?.code)) {
-      return answer('ZERO_RESULTS', { geocoded_waypoints: pts.map(geocoded), routes: [] }, { error: r.body.error }, r.body.error.message);
+    if (r.status === 400 && NO_ROUTE.has(r.body?.error?.code)) {
+      return answer('ZERO_RESULTS', { geocoded_waypoints: requested.map(geocoded), routes: [] }, { error: r.body.error }, r.body.error.message);
     }
     const body = ok(r, 'route');
     const ours: any[] = [body.route, ...(body.alternatives ?? [])];
@@ -178,7 +181,8 @@ export const directions = altRoute({
     const snapped = [sn.from, ...(sn.via ?? []), sn.to].map(ll);
     const warnings = warningsOf(mode, q);
     const routes = ours.map((x) => platformRoute(x, snapped, pts, stop, mode, units, order, warnings));
-    return answer('OK', { geocoded_waypoints: pts.map(geocoded), routes }, { routes: ours.map(({ geometry, ...rest }) => rest) });
+    // geocoded_waypoints follow the request's order; the legs follow waypoint_order.
+    return answer('OK', { geocoded_waypoints: requested.map(geocoded), routes }, { routes: ours.map(({ geometry, ...rest }) => rest) });
   },
 });
 
@@ -188,7 +192,7 @@ function notFound(resolved: (Resolved | null)[], raws: { raw: string; param: str
   const message = `Could not geocode ${missing.join(', ')}.`;
   return {
     status: 404,
-    json: { geocoded_waypoints: resolved.map(geocoded), routes: [], status: 'NOT_FOUND', error_message: message, svc: { error: { code: 'not_found', message } } },
+    json: { geocoded_waypoints: resolved.map(geocoded), routes: [], status: 'NOT_FOUND', error_message: message, error: { code: 'not_found', message } },
   };
 }
 

@@ -35,7 +35,7 @@ function element(c: Cell | null, units: 'metric' | 'imperial'): Record<string, u
 export const distancematrix = altRoute({
   name: 'distancematrix',
   scope: 'routing',
-  ops: ['matrix', 'reverse', 'geocode', 'place_by_id'],
+  ops: ['route_matrix', 'reverse', 'geocode', 'place_by_id'],
   datasets: ['road', 'gazetteer'],
   empty: { origin_addresses: [], destination_addresses: [], rows: [] },
   decl: {

@@ -19,15 +19,16 @@ export function statusWord(http: number): AltStatus {
 }
 
 /**
- * The `errorBody` of a compat route: the status word, the message, and the route's result
- * containers left empty (`results: []`, `routes: []`, …) so a client reading them finds no nulls.
+ * The `errorBody` of a compat route: the status word, the message, the route's result containers
+ * left empty (`results: []`, `routes: []`, …) so a client reading them finds no nulls, and our own
+ * error object (SPEC §7: `error.code`, `error.message`), which the platform's clients ignore.
  */
 export function errorBodyWith(empty: Record<string, unknown>) {
   return (status: number, code: string, message: string): Record<string, unknown> => ({
     ...structuredClone(empty),
     status: statusWord(status),
     error_message: message,
-    svc: { error: { code, message } },
+    error: { code, message },
   });
 }
 

@@ -5,6 +5,7 @@ import type { Config } from '../../../core/config.ts';
 import { Q } from '../../../http/operation.ts';
 import { ATTRIBUTION } from '../../../core/attribution.ts';
 import { resolveCategory } from '../../../core/categories.ts';
+import { NEARBY_RADIUS } from '../../../core/limits.ts';
 import { altRoute } from './define.ts';
 import { answer, invalid } from './envelope.ts';
 import { mustTask } from './tasks.ts';
@@ -12,7 +13,8 @@ import { placeTypes, viewport, vicinity, TYPE_TO_CATEGORY } from './shapes.ts';
 import { PageTokens } from './pagetoken.ts';
 import { envelope, placeResult } from './schemas.ts';
 
-export const NEARBY_MAX_RADIUS = 50_000;
+/** The nearby layers' own limit (src/core/limits.ts). */
+export const NEARBY_MAX_RADIUS = NEARBY_RADIUS.max;
 export const PAGE_SIZE = 20;
 /** Results one query can page through: the places_nearby task answers at most 50 (the platform: 60). */
 export const NEARBY_MAX_RESULTS = 50;

@@ -10,6 +10,7 @@ import { altRoute } from './define.ts';
 import { invalid } from './envelope.ts';
 import { resolvePlace } from './places.ts';
 import { task, ok } from './tasks.ts';
+import { decode } from './polyline.ts';
 
 const STYLE = /^(color|label|size|scale|icon|anchor):/i;
 /** Addresses a request may geocode (center, markers, visible): each costs a search. */
@@ -26,6 +27,27 @@ async function placeParts(ctx: AppContext, req: Req, param: string, value: strin
     return `${at.lat},${at.lng}`;
   }));
   return out.join('|');
+}
+
+/**
+ * Paths, with `enc:` read as the rest of the value: an encoded polyline may itself contain '|'
+ * (it is one of its 64 characters), so it cannot be split with the styles.
+ */
+function pathsOf(values: string[]) {
+  const encs: string[] = [];
+  const heads = values.map((v) => {
+    const i = v.search(/(^|\|)\s*enc:/i);
+    if (i < 0) { encs.push(''); return v; }
+    encs.push(v.slice(v.indexOf('enc:', i) + 4).trim());
+    return v.slice(0, i);
+  });
+  const paths = parsePaths(heads);
+  paths.forEach((p, k) => {
+    if (!encs[k]) return;
+    try { p.points.push(...decode(encs[k])); } catch { throw invalid('path', 'has an invalid encoded polyline'); }
+    if (p.points.length > L.maxPathPoints) throw invalid('path', `has more than ${L.maxPathPoints} points`);
+  });
+  return paths;
 }
 
 const SIZE = /^(\d{1,4})x(\d{1,4})$/;
@@ -69,7 +91,7 @@ export const staticmap = altRoute({
     const budget = { left: MAX_ADDRESSES };
     const markerValues = await Promise.all(req.query.getAll('markers').map((v) => placeParts(ctx, req, 'markers', v, budget)));
     const markers = parseMarkers(markerValues);
-    const paths = parsePaths(req.query.getAll('path'));
+    const paths = pathsOf(req.query.getAll('path'));
     for (const p of paths) {
       if (!p.route) continue;
       // our `route` path style: the route through the points, as on GET /staticmap

@@ -1,0 +1,197 @@
+// The OSRM v5 compatibility layer over HTTP: answers validated against OSRM's documented shapes
+// (docs/http.md result objects), and the same requests through the native /route agree.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { join } from 'node:path';
+import polyline from '@mapbox/polyline';
+import { freshPglite, type TestDb } from '../helpers/db.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { buildRoadExtract } from '../../graph-build/roads.ts';
+import { SHARED_DATA } from './helpers.ts';
+import { ajv } from '../../src/http/operation.ts';
+import { OSRM_SCHEMAS, parseCoordinates } from '../../src/api/osrm.ts';
+import { haversine } from '../../src/core/geometry.ts';
+
+const valid = {
+  trip: ajv.compile(OSRM_SCHEMAS.trip),
+  table: ajv.compile(OSRM_SCHEMAS.table),
+  route: ajv.compile(OSRM_SCHEMAS.route), nearest: ajv.compile(OSRM_SCHEMAS.nearest), error: ajv.compile(OSRM_SCHEMAS.error),
+};
+const check = (which: keyof typeof valid, body: unknown) => {
+  const ok = valid[which](body);
+  expect(ok, JSON.stringify(valid[which].errors)).toBe(true);
+};
+
+describe('OSRM-compatible API under /osrm/', () => {
+  let db: TestDb;
+  let s: TestServer;
+  let key: string;
+  beforeAll(async () => {
+    db = freshPglite();
+    for (const [name, file] of [['accra', 'accra-trotro-route-streets-2017'], ['tanzania-sw', 'tanzania-sw-rural-roads-gostnets-2025']]) {
+      await buildRoadExtract({ input: join(SHARED_DATA, `${file}.osm.pbf`), name, out: join(db.dataDir, 'built'), profiles: ['driving'] });
+    }
+    s = await startTestServer(db);
+    key = await s.key({ plan: 'enterprise' });
+  }, 120_000);
+  afterAll(async () => {
+    await s?.close();
+    await db?.drop();
+  });
+  const osrm = async (path: string, k: string | null = key) => {
+    const r = await fetch(`${s.url}/osrm/${path}${path.includes('?') ? '&' : '?'}${k ? `key=${k}` : ''}`);
+    return { status: r.status, body: await r.json() as any };
+  };
+  // Accra: Kinbu Street to Osu (lng,lat as OSRM writes them); Sikonge, Tanzania
+  const ACCRA = '-0.205,5.55;-0.18,5.556';
+  const TZ = '32.7667,-5.6333;32.90,-5.80;32.95,-5.70';
+
+  it('route: the documented shape, and the native /route agrees on distance and duration', async () => {
+    for (const c of [ACCRA, TZ]) {
+      const { status, body } = await osrm(`route/v1/driving/${c}?overview=full&geometries=geojson`);
+      expect(status, JSON.stringify(body)).toBe(200);
+      check('route', body);
+      const pts = c.split(';').map((p) => p.split(',').reverse().join(','));
+      const via = pts.slice(1, -1).join(';');
+      const n = await (await s.get(`/api/v1/route?from=${pts[0]}&to=${pts.at(-1)}${via ? `&via=${via}` : ''}&radius=10000`, key)).json() as any;
+      const r = body.routes[0];
+      expect(r.distance).toBeCloseTo(n.route.distance_m, 0);
+      expect(r.duration).toBeCloseTo(n.route.duration_s, 0);
+      expect(r.legs.map((l: any) => l.duration)).toEqual(n.route.legs.map((l: any) => l.duration_s));
+      expect(body.waypoints).toHaveLength(pts.length);
+      expect(body.waypoints[0].location).toEqual([n.route.snapped.from.lng, n.route.snapped.from.lat].map((x) => Math.round(x * 1e6) / 1e6));
+      expect(r.legs[0].steps).toEqual([]);
+    }
+  });
+
+  it('geometries: polyline (default) and polyline6 decode to the GeoJSON line; overview simplified keeps the ends', async () => {
+    const full = (await osrm(`route/v1/driving/${ACCRA}?overview=full&geometries=geojson`)).body.routes[0].geometry.coordinates;
+    const p5 = (await osrm(`route/v1/driving/${ACCRA}?overview=full`)).body.routes[0].geometry;
+    const p6 = (await osrm(`route/v1/driving/${ACCRA}.json?overview=full&geometries=polyline6`)).body.routes[0].geometry;
+    const d5 = polyline.decode(p5, 5), d6 = polyline.decode(p6, 6);
+    expect(d5.length).toBeGreaterThan(10);
+    full.forEach(([lng, lat]: number[], i: number) => {
+      expect(Math.abs(d6[i][0] - lat)).toBeLessThanOrEqual(0.5e-6 + 1e-12);
+      expect(Math.abs(d6[i][1] - lng)).toBeLessThanOrEqual(0.5e-6 + 1e-12);
+    });
+    expect(d5).toHaveLength(full.length);
+    const simp = (await osrm(`route/v1/driving/${ACCRA}?geometries=geojson`)).body.routes[0].geometry.coordinates;
+    expect(simp.length).toBeLessThan(full.length);
+    expect(simp[0]).toEqual(full[0]);
+    expect(simp.at(-1)).toEqual(full.at(-1));
+    expect((await osrm(`route/v1/driving/${ACCRA}?overview=false`)).body.routes[0].geometry).toBeUndefined();
+  });
+
+  it('steps, alternatives and annotations as OSRM writes them', async () => {
+    const { body } = await osrm(`route/v1/driving/${ACCRA}?steps=true&alternatives=2&annotations=true&overview=full&geometries=geojson`);
+    check('route', body);
+    expect(body.routes.length).toBeGreaterThanOrEqual(2);
+    const native = await (await s.get(`/api/v1/route?from=5.55,-0.205&to=5.556,-0.18&radius=10000&steps=true`, key)).json() as any;
+    const steps = body.routes[0].legs[0].steps;
+    expect(steps.map((x: any) => x.maneuver.type)).toEqual(native.route.legs[0].steps.map((x: any) => x.maneuver.type));
+    expect(steps[0].intersections[0].out).toBe(0);
+    expect(steps.at(-1).maneuver.type).toBe('arrive');
+    expect(body.routes[0].legs[0].summary).toMatch(/, /);
+    const ann = body.routes[0].legs[0].annotation;
+    expect(ann.distance).toHaveLength(body.routes[0].geometry.coordinates.length - 1);
+    const sum = ann.distance.reduce((a: number, b: number) => a + b, 0);
+    expect(Math.abs(sum - body.routes[0].distance)).toBeLessThan(0.005 * body.routes[0].distance);
+    expect(ann.nodes).toBeUndefined();
+    // steps' polylines decode and join end to end
+    const p = (await osrm(`route/v1/driving/${ACCRA}?steps=true`)).body.routes[0].legs[0].steps;
+    for (const x of p) expect(typeof x.geometry).toBe('string');
+    const first = polyline.decode(p[1].geometry, 5)[0];
+    expect(haversine(first[0], first[1], p[1].maneuver.location[1], p[1].maneuver.location[0])).toBeLessThan(2);
+  });
+
+  it('table: the documented shape; every cell equals the native /route between the same points', async () => {
+    const pts = ['-0.205,5.55', '-0.18,5.556', '-0.2,5.57', '-0.19,5.54'];
+    const { status, body } = await osrm(`table/v1/driving/${pts.join(';')}?annotations=duration,distance&sources=0;2&destinations=1;3;0`);
+    expect(status, JSON.stringify(body)).toBe(200);
+    check('table', body);
+    expect(body.durations).toHaveLength(2);
+    expect(body.durations[0]).toHaveLength(3);
+    expect(body.sources).toHaveLength(2);
+    expect(body.destinations).toHaveLength(3);
+    const ll = (p: string) => p.split(',').reverse().join(',');
+    for (const [i, si] of [0, 2].entries()) {
+      for (const [j, dj] of [1, 3, 0].entries()) {
+        if (si === dj) { expect(body.durations[i][j]).toBe(0); continue; }
+        const n = await (await s.get(`/api/v1/route?from=${ll(pts[si])}&to=${ll(pts[dj])}&radius=10000`, key)).json() as any;
+        expect(body.durations[i][j]).toBeCloseTo(n.route.duration_s, 1);
+        expect(body.distances[i][j]).toBeCloseTo(n.route.distance_m, 1);
+      }
+    }
+    const only = (await osrm(`table/v1/driving/${pts.join(';')}`)).body;
+    expect(only.durations).toHaveLength(4);
+    expect(only.distances).toBeUndefined();
+    expect((await osrm(`table/v1/driving/${pts.join(';')}?sources=9`)).body.code).toBe('InvalidOptions');
+    expect((await osrm(`table/v1/driving/${pts.join(';')}?scale_factor=2&annotations=duration`)).body.durations[0][1]).toBeCloseTo(2 * only.durations[0][1], 0);
+  });
+
+  it('trip: the documented shape, a visiting order no slower than the input order, fixed ends honoured', async () => {
+    const pts = ['-0.205,5.55', '-0.18,5.556', '-0.2,5.57', '-0.19,5.54', '-0.17,5.565'];
+    const { status, body } = await osrm(`trip/v1/driving/${pts.join(';')}?overview=full&geometries=geojson`);
+    expect(status, JSON.stringify(body)).toBe(200);
+    check('trip', body);
+    const idx = body.waypoints.map((w: any) => w.waypoint_index);
+    expect([...idx].sort()).toEqual([0, 1, 2, 3, 4]);
+    expect(idx[0]).toBe(0);
+    const trip = body.trips[0];
+    expect(trip.legs).toHaveLength(5);
+    const inOrder = (await osrm(`route/v1/driving/${[...pts, pts[0]].join(';')}?overview=false`)).body.routes[0];
+    expect(trip.duration).toBeLessThanOrEqual(inOrder.duration + 0.1);
+    // the trip's route is the route through the points in the trip's order
+    const ordered = [...pts.keys()].sort((a, b) => idx[a] - idx[b]).map((i) => pts[i]);
+    const again = (await osrm(`route/v1/driving/${[...ordered, ordered[0]].join(';')}?overview=false`)).body.routes[0];
+    expect(trip.duration).toBeCloseTo(again.duration, 1);
+    const open = (await osrm(`trip/v1/driving/${pts.join(';')}?roundtrip=false&source=first&destination=last`)).body;
+    expect(open.code).toBe('Ok');
+    expect(open.waypoints[0].waypoint_index).toBe(0);
+    expect(open.waypoints[4].waypoint_index).toBe(4);
+    expect(open.trips[0].legs).toHaveLength(4);
+    const bad = await osrm(`trip/v1/driving/${pts.join(';')}?roundtrip=false`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('NotSupported');
+  });
+
+  it('nearest: the nearest distinct segments, nearest first', async () => {
+    const { status, body } = await osrm('nearest/v1/driving/-0.2,5.56?number=3');
+    expect(status, JSON.stringify(body)).toBe(200);
+    check('nearest', body);
+    expect(body.waypoints).toHaveLength(3);
+    const d = body.waypoints.map((w: any) => w.distance);
+    expect([...d].sort((a, b) => a - b)).toEqual(d);
+    const native = await (await s.get('/api/v1/route?from=5.56,-0.2&to=5.556,-0.18&radius=10000', key)).json() as any;
+    expect(d[0]).toBeCloseTo(native.route.snapped.from.distance_m, 0);
+  });
+
+  it('errors in OSRM shape: InvalidQuery, InvalidValue, InvalidOptions, NoSegment, TooBig; auth by ?key= or header', async () => {
+    for (const [path, code] of [
+      ['route/v1/driving/abc;def', 'InvalidQuery'],
+      ['route/v1/driving/-0.205,95;-0.18,5.556', 'InvalidValue'],
+      ['route/v1/hovercraft/' + ACCRA, 'InvalidValue'],
+      ['route/v1/driving/-0.205,5.55', 'InvalidOptions'],
+      ['route/v1/driving/' + ACCRA + '?radiuses=10', 'InvalidOptions'],
+      ['route/v1/driving/' + ACCRA + '?geometries=wkt', 'InvalidQuery'],
+      ['route/v1/driving/0,0;1,1', 'NoSegment'],
+      ['route/v1/driving/' + Array.from({ length: 30 }, () => '-0.2,5.56').join(';'), 'TooBig'],
+      ['route/v1/driving/' + ACCRA + '?exclude=motorway', 'InvalidValue'],
+      ['nearest/v1/driving/' + ACCRA, 'InvalidOptions'],
+    ] as const) {
+      const { status, body } = await osrm(path);
+      expect(status, path).toBe(400);
+      check('error', body);
+      expect(body.code, path).toBe(code);
+    }
+    expect((await osrm(`route/v1/driving/${ACCRA}`, null)).status).toBe(401);
+    const h = await s.get(`/osrm/route/v1/car/${ACCRA}`, key);
+    expect(h.status).toBe(200);
+    const poly = polyline.encode([[5.55, -0.205], [5.556, -0.18]], 5);
+    expect((await osrm(`route/v1/driving/polyline(${encodeURIComponent(poly)})`)).body.code).toBe('Ok');
+  });
+
+  it('parses OSRM coordinate strings', () => {
+    expect(parseCoordinates('13.38886,52.517037;13.397634,52.529407.json')).toEqual([[13.38886, 52.517037], [13.397634, 52.529407]]);
+    expect(parseCoordinates(`polyline6(${polyline.encode([[52.517037, 13.38886]], 6)})`)).toEqual([[13.38886, 52.517037]]);
+  });
+});
