@@ -1,5 +1,6 @@
 // npm run bench -- route --input <file.osm.pbf> [--name <extract>] [--pairs 1000] [--rounds 3] [--no-http] [--http-seconds 10]
 // npm run bench -- route --all        (issue 3 §9 correctness on every real extract and profile, 1,000 pairs each)
+// npm run bench -- route --osrm-pairs [--pairs 500]   (issue 11 §1: no false no_route against osrm-routed, = bench osrm-pairs)
 // npm run bench -- route [--osrm …]   (issue 12 §4: side by side with osrm-routed, bench/route-osrm.ts)
 //
 // Prints one JSON object and writes bench/results/route-<extract>.json (issue 3 §10).
@@ -41,11 +42,13 @@ export async function main(argv: string[]) {
     options: {
       input: { type: 'string' }, name: { type: 'string' }, pairs: { type: 'string' }, rounds: { type: 'string' },
       'no-http': { type: 'boolean' }, 'http-seconds': { type: 'string' }, all: { type: 'boolean' }, profile: { type: 'string' },
-      osrm: { type: 'boolean' }, seconds: { type: 'string' }, 'osrm-cache': { type: 'string' }, variants: { type: 'string' },
+      osrm: { type: 'boolean' }, seconds: { type: 'string' }, 'osrm-cache': { type: 'string' }, variants: { type: 'string' }, 'osrm-pairs': { type: 'boolean' },
     },
   });
   mkdirSync(RESULTS, { recursive: true });
   if (values.all) return correctnessAll(Number(values.pairs ?? 1000));
+  // issue 11 §1: every pair osrm-routed (car) routes on every default extract is routed by us
+  if (values['osrm-pairs']) return (await import('./osrm-pairs.ts')).main(values.pairs ? ['--pairs', values.pairs] : []);
   // issue 12 §4: side by side with osrm-routed (bench/route-osrm.ts)
   if (!values.input || argv.includes('--osrm')) return (await import('./route-osrm.ts')).main(argv);
   if (!values.input) throw new Error('usage: npm run bench -- route --input <file.osm.pbf> [--name x] [--pairs 1000] [--rounds 3] [--no-http]');

@@ -144,8 +144,10 @@ describe('route_optimize task', () => {
     expect(r.order).not.toEqual(free.order);
     expect(r.unmet_time_windows.map((u: any) => u.index)).toContain(first);
     expect(r.unmet_time_windows.every((u: any) => u.late_s > 0)).toBe(true);
-    const s = r.stops.find((x: any) => x.index === last);
-    expect(s.start_s).toBeLessThanOrEqual(600 + 0.1);
+    // lateness is what the order minimises first: no more than keeping the free order would cost
+    const late = (x: any) => x.stops.reduce((a: number, y: any) => a + y.late_s, 0);
+    const kept = task('route_optimize', { ...inst, stops: free.order.map((i: number) => inst.stops[i]) });
+    expect(late(r)).toBeLessThanOrEqual(late(kept) + 0.5);
   });
 
   it('100 stops: within 5% of the best of three long runs, and answered in time', () => {

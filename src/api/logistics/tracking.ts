@@ -128,6 +128,8 @@ export const routes: RouteDef[] = [
           schema: {
             anyOf: [
               { type: 'object', required: ['device', 'last'], properties: { device: { type: 'string' }, last: { anyOf: [{ type: 'null' }, pingJson] }, trail: { type: 'array', items: pingJson }, page: pageJson } },
+              // matched=1: the page and POST /route/match's body (matched: null when fewer than two pings)
+              { type: 'object', required: ['device', 'page'], properties: { device: { type: 'string' }, page: pageJson, matchings: { type: 'array' }, points: { type: 'array' }, confidence: { type: 'number' }, matched: { type: 'null' } } },
               { type: 'object', required: ['type', 'geometry', 'properties'], properties: { type: { const: 'Feature' }, geometry: { type: ['object', 'null'] }, properties: { type: 'object', required: ['device', 'coordTimes'] } } },
             ],
           },
