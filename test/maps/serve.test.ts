@@ -161,7 +161,8 @@ describe('browser keys', () => {
   it('npm run keys -- create --browser --origins creates one the server accepts', async () => {
     // Asynchronously: the CLI talks to this very process's database socket.
     const { stdout: out } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/keys.ts', 'create', '--project', 'cli', '--plan', 'free', '--browser', '--origins', `${shop},https://www.shop.example`], {
-      cwd: REPO, env: { ...process.env, DATA_DIR: db.dataDir, LOG_LEVEL: 'silent' }, encoding: 'utf8',
+      // The CLI must reach the database of this suite's server, not the DATABASE_URL of the run.
+      cwd: REPO, env: { ...process.env, DATABASE_URL: db.url ?? '', DATA_DIR: db.dataDir, LOG_LEVEL: 'silent' }, encoding: 'utf8',
     });
     expect(out).toMatch(/browser key for https:\/\/shop\.example https:\/\/www\.shop\.example/);
     const k = out.trim().split('\n').pop()!;
