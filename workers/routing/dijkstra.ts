@@ -42,6 +42,11 @@ export class DijkstraQuery implements PathSearch {
    */
   setWeights(w: Int32Array | null) { this.override = w; }
 
+  edgeWeight(e: number, dir: 0 | 1): number {
+    const o = this.override === null ? 0 : this.override[2 * e + dir];
+    return o > 0 ? o : this.g.edgeW[e];
+  }
+
   reset() { this.cur++; this.heap.clear(); this.end = -1; this.settled = 0; }
 
   addSource(v: number, d: number) {

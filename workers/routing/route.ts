@@ -32,19 +32,21 @@ export interface LegTrace {
 export function leg(g: GraphViews, q: PathSearch, s: Snap, t: Snap, path: Int32Array, coords?: CoordSink, trace?: LegTrace): Leg | null {
   const es = s.edge, et = t.edge;
   const fs = g.edgeFlags[es], ft = g.edgeFlags[et];
-  const ws = g.edgeW[es], wt = g.edgeW[et];
+  // Per direction: a search with its own weights (traffic) costs the partial end edges with them too.
+  const w = (e: number, dir: 0 | 1) => (q.edgeWeight ? q.edgeWeight(e, dir) : g.edgeW[e]);
+  const wsF = w(es, 0), wsB = w(es, 1), wtF = w(et, 0), wtB = w(et, 1);
   q.reset();
-  if (fs & 1) q.addSource(g.edgeV[es], r((1 - s.frac) * ws));
-  if (fs & 2) q.addSource(g.edgeU[es], r(s.frac * ws));
-  if (ft & 1) q.addTarget(g.edgeU[et], r(t.frac * wt));
-  if (ft & 2) q.addTarget(g.edgeV[et], r((1 - t.frac) * wt));
+  if (fs & 1) q.addSource(g.edgeV[es], r((1 - s.frac) * wsF));
+  if (fs & 2) q.addSource(g.edgeU[es], r(s.frac * wsB));
+  if (ft & 1) q.addTarget(g.edgeU[et], r(t.frac * wtF));
+  if (ft & 2) q.addTarget(g.edgeV[et], r((1 - t.frac) * wtB));
   let cost = q.run();
   const settled = q.settled;
   // Both points on one edge: going straight along it may beat leaving it.
   let direct = 0; // 1 along u→v, -1 against
   if (es === et) {
-    if (fs & 1 && s.pos <= t.pos) { const c = r((t.frac - s.frac) * ws); if (c <= cost) { cost = c; direct = 1; } }
-    if (fs & 2 && s.pos >= t.pos) { const c = r((s.frac - t.frac) * ws); if (c <= cost) { cost = c; direct = -1; } }
+    if (fs & 1 && s.pos <= t.pos) { const c = r((t.frac - s.frac) * wsF); if (c <= cost) { cost = c; direct = 1; } }
+    if (fs & 2 && s.pos >= t.pos) { const c = r((s.frac - t.frac) * wsB); if (c <= cost) { cost = c; direct = -1; } }
   }
   if (cost === Infinity) return null;
   if (direct) {

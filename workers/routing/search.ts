@@ -16,4 +16,9 @@ export interface PathSearch {
   endNode(): number;
   /** Nodes settled by the last run (both directions). */
   settled: number;
+  /**
+   * Travel time (ms) of base edge e driven u→v (dir 0) or v→u (dir 1), when the search overrides the
+   * stored weights (traffic); the partial edges at either end of a leg are costed with it too.
+   */
+  edgeWeight?(e: number, dir: 0 | 1): number;
 }
