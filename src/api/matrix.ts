@@ -5,8 +5,8 @@ import type { Reply, RouteDef, AppContext } from '../http/types.ts';
 import type { TaskReply } from '../core/task.ts';
 import { HttpError } from '../http/types.ts';
 import { Q } from '../http/operation.ts';
-import { MODE_ALIASES, NOT_IMPLEMENTED } from './route.ts';
-import { SNAP_RADIUS } from '../core/limits.ts';
+import { MODE_ALIASES, NOT_IMPLEMENTED, departAt } from './route.ts';
+import { SNAP_RADIUS, TRAFFIC_MATRIX_MAX_CELLS } from '../core/limits.ts';
 
 /** Plan-independent limits of one matrix request. */
 export const MATRIX_LIMITS = {
@@ -37,6 +37,7 @@ const responses = {
       properties: {
         durations_s: rowsOf('seconds, 0.1 s'), distances_m: rowsOf('metres, 0.1 m'),
         sources: snappedList, destinations: snappedList, mode: { type: 'string' }, extract: { type: 'string' },
+        traffic: { type: ['object', 'null'] },
       },
     },
   },
@@ -60,7 +61,7 @@ function checkSize(sources: unknown[], destinations: unknown[], maxPoints: numbe
 }
 
 /** Runs the matrix, split over threads when large, and joins the parts' bytes. */
-export async function runMatrix(ctx: AppContext, args: { sources: [number, number][]; destinations: [number, number][]; mode: string; radius: number }, sandbox: boolean): Promise<TaskReply> {
+export async function runMatrix(ctx: AppContext, args: { sources: [number, number][]; destinations: [number, number][]; mode: string; radius: number; traffic?: string; depart_at?: number }, sandbox: boolean): Promise<TaskReply> {
   const rows = args.sources.length, cells = rows * args.destinations.length;
   const parts = Math.min(ctx.engine.threads, rows, Math.ceil(cells / SPLIT_CELLS));
   if (parts <= 1) return ctx.engine.run('route_matrix', args, sandbox);
@@ -86,6 +87,12 @@ export function joinParts(parts: Buffer[]): Uint8Array {
   return Buffer.concat([M_DUR, ...join('dur'), M_DIST, ...join('dist'), M_SRC, ...join('src'), cut[0].tail]);
 }
 
+/** traffic and depart_at for the task; none means the plain CH matrix. */
+function trafficOf(traffic: string | undefined, depart: string | undefined): { traffic?: string; depart_at?: number } {
+  if (!traffic || traffic === 'none') return {};
+  return { traffic, ...(depart === undefined ? {} : { depart_at: departAt(depart) }) };
+}
+
 const toPair = (p: { lat: number; lng: number } | [number, number]): [number, number] => (Array.isArray(p) ? [p[0], p[1]] : [p.lat, p.lng]);
 
 export const routes: RouteDef[] = [
@@ -104,6 +111,8 @@ export const routes: RouteDef[] = [
         destinations: { schema: Q.latlngList(MATRIX_LIMITS.maxPointsGet), aliases: ['targets'], description: 'LAT,LNG;LAT,LNG… (default: the sources)' },
         mode: { schema: Q.enum([...Object.keys(MODE_ALIASES), ...NOT_IMPLEMENTED], 'driving'), description: 'driving, walk or cycle' },
         radius: { schema: Q.int({ min: 1, max: SNAP_RADIUS.max, default: SNAP_RADIUS.default }), description: 'Snap radius in metres' },
+        traffic: { schema: Q.enum(['none', 'live', 'forecast'], 'none'), description: `As /route: live or forecast speeds where published (at most ${TRAFFIC_MATRIX_MAX_CELLS} cells)` },
+        depart_at: { schema: Q.str({ maxLength: 40 }), aliases: ['departure_time'], description: "traffic=forecast: RFC 3339, Unix epoch seconds or 'now'" },
       },
       responses,
       examples: [{ query: 'sources=-5.6333,32.7667;-5.80,32.90&destinations=-5.70,32.80;-5.6333,32.7667&radius=5000', summary: 'Sikonge, Tanzania' }],
@@ -112,7 +121,7 @@ export const routes: RouteDef[] = [
       const sources = req.q.sources as [number, number][];
       const destinations = (req.q.destinations as [number, number][] | undefined)?.length ? req.q.destinations : sources;
       checkSize(sources, destinations, MATRIX_LIMITS.maxPointsGet);
-      return { task: await runMatrix(ctx, { sources, destinations, mode: mode(req.q.mode), radius: req.q.radius }, !!req.key?.test) };
+      return { task: await runMatrix(ctx, { sources, destinations, mode: mode(req.q.mode), radius: req.q.radius, ...trafficOf(req.q.traffic, req.q.depart_at) }, !!req.key?.test) };
     },
   },
   {
@@ -131,6 +140,8 @@ export const routes: RouteDef[] = [
           destinations: { type: 'array', items: point, maxItems: MATRIX_LIMITS.maxPoints },
           mode: modeSchema,
           radius: { type: 'integer', minimum: 1, maximum: SNAP_RADIUS.max, default: SNAP_RADIUS.default },
+          traffic: { enum: ['none', 'live', 'forecast'], default: 'none' },
+          depart_at: { type: 'string', maxLength: 40 },
         },
       },
       responses,
@@ -141,7 +152,7 @@ export const routes: RouteDef[] = [
       const sources = (b.sources as []).map(toPair);
       const destinations = b.destinations?.length ? (b.destinations as []).map(toPair) : sources;
       checkSize(sources, destinations, MATRIX_LIMITS.maxPoints);
-      return { task: await runMatrix(ctx, { sources, destinations, mode: mode(b.mode), radius: b.radius ?? SNAP_RADIUS.default }, !!req.key?.test) };
+      return { task: await runMatrix(ctx, { sources, destinations, mode: mode(b.mode), radius: b.radius ?? SNAP_RADIUS.default, ...trafficOf(b.traffic, b.depart_at) }, !!req.key?.test) };
     },
   },
 ];

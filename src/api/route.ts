@@ -14,7 +14,7 @@ export const MODE_ALIASES: Record<string, 'driving' | 'walk' | 'cycle'> = {
 export const NOT_IMPLEMENTED = ['truck', 'hgv', 'transit'];
 
 /** `depart_at` as epoch ms: RFC 3339, Unix epoch seconds (as the alt platform's departure_time) or 'now'. */
-function departAt(v: string): number {
+export function departAt(v: string): number {
   if (v === 'now') return Date.now();
   const ms = /^\d{9,11}$/.test(v) ? Number(v) * 1000 : /^\d{4}-\d{2}-\d{2}T/.test(v) ? Date.parse(v) : NaN;
   if (!Number.isFinite(ms)) throw new HttpError(400, 'invalid_parameter', "Parameter 'depart_at' must be an RFC 3339 time, Unix epoch seconds or 'now'.");

@@ -61,6 +61,13 @@ describe('traffic on a fixture', () => {
     expect(jammed.duration_s).toBeGreaterThan(plain.duration_s);
     // Without traffic the answer does not change.
     expect(viaDetour(await route())).toBe(false);
+    // The matrix takes traffic the same way: its cell equals the traffic-aware route.
+    const m = async (extra: string) => json(await s.get(`/api/v1/route/matrix?sources=0,30&destinations=0,30.004${extra}`, key));
+    const mLive = await m('&traffic=live');
+    expect(mLive.durations_s[0][0]).toBe(jammed.duration_s);
+    expect(mLive.distances_m[0][0]).toBe(jammed.distance_m);
+    expect(mLive.traffic).toMatchObject({ mode: 'live', applied: true });
+    expect((await m('')).durations_s[0][0]).toBe(plain.duration_s);
     pub.now = () => t0 + 16 * 60_000;
     await pub.publish();
     const cleared = await route('&traffic=live');

@@ -14,7 +14,8 @@ import { isochroneTask, type IsochroneArgs } from './isochrone.ts';
 import { leg } from './route.ts';
 import { JsonCoordSink, type CoordSink } from './geometry.ts';
 import type { PathSearch } from './search.ts';
-import { TrafficState } from '../../src/core/traffic-state.ts';
+import { searchFor, type TrafficUse } from './traffic-search.ts';
+export { searchFor, type TrafficUse };
 import { roadAccess } from './access.ts';
 import { guidedRouteTask, type GuidedRouteArgs } from './guided.ts';
 import { osrmRouteTask, osrmNearestTask, osrmTableTask, osrmTripTask, osrmMatchTask } from './osrm.ts';
@@ -32,26 +33,6 @@ export interface RouteArgs {
   traffic?: 'live' | 'forecast' | 'none';
   /** Epoch ms of departure (forecast slot); default now. */
   depart_at?: number;
-}
-
-export interface TrafficUse { mode: 'live' | 'forecast'; applied: boolean; edges_with_data: number; slot?: { dow: number; hour: number } }
-
-/** The search a leg runs on: the CH, or for traffic-aware routes Dijkstra over the shared traffic weights. */
-export function searchFor(graph: LoadedGraph, args: RouteArgs): { q: PathSearch; traffic: TrafficUse | null } {
-  const mode = args.traffic ?? 'none';
-  if (mode === 'none') return { q: graph.query, traffic: null };
-  const t = graph.traffic;
-  if (!t) return { q: graph.query, traffic: { mode, applied: false, edges_with_data: 0 } };
-  let weights: Int32Array, n: number, slot: TrafficUse['slot'];
-  if (mode === 'live') { weights = t.weightMs; n = t.meta[1]; }
-  else {
-    const s = TrafficState.slot(args.depart_at ?? Date.now());
-    weights = t.profileSlot(s); n = t.meta[2 + s]; slot = { dow: Math.floor(s / 24), hour: s % 24 };
-  }
-  if (n === 0) return { q: graph.query, traffic: { mode, applied: false, edges_with_data: 0, ...(slot ? { slot } : {}) } };
-  const q = graph.trafficQuery;
-  q.setWeights(weights);
-  return { q, traffic: { mode, applied: true, edges_with_data: n, ...(slot ? { slot } : {}) } };
 }
 
 import { loadedGraphs, setLoadedGraphs } from './graphs.ts';

@@ -22,8 +22,11 @@ import { loadedGraphs } from './graphs.ts';
 import { candidates, onComponentsNear, modeAndRadius, checkPoint } from './candidates.ts';
 import { UpwardSearch, FORWARD, BACKWARD } from './upward.ts';
 import type { Snap } from './snap.ts';
+import { leg } from './route.ts';
+import { searchFor, type TrafficArgs, type TrafficUse } from './traffic-search.ts';
+import { TRAFFIC_MATRIX_MAX_CELLS } from '../../src/core/limits.ts';
 
-export interface MatrixArgs {
+export interface MatrixArgs extends TrafficArgs {
   sources: [number, number][];
   destinations: [number, number][];
   mode?: string;
@@ -41,6 +44,8 @@ export interface MatrixCosts {
   dst: (Snap[] | null)[];
   /** bytes of bucket and search state this computation held at its peak */
   stateBytes: number;
+  /** What traffic applied (traffic=live|forecast only). */
+  traffic?: TrafficUse | null;
 }
 
 const round = Math.round;
@@ -197,6 +202,11 @@ export function matrixCosts(args: MatrixArgs): MatrixCosts {
   const dst = dp.map((p) => candidates(graph, p[0], p[1], radius));
   const cols = dp.length, rows = r1 - r0;
   const ms = new Float64Array(rows * cols).fill(Infinity), metres = new Float64Array(rows * cols).fill(Infinity);
+  const tr = args.traffic && args.traffic !== 'none' ? searchFor(graph, args) : null;
+  if (tr?.traffic?.applied) {
+    trafficCells(graph, tr.q, src.slice(r0, r1), dst, ms, metres);
+    return { graph, r0, r1, cols, ms, metres, src, dst, stateBytes: 0, traffic: tr.traffic };
+  }
   let stateBytes = manyToMany(graph, src.slice(r0, r1), dst, ms, metres);
 
   // Cells no pair of candidates connects get choose()'s fallback: each point's candidates on every
@@ -219,7 +229,30 @@ export function matrixCosts(args: MatrixArgs): MatrixCosts {
       if (ms[cell] === Infinity) { ms[cell] = xm[a * cj.length + c]; metres[cell] = xd[a * cj.length + c]; }
     }
   }
-  return { graph, r0, r1, cols, ms, metres, src, dst, stateBytes };
+  return { graph, r0, r1, cols, ms, metres, src, dst, stateBytes, ...(tr ? { traffic: tr.traffic } : {}) };
+}
+
+/**
+ * Traffic-aware cells: the weights change under a CH, so each cell is a leg of its own over the
+ * traffic search (the cheapest pair of candidates), as /route?traffic= answers it.
+ */
+function trafficCells(graph: LoadedGraph, q: ReturnType<typeof searchFor>['q'], src: (Snap[] | null)[], dst: (Snap[] | null)[], ms: Float64Array, metres: Float64Array) {
+  const cols = dst.length;
+  if (src.length * cols > TRAFFIC_MATRIX_MAX_CELLS) {
+    throw new TaskError(400, 'invalid_parameter', `A matrix with traffic has at most ${TRAFFIC_MATRIX_MAX_CELLS} cells; this one has ${src.length * cols}.`);
+  }
+  for (let i = 0; i < src.length; i++) {
+    const a = src[i];
+    if (!a) continue;
+    for (let j = 0; j < cols; j++) {
+      const b = dst[j];
+      if (!b) continue;
+      for (const s of a) for (const t of b) {
+        const l = leg(graph.g, q, s, t, graph.path);
+        if (l && l.cost < ms[i * cols + j]) { ms[i * cols + j] = l.cost; metres[i * cols + j] = l.dist; }
+      }
+    }
+  }
 }
 
 // ---- JSON text, written as bytes: 2 × 1,000,000 numbers through JSON.stringify cost ~0.3 s ----
@@ -282,6 +315,6 @@ export function matrixTask(args: MatrixArgs): JsonText {
   w.ascii(JSON.stringify(r.src.slice(r.r0, r.r1).map(snappedJson)));
   w.ascii(',"destinations":');
   w.ascii(JSON.stringify(r.dst.map(snappedJson)));
-  w.ascii(`,"mode":${JSON.stringify(r.graph.profile)},"extract":${JSON.stringify(r.graph.extract)}}`);
+  w.ascii(`,"mode":${JSON.stringify(r.graph.profile)},"extract":${JSON.stringify(r.graph.extract)}${r.traffic ? `,"traffic":${JSON.stringify(r.traffic)}` : ''}}`);
   return new JsonText(w.text());
 }
