@@ -20,6 +20,7 @@
 import { TaskError } from '../../src/core/task.ts';
 import { matrixCosts } from './matrix.ts';
 import { checkPoint } from './candidates.ts';
+import { rng } from '../../src/core/rand.ts';
 
 export interface Stop { lat: number; lng: number; id?: string; service_s?: number; time_window?: [number, number] }
 export interface OptimizeArgs { start: [number, number]; end?: [number, number]; round_trip?: boolean; stops: Stop[]; mode?: string; radius?: number }
@@ -184,17 +185,6 @@ export function solveTour(tour: Tour, seed = 1, o: { rounds?: number; perturbMs?
   return { seq: Array.from(seq), cost: best, method: 'insertion+local-search' };
 }
 
-/** Seeded PRNG (mulberry32): the same stops give the same answer. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const r1 = (x: number) => Math.round(x * 10) / 10;
 

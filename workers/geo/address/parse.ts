@@ -356,7 +356,11 @@ export function expandStreet(s: string): string {
   }).join(' ');
 }
 
-function normalizedText(c: AddressComponents, lex: Lexicon): string {
+/**
+ * The premise parts of a normalised address (unit, plot, a house number without a street) and the
+ * street text with its house number and cross street: what parse and verify write the same way.
+ */
+export function premiseAndStreet(c: AddressComponents): { out: string[]; street: string } {
   const out: string[] = [];
   if (c.unit) out.push(c.unit);
   if (c.plot) out.push(`Plot ${c.plot}`);
@@ -364,6 +368,11 @@ function normalizedText(c: AddressComponents, lex: Lexicon): string {
   if (street && c.cross_street) street += ` x ${expandStreet(c.cross_street)}`;
   if (street && c.house_number) street = `${c.house_number} ${street}`;
   else if (c.house_number) out.push(`No. ${c.house_number}`);
+  return { out, street };
+}
+
+function normalizedText(c: AddressComponents, lex: Lexicon): string {
+  const { out, street } = premiseAndStreet(c);
   if (street && c.relation && c.relation_to === 'street') out.push(`${RELATION_TEXT[c.relation]} ${street}`);
   else if (street) out.push(street);
   if (c.landmark) out.push(c.relation && c.relation_to !== 'street' ? `${RELATION_TEXT[c.relation]} ${c.landmark}` : c.landmark);

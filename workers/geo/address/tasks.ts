@@ -11,7 +11,7 @@ import type { Gazetteer } from '../store.ts';
 import { result } from '../results.ts';
 import { countryAt, countryNear, nearestStreets, admin1At } from '../spatial.ts';
 import { lexiconOf, nameKey } from './lexicon.ts';
-import { expandStreet, type AddressComponents, type ParsedAddress } from './parse.ts';
+import { premiseAndStreet, type AddressComponents, type ParsedAddress } from './parse.ts';
 import { resolveParsed, isPartial, countryIndexOf, type Resolution, type MatchLevel } from './resolve.ts';
 import { RELATION_PHRASES, PREMISE, NUMBER_WORDS, STREET_WORDS } from './vocab.ts';
 import { fold } from '../../../src/core/text/normalize.ts';
@@ -162,13 +162,7 @@ function pinDistance(g: Gazetteer, r: Resolution, lat: number, lng: number): { d
 
 function normalizedOf(g: Gazetteer, p: ParsedAddress, comps: Record<string, { value: string; status: Status }>): string {
   const c = p.components;
-  const out: string[] = [];
-  if (c.unit) out.push(c.unit);
-  if (c.plot) out.push(`Plot ${c.plot}`);
-  let street = c.street ? expandStreet(c.street) : '';
-  if (street && c.cross_street) street += ` x ${expandStreet(c.cross_street)}`;
-  if (street && c.house_number) street = `${c.house_number} ${street}`;
-  else if (c.house_number) out.push(`No. ${c.house_number}`);
+  const { out, street } = premiseAndStreet(c);
   const rel = c.relation ? c.relation.replace('_', ' ') : '';
   if (street) out.push(rel && c.relation_to === 'street' ? `${rel} ${street}` : street);
   if (c.landmark) out.push(rel && c.relation_to !== 'street' ? `${rel} ${c.landmark}` : c.landmark);
