@@ -3,7 +3,7 @@
 // from the task table that the modules below contribute.
 import { workerData, threadId } from 'node:worker_threads';
 import { Unpackr } from 'msgpackr';
-import { withAttribution } from '../src/core/attribution.ts';
+import { partsWithAttribution } from '../src/core/attribution.ts';
 import { encodeBatchReply, readBatchReply, type BatchReply } from '../src/core/batch.ts';
 import { TaskError, BinaryBody, type Dataset, type EngineModule, type TaskFn, type TaskReply, type TaskRequest, type AttachRequest } from '../src/core/task.ts';
 import { routing } from './routing/index.ts';
@@ -29,16 +29,14 @@ setOpsProvider(() => Object.keys(table));
 
 const unpackr = new Unpackr({ useRecords: false });
 
-/** A finished answer before encoding: status and the JSON text, attribution included. */
+/** A finished answer before encoding: status and the body's pieces (JSON text with the attribution, or a BinaryBody's bytes). */
 interface Answer {
   status: number;
-  json: string;
-  /** A BinaryBody's bytes (then `json` is empty). */
-  bytes?: Uint8Array;
+  parts: (string | Uint8Array)[];
 }
 
 function answer(status: number, body: unknown): Answer {
-  return { status, json: withAttribution(body) };
+  return { status, parts: partsWithAttribution(body) };
 }
 
 /** The control task that hands this thread its private channel to the main thread (see src/pool.ts). */
@@ -82,7 +80,7 @@ function runOne(req: TaskRequest): Answer {
   if (!fn) return answer(500, { error: { code: 'internal', message: `unknown task ${req.op}` } });
   try {
     const out = fn(req.args, { sandbox: !!req.sandbox });
-    if (out instanceof BinaryBody) return { status: 200, json: '', bytes: out.bytes };
+    if (out instanceof BinaryBody) return { status: 200, parts: [out.bytes] };
     return answer(200, out);
   } catch (e) {
     if (e instanceof TaskError) return answer(e.status, { error: { code: e.code, message: e.message } });

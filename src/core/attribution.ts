@@ -17,6 +17,20 @@ const ATTR_JSON = JSON.stringify(ATTRIBUTION);
  */
 export function withAttribution(body: unknown): string {
   if (body instanceof JsonText) return splice(body.text);
+  return plainWithAttribution(body);
+}
+
+/** withAttribution as pieces (see JsonText): a JsonText's pieces stay as they are but for the last. */
+export function partsWithAttribution(body: unknown): (string | Uint8Array)[] {
+  if (!(body instanceof JsonText)) return [plainWithAttribution(body)];
+  const parts = body.parts.slice();
+  const last = parts[parts.length - 1];
+  if (typeof last === 'string') parts[parts.length - 1] = parts.length === 1 ? splice(last) : `${last.slice(0, -1)},"attribution":${ATTR_JSON}}`;
+  else { parts[parts.length - 1] = last.subarray(0, last.length - 1); parts.push(`,"attribution":${ATTR_JSON}}`); }
+  return parts;
+}
+
+function plainWithAttribution(body: unknown): string {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return JSON.stringify({ result: body, attribution: ATTRIBUTION });
   return splice(JSON.stringify(body));
 }

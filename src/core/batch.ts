@@ -32,11 +32,11 @@ export function batchMicros(r: BatchReply): number {
 }
 
 /** An unpooled, transferable buffer in the BatchReply layout. */
-export function encodeBatchReply(answers: { status: number; json: string; bytes?: Uint8Array }[], micros: number): BatchReply {
+export function encodeBatchReply(answers: { status: number; parts: (string | Uint8Array)[] }[], micros: number): BatchReply {
   const n = answers.length;
   const base = 4 * (HEAD + 2 * n);
   let total = 0;
-  for (let i = 0; i < n; i++) total += answers[i].bytes ? answers[i].bytes!.byteLength : Buffer.byteLength(answers[i].json);
+  for (let i = 0; i < n; i++) for (const p of answers[i].parts) total += typeof p === 'string' ? Buffer.byteLength(p) : p.byteLength;
   const buf = Buffer.allocUnsafeSlow(base + total);
   const words = new Uint32Array(buf.buffer, buf.byteOffset, HEAD + 2 * n);
   words[0] = n;
@@ -44,8 +44,10 @@ export function encodeBatchReply(answers: { status: number; json: string; bytes?
   let off = 0;
   for (let i = 0; i < n; i++) {
     words[HEAD + i] = answers[i].status;
-    const b = answers[i].bytes;
-    if (b) { buf.set(b, base + off); off += b.byteLength; } else off += buf.write(answers[i].json, base + off);
+    for (const p of answers[i].parts) {
+      if (typeof p === 'string') off += buf.write(p, base + off);
+      else { buf.set(p, base + off); off += p.byteLength; }
+    }
     words[HEAD + n + i] = off;
   }
   return new Uint8Array(buf.buffer, buf.byteOffset, base + total);

@@ -28,10 +28,17 @@ export type TaskFn = (args: any, ctx: TaskContext) => unknown;
 /**
  * A response body a task has already written as the text of one JSON object, for bodies that
  * can be written faster than JSON.stringify would (route geometry); the engine only adds the
- * attribution.
+ * attribution. The text may come in pieces, strings and ASCII bytes: a route's coordinates stay
+ * the bytes they were written as and are copied once into the reply, never decoded to a string
+ * and encoded back.
  */
 export class JsonText {
-  constructor(readonly text: string) {}
+  readonly parts: (string | Uint8Array)[];
+  constructor(text: string | (string | Uint8Array)[]) { this.parts = typeof text === 'string' ? [text] : text; }
+  /** The whole text as one string (tests and benches; answers are written from the parts). */
+  get text(): string {
+    return this.parts.map((p) => (typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength).toString('latin1'))).join('');
+  }
 }
 
 /**

@@ -100,31 +100,41 @@ const round1 = (x: number) => Math.round(x * 10) / 10;
 const snapped = (s: Snap) => ({ lat: Math.round(s.lat * 1e7) / 1e7, lng: Math.round(s.lng * 1e7) / 1e7, distance_m: round1(s.dist) });
 
 /**
- * Collects line texts while the body is built; JSON.stringify then sees only placeholders. A
- * route's line is written once (digits straight from the stored integers, as geometry.ts does);
- * each step's line is a substring of it.
+ * Collects lines while the body is built; JSON.stringify then sees only placeholders. A route's
+ * line is written once as bytes (digits straight from the stored integers, as geometry.ts does);
+ * each step's line is a range of those bytes, and the answer is the skeleton's text with the
+ * ranges between its pieces (JsonText), so no coordinate is ever turned into a string.
  */
 export class LineTexts {
-  texts: string[] = [];
-  private written = new Map<number[], { text: string; at: Int32Array }>();
-  ref(l: E7Line): string { this.texts.push(this.json(l)); return `\u0000L${this.texts.length - 1}`; }
-  /** The body's JSON text with every placeholder replaced by its line. */
-  stringify(body: unknown): string {
-    return JSON.stringify(body).replace(/"\\u0000L(\d+)"/g, (_, i) => this.texts[Number(i)]);
+  private lines: (string | Uint8Array)[][] = [];
+  private written = new Map<number[], { bytes: Uint8Array; at: Int32Array }>();
+  ref(l: E7Line): string { this.lines.push(this.pieces(l)); return `\u0000L${this.lines.length - 1}`; }
+  /** The body with every placeholder replaced by its line, as JsonText pieces. */
+  parts(body: unknown): (string | Uint8Array)[] {
+    const text = JSON.stringify(body), out: (string | Uint8Array)[] = [];
+    const re = /"\\u0000L(\d+)"/g;
+    let last = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      out.push(text.slice(last, m.index));
+      for (const p of this.lines[Number(m[1])]) out.push(p);
+      last = m.index + m[0].length;
+    }
+    out.push(text.slice(last));
+    return out;
   }
-  /** [[lng, lat], …] of the line. */
-  json(l: E7Line): string {
+  /** [[lng, lat], …] of the line, in pieces. */
+  private pieces(l: E7Line): (string | Uint8Array)[] {
     let w = this.written.get(l.c);
     if (!w) { w = writePoints(l.c); this.written.set(l.c, w); }
-    const a = w.at[l.from], b = w.at[l.from + 1] - 1;
-    if (l.to === l.from) { const p = w.text.slice(a, b); return `[${p},${p}]`; }
-    return `[${w.text.slice(a, w.at[l.to + 1] - 1)}]`;
+    const a = w.at[l.from];
+    if (l.to === l.from) { const p = Buffer.from(w.bytes.buffer, w.bytes.byteOffset + a, w.at[l.from + 1] - 1 - a).toString('latin1'); return [`[${p},${p}]`]; }
+    return ['[', w.bytes.subarray(a, w.at[l.to + 1] - 1), ']'];
   }
 }
 
 let scratch = new Uint8Array(1 << 16);
-/** "[x,y],[x,y],…" for every point of c, and where each point's text starts (at[n] = length + 1). */
-function writePoints(c: number[]): { text: string; at: Int32Array } {
+/** "[x,y],[x,y],…," for every point of c (a copy: the scratch serves the next line), and where each point's text starts (at[n] = length). */
+function writePoints(c: number[]): { bytes: Uint8Array; at: Int32Array } {
   const n = c.length / 2;
   if (scratch.length < n * 30 + 16) scratch = new Uint8Array(n * 30 + 16);
   const b = scratch, at = new Int32Array(n + 1);
@@ -135,7 +145,7 @@ function writePoints(c: number[]): { text: string; at: Int32Array } {
     b[m++] = 44;
   }
   at[n] = m;
-  return { text: Buffer.from(b.buffer, b.byteOffset, m).toString('latin1'), at };
+  return { bytes: b.slice(0, m), at };
 }
 
 const geoJson = (t: LineTexts, l: E7Line) => ({ type: 'LineString', coordinates: t.ref(l) });
@@ -171,7 +181,7 @@ export function guidedRouteTask(args: GuidedRouteArgs): JsonText {
   if (res.traffic) route.traffic = res.traffic;
   const body: Record<string, unknown> = { route };
   if (args.alternatives) body.alternatives = alts.map((a) => nativeRoute(a, mode, t));
-  return new JsonText(t.stringify(body));
+  return new JsonText(t.parts(body));
 }
 
 /** OSRM's mode names on steps. */

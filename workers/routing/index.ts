@@ -126,8 +126,8 @@ export function routeTask(args: RouteArgs): JsonText {
       ...(r.traffic ? { traffic: r.traffic } : {}),
     },
   };
-  const coords = r.coords.text();
-  return new JsonText(JSON.stringify(body).replace(COORDS_JSON, () => coords));
+  const text = JSON.stringify(body), at = text.indexOf(COORDS_JSON);
+  return new JsonText([text.slice(0, at), r.coords.bytes(), text.slice(at + COORDS_JSON.length)]);
 }
 
 function totals(r: Solved) {
