@@ -18,6 +18,8 @@ export interface TestServer {
   key(o?: { plan?: Plan; test?: boolean; scopes?: string[]; project?: string }): Promise<string>;
   get(path: string, key?: string | null, headers?: Record<string, string>): Promise<Response>;
   post(path: string, body: unknown, key?: string | null, headers?: Record<string, string>): Promise<Response>;
+  /** Any method; a body (JSON) is sent when given. */
+  request(method: string, path: string, body?: unknown, key?: string | null, headers?: Record<string, string>): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -45,6 +47,13 @@ export async function startTestServer(db: TestDb, env: Record<string, string> = 
     post: async (p, b, k, h) => checked('POST', p, await fetch(url + p, {
       method: 'POST', body: typeof b === 'string' ? b : JSON.stringify(b),
       headers: { 'content-type': 'application/json', ...auth(k), ...h },
+    })),
+    request: async (m, p, b, k, h) => checked(m, p, await fetch(url + p, {
+      method: m,
+      ...(b === undefined ? { headers: { ...auth(k), ...h } } : {
+        body: typeof b === 'string' ? b : JSON.stringify(b),
+        headers: { 'content-type': 'application/json', ...auth(k), ...h },
+      }),
     })),
     close: () => app.close(),
   };

@@ -116,7 +116,8 @@ export const routes: RouteDef[] = [
         },
       },
       examples: [{
-        body: { probes: [{ trace_id: 'veh-17-2026-11-24', points: [{ lat: 36.7215, lng: 3.1812, ts: '2026-11-24T08:00:00Z' }, { lat: 36.7220, lng: 3.1830, ts: '2026-11-24T08:00:10Z' }] }] },
+        // A past time: a point more than 5 minutes ahead of the server's clock is refused.
+        body: { probes: [{ trace_id: 'veh-17-2026-01-15', points: [{ lat: 36.7215, lng: 3.1812, ts: '2026-01-15T08:00:00Z' }, { lat: 36.7220, lng: 3.1830, ts: '2026-01-15T08:00:10Z' }] }] },
         summary: 'One trace of two points',
       }],
     },
