@@ -241,10 +241,14 @@ export class Search {
   }
 }
 
-/** Cheapest insertion: each stop in turn (farthest-first from the start) where it adds least. */
-function construct(s: Search, tour: Tour): void {
+/**
+ * Cheapest insertion: each stop in turn where it adds least; in turn farthest-first from the start,
+ * or with windows by closing time first (then the stops without one, farthest-first).
+ */
+function construct(s: Search, tour: Tour, byWindow: boolean): void {
   const n = tour.n;
-  const order = Array.from({ length: n }, (_, i) => i + 1).sort((a, b) => tour.ms[b] - tour.ms[a] || a - b);
+  const order = Array.from({ length: n }, (_, i) => i + 1)
+    .sort((a, b) => (byWindow ? tour.to[a] - tour.to[b] || tour.from[a] - tour.from[b] : 0) || tour.ms[b] - tour.ms[a] || a - b);
   s.M = 2; s.R[0] = 0; s.R[1] = s.E;
   s.refresh();
   for (const v of order) {
@@ -357,7 +361,12 @@ export function solveTour(tour: Tour, seed = 1, o: SolveOptions = {}): { seq: nu
   if (n === 0) return { seq: [], cost: tour.cost([], 0), method: 'trivial', rounds: 0 };
   const deadline = performance.now() + (o.ms ?? SEARCH_MS);
   const s = new Search(tour);
-  construct(s, tour);
+  construct(s, tour, false);
+  if (s.hasWindows) {
+    const R = s.R.slice(), c = s.cur;
+    construct(s, tour, true);
+    if (c < s.cur) { s.R.set(R); s.refresh(); }
+  }
   const ls = new Local(s, neighbours(s, n), n);
   for (let k = 1; k <= n; k++) ls.push(s.R[k]);
   ls.run(deadline);
