@@ -8,12 +8,17 @@
 //
 // Method: plain Dijkstra on the uncontracted graph from the snapped point's phantom (as /route
 // starts), bounded by the largest contour, gives a reach value (ms or metres) at each settled node.
-// Every reached edge is then sampled every 50 m: a sample's value is the cheaper of
-// its two ends plus the part of the edge travelled (only in allowed directions). Each sample writes
-// into a grid (GRID cells on the long side of the reached area) the value plus the off-road walk to
-// cells within OFFROAD_CELLS of it at OFFROAD_MPS. Contours of that grid (d3-contour, marching
-// squares) are the polygons. So a polygon covers the roads reached in time and a band of about one
-// cell around them; a road inside a hole or outside was not reached in time.
+// A grid (GRID cells on the long side of the reached area) then holds, per cell, the dearest value
+// of every road point in it, reached or not (all roads in the grid, from the spatial index, sampled
+// at every shape point and at most half a cell apart; a point's value is the cheaper of its edge's
+// ends plus the part travelled, allowed directions only, Infinity if neither end is reached). A grid
+// point next to a road cell takes the dearest of those cells, so a cell holding a road point not
+// reached within a contour lies wholly outside it: every road vertex inside a contour is reached
+// within its value, whichever edge /route snaps it to. A grid point with no road in its four cells
+// takes the cheapest road cell within OFFROAD_CELLS plus a walk at OFFROAD_MPS, so blocks between
+// reached streets fill. Contours of that grid (d3-contour, marching squares) are the polygons; a
+// reached road whose cells also hold roads reached later (a motorway beside local streets it has no
+// exit to) is left out, as the grid cannot tell them apart.
 // The adjacency for the search is built per worker on first use (4 + 12 bytes per arc).
 import { contours } from 'd3-contour';
 import { TaskError } from '../../src/core/task.ts';
@@ -95,42 +100,50 @@ export function isochroneTask(args: IsochroneArgs) {
   const { settled, snaps, cost } = reach(graph, from, radius, limits[0], byDistance);
   const s = snaps[0];
 
-  // Samples along every reached edge (lat, lng, value), then the grid over all of them.
-  const sLat: number[] = [], sLng: number[] = [], sVal: number[] = [];
-  for (const x of snaps) { sLat.push(x.lat); sLng.push(x.lng); sVal.push(0); }
-  const approxCellM = 50; // first pass: sample finely enough for any grid of the area below
-  for (let e = 0; e < g.edgeU.length; e++) {
+  // The value (ms or metres) at position `pos` of edge e: the cheaper of its settled ends plus the
+  // part driven (allowed directions only), or from the start on its own edge; Infinity if neither.
+  const startOn = new Map(snaps.map((x) => [x.edge, x]));
+  const valueAt = (e: number, pos: number, du: number | undefined, dv: number | undefined): number => {
+    const f = g.edgeFlags[e], w = cost(e), len = g.edgeDist[e], frac = len > 0 ? pos / len : 0;
+    let v = Infinity;
+    if (du !== undefined && f & 1) v = Math.min(v, du + frac * w);
+    if (dv !== undefined && f & 2) v = Math.min(v, dv + (1 - frac) * w);
+    const start = startOn.get(e);
+    if (start) {
+      if (f & 1 && pos >= start.pos) v = Math.min(v, (frac - start.frac) * w);
+      if (f & 2 && pos <= start.pos) v = Math.min(v, (start.frac - frac) * w);
+    }
+    return v;
+  };
+  /** Every shape point of edge e and points at most `step` metres apart between them. */
+  const sample = (e: number, step: number, emit: (lat: number, lng: number, v: number) => void) => {
     const du = settled.get(g.edgeU[e]), dv = settled.get(g.edgeV[e]);
-    const start = snaps.find((x) => x.edge === e);
-    if (du === undefined && dv === undefined && !start) continue;
-    const f = g.edgeFlags[e], w = cost(e), len = g.edgeDist[e];
     const a = g.edgeShape[e], b = g.edgeShape[e + 1];
     for (let p = a; p < b; p++) {
       const la = g.shapeLat[p] / E7, lo = g.shapeLon[p] / E7;
-      const pn = p + 1 < b ? p + 1 : p;
-      const seg = g.shapeCum[pn] - g.shapeCum[p];
-      const steps = pn === p ? 1 : Math.max(1, Math.ceil(seg / approxCellM));
+      if (p + 1 === b) { emit(la, lo, valueAt(e, g.shapeCum[p] - g.shapeCum[a], du, dv)); break; }
+      const seg = g.shapeCum[p + 1] - g.shapeCum[p], steps = Math.max(1, Math.ceil(seg / step));
+      const la2 = g.shapeLat[p + 1] / E7, lo2 = g.shapeLon[p + 1] / E7;
       for (let k = 0; k < steps; k++) {
         const t = k / steps;
-        const pos = g.shapeCum[p] + t * seg, frac = len > 0 ? pos / len : 0;
-        let v = Infinity;
-        if (du !== undefined && f & 1) v = Math.min(v, du + frac * w);
-        if (dv !== undefined && f & 2) v = Math.min(v, dv + (1 - frac) * w);
-        if (start) {
-          if (f & 1 && pos >= start.pos) v = Math.min(v, (frac - start.frac) * w);
-          if (f & 2 && pos <= start.pos) v = Math.min(v, (start.frac - frac) * w);
-        }
-        if (v > limits[0]) continue;
-        sLat.push(pn === p ? la : la + t * (g.shapeLat[pn] / E7 - la));
-        sLng.push(pn === p ? lo : lo + t * (g.shapeLon[pn] / E7 - lo));
-        sVal.push(v);
+        emit(la + t * (la2 - la), lo + t * (lo2 - lo), valueAt(e, g.shapeCum[p] - g.shapeCum[a] + t * seg, du, dv));
       }
     }
-  }
+  };
+
+  // The reached area: edges with a settled end or the start, sampled every 50 m, gives the grid's extent.
+  const reachedEdges: number[] = [];
   let la0 = Infinity, la1 = -Infinity, lo0 = Infinity, lo1 = -Infinity;
-  for (let i = 0; i < sLat.length; i++) {
-    if (sLat[i] < la0) la0 = sLat[i]; if (sLat[i] > la1) la1 = sLat[i];
-    if (sLng[i] < lo0) lo0 = sLng[i]; if (sLng[i] > lo1) lo1 = sLng[i];
+  const grow = (lat: number, lng: number, v: number) => {
+    if (v > limits[0]) return;
+    if (lat < la0) la0 = lat; if (lat > la1) la1 = lat;
+    if (lng < lo0) lo0 = lng; if (lng > lo1) lo1 = lng;
+  };
+  for (const x of snaps) grow(x.lat, x.lng, 0);
+  for (let e = 0; e < g.edgeU.length; e++) {
+    if (!settled.has(g.edgeU[e]) && !settled.has(g.edgeV[e]) && !startOn.has(e)) continue;
+    reachedEdges.push(e);
+    sample(e, 50, grow);
   }
   const kx = Math.cos(((la0 + la1) / 2) * (Math.PI / 180));
   const span = Math.max((la1 - la0), (lo1 - lo0) * kx, 0.002);
@@ -139,25 +152,57 @@ export function isochroneTask(args: IsochroneArgs) {
   la0 -= 2 * cell; lo0 -= (2 * cell) / kx;
   const nx = Math.ceil(((lo1 - lo0) * kx) / cell) + 3, ny = Math.ceil((la1 - la0) / cell) + 3;
   const BIG = limits[0] * 4 + 1;
+
+  // Every road in the grid, reached or not, sampled at most half a cell apart: a cell (the square
+  // between grid points x..x+1, y..y+1) keeps its dearest and cheapest sample. A grid point next to
+  // a cell with a road takes the dearest value of those cells, so a cell holding a road point that
+  // is not reached within a contour's value has all four corners above it and lies outside that
+  // contour: every road point inside a contour is reached within it (by the edge it lies on, as
+  // /route snaps it to, whichever edge that is). A grid point with no road in its four cells takes
+  // the cheapest road cell within OFFROAD_CELLS more plus a walk at OFFROAD_MPS over the cell
+  // between, so blocks between reached streets fill instead of becoming holes.
+  const cmax = new Float64Array((nx - 1) * (ny - 1)).fill(-1), cmin = new Float64Array((nx - 1) * (ny - 1)).fill(Infinity);
+  const put = (lat: number, lng: number, v: number) => {
+    const ix = Math.floor(((lng - lo0) * kx) / cell), iy = Math.floor((lat - la0) / cell);
+    if (ix < 0 || iy < 0 || ix >= nx - 1 || iy >= ny - 1) return;
+    const k = iy * (nx - 1) + ix, val = v > BIG ? BIG : v;
+    if (val > cmax[k]) cmax[k] = val;
+    if (val < cmin[k]) cmin[k] = val;
+  };
+  for (const x of snaps) put(x.lat, x.lng, 0);
+  const inGrid = new Set<number>(reachedEdges);
+  const ic = g.meta.index_cos_lat;
+  for (const i of graph.index.search(lo0 * ic, la0, (lo0 + ((nx - 1) * cell) / kx) * ic, la0 + (ny - 1) * cell)) inGrid.add(g.segEdge[i]);
+  const step = Math.min(50, cellM / 2);
+  for (const e of inGrid) sample(e, step, put);
   const grid = new Float64Array(nx * ny).fill(BIG);
   const offRoad = byDistance ? 1 : 1000 / OFFROAD_MPS; // value units per metre off the road
-  for (let i = 0; i < sLat.length; i++) {
-    const cx = ((sLng[i] - lo0) * kx) / cell, cy = (sLat[i] - la0) / cell, v = sVal[i];
-    const ix = Math.floor(cx), iy = Math.floor(cy);
-    for (let dy = -OFFROAD_CELLS; dy <= OFFROAD_CELLS + 1; dy++) for (let dx = -OFFROAD_CELLS; dx <= OFFROAD_CELLS + 1; dx++) {
-      const x = ix + dx, y = iy + dy;
-      if (x < 0 || y < 0 || x >= nx || y >= ny) continue;
-      // grid values sit at cell corners: the corners of the cell a road crosses take the road's
-      // value, farther ones add the walk
-      const dm = Math.hypot(x - cx, y - cy) * cellM;
-      const val = v + Math.max(0, dm - 0.6 * cellM) * offRoad;
-      if (val < grid[y * nx + x]) grid[y * nx + x] = val;
+  const R = 1 + OFFROAD_CELLS;
+  for (let y = 0; y < ny; y++) for (let x = 0; x < nx; x++) {
+    let road = false, hi = -1;
+    for (let cy = y - 1; cy <= y; cy++) for (let cx = x - 1; cx <= x; cx++) {
+      if (cx < 0 || cy < 0 || cx >= nx - 1 || cy >= ny - 1) continue;
+      const k = cy * (nx - 1) + cx;
+      if (cmax[k] >= 0) { road = true; if (cmax[k] > hi) hi = cmax[k]; }
     }
+    if (road) { grid[y * nx + x] = hi; continue; }
+    let lo = BIG;
+    for (let cy = y - R; cy < y + R; cy++) for (let cx = x - R; cx < x + R; cx++) {
+      if (cx < 0 || cy < 0 || cx >= nx - 1 || cy >= ny - 1) continue;
+      const m = cmin[cy * (nx - 1) + cx];
+      if (m === Infinity) continue;
+      // the nearest point of that cell is at least this far from the grid point
+      const gapX = Math.max(0, cx - x, x - cx - 1), gapY = Math.max(0, cy - y, y - cy - 1);
+      const val = m + Math.hypot(gapX, gapY) * cellM * offRoad;
+      if (val < lo) lo = val;
+    }
+    grid[y * nx + x] = lo;
   }
   // marching squares on -value: the area where value ≤ limit is where -value ≥ -limit
   const neg = Array.from(grid, (v) => -v);
   const polys = contours().size([nx, ny]).thresholds(limits.map((l) => -l))(neg);
-  const toLngLat = (ring: number[][]) => ring.map(([x, y]) => [Math.round((lo0 + (x * cell) / kx) * 1e6) / 1e6, Math.round((la0 + y * cell) * 1e6) / 1e6]);
+  // d3-contour draws the value at index i at coordinate i + 0.5
+  const toLngLat = (ring: number[][]) => ring.map(([x, y]) => [Math.round((lo0 + ((x - 0.5) * cell) / kx) * 1e6) / 1e6, Math.round((la0 + (y - 0.5) * cell) * 1e6) / 1e6]);
   const features = polys.map((p, i) => ({
     type: 'Feature',
     geometry: { type: 'MultiPolygon', coordinates: p.coordinates.map((poly) => poly.map(toLngLat)) },

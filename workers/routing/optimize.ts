@@ -12,11 +12,14 @@
 //
 // Objective: lateness first (each late second weighs LATE_WEIGHT driving seconds), then the time the
 // tour ends (driving + waiting + service). Costs come from the matrix task (matrixCosts), so every
-// leg equals /route's answer for it. Method: up to EXACT_MAX stops, exact (depth-first branch and
-// bound over orders, bounded by the heuristic's tour); above, cheapest insertion then local search
-// (or-opt moves of 1–3 consecutive stops, 2-opt reversals, first improvement, every move evaluated
-// on the whole tour so windows and asymmetric costs are exact), then double-bridge perturbations
-// kept when they improve, for PERTURB_ROUNDS rounds or PERTURB_MS.
+// leg equals /route's answer for it. Method: cheapest insertion, then local search over neighbour
+// lists with don't-look bits (2-opt reversals and or-opt moves of 1–3 stops either way round that
+// put a stop next to one of its NEIGHBOURS nearest), each move scored from prefix arrays (class
+// Search: O(1) without windows, a walk of the changed part with windows, exact with asymmetric
+// costs), then iterated local search: a segment exchange near a random place, local search from
+// the changed junctions, kept when no worse; it stops after STALL_ROUNDS rounds without
+// improvement, MAX_ROUNDS, or SEARCH_MS. Up to EXACT_MAX stops the result then bounds an exact
+// depth-first branch and bound over orders.
 import { TaskError } from '../../src/core/task.ts';
 import { matrixCosts } from './matrix.ts';
 import { checkPoint } from './candidates.ts';
@@ -27,10 +30,15 @@ export interface OptimizeArgs { start: [number, number]; end?: [number, number];
 
 export const EXACT_MAX = 10;
 export const LATE_WEIGHT = 1000;
-const PERTURB_ROUNDS = 60;
-const PERTURB_MS = 300;
-/** the first local search's own cap (200 stops: one or-opt sweep is ~24M steps) */
-const LOCAL_MS = 500;
+/** nearest nodes each stop's moves try to put it next to */
+const NEIGHBOURS = 10;
+/** the search's time budget (after the matrix): a cap for a loaded machine, rarely reached idle */
+const SEARCH_MS = 300;
+/** perturbation rounds at most, and without improvement before stopping */
+const MAX_ROUNDS = 5_000;
+const STALL_ROUNDS = 500;
+/** longest segment a perturbation moves */
+const SEGMENT_MAX = 30;
 
 /** The tour model: matrix over [start, stop 1…n, end] (end = index n+1 when the tour has one). */
 export class Tour {
@@ -100,91 +108,296 @@ export function exact(tour: Tour, bound: number, boundSeq: number[]): number[] {
   return bestSeq;
 }
 
-/** Cheapest insertion: each stop in turn (farthest-first from the start) where it adds least. */
-function construct(tour: Tour): number[] {
-  const n = tour.n;
-  const order = Array.from({ length: n }, (_, i) => i + 1).sort((a, b) => tour.ms[b] - tour.ms[a] || a - b);
-  const seq: number[] = [];
-  const buf = new Int32Array(n);
-  for (const s of order) {
-    let bestPos = seq.length, bestCost = Infinity;
-    for (let p = 0; p <= seq.length; p++) {
-      for (let k = 0, j = 0; k <= seq.length; k++) { if (k === p) buf[j++] = s; if (k < seq.length) buf[j++] = seq[k]; }
-      const c = tour.cost(buf, seq.length + 1);
-      if (c < bestCost) { bestCost = c; bestPos = p; }
+const EPS = 1e-3;
+/** stands in for an impossible leg inside the search, so deltas stay finite (the answer is rescored) */
+const BIG = 1e12;
+
+/**
+ * The route under search, R[0..M) = start, stops…, end (an open tour ends at a virtual node every
+ * stop reaches for free), with prefix arrays over it so that a move (the route rebuilt from pieces
+ * of itself) is scored without rebuilding it: drive F/B (forward and reversed legs) and service S
+ * give the score of a tour without time windows in O(pieces); with windows, the departure time and
+ * lateness at each position let the score walk only the changed pieces and the suffix until its
+ * schedule meets the old one again (same departure) or no window is left after it.
+ */
+export class Search {
+  readonly W: number;
+  readonly E: number;
+  readonly c: Float64Array;
+  readonly from: Float64Array; readonly to: Float64Array; readonly service: Float64Array;
+  readonly hasWindows: boolean;
+  M = 0;
+  R: Int32Array; F: Float64Array; B: Float64Array; S: Float64Array; dep: Float64Array; late: Float64Array;
+  lastWin = 0;
+  cur = 0;
+  private tmp: Int32Array;
+  constructor(tour: Tour) {
+    const n = tour.n, W = n + 2, N = tour.N;
+    this.W = W; this.E = n + 1;
+    this.c = new Float64Array(W * W);
+    for (let a = 0; a < N; a++) for (let b = 0; b < N; b++) { const v = tour.ms[a * N + b]; this.c[a * W + b] = v === Infinity ? BIG : v; }
+    if (tour.end < 0) for (let a = 0; a < W; a++) { this.c[a * W + n + 1] = 0; this.c[(n + 1) * W + a] = BIG; }
+    this.from = new Float64Array(W); this.to = new Float64Array(W).fill(Infinity); this.service = new Float64Array(W);
+    let win = false;
+    for (let v = 1; v <= n; v++) {
+      this.from[v] = tour.from[v]; this.to[v] = tour.to[v]; this.service[v] = tour.service[v];
+      if (tour.from[v] > 0 || tour.to[v] < Infinity) win = true;
     }
-    seq.splice(bestPos, 0, s);
+    this.hasWindows = win;
+    this.R = new Int32Array(W); this.tmp = new Int32Array(W);
+    this.F = new Float64Array(W); this.B = new Float64Array(W); this.S = new Float64Array(W);
+    this.dep = new Float64Array(W); this.late = new Float64Array(W);
   }
-  return seq;
+
+  refresh(): void {
+    const { R, F, B, S, dep, late, c, W, from, to, service } = this;
+    let lastWin = 0;
+    for (let k = 1; k < this.M; k++) {
+      const a = R[k - 1], b = R[k];
+      F[k] = F[k - 1] + c[a * W + b]; B[k] = B[k - 1] + c[b * W + a]; S[k] = S[k - 1] + service[b];
+      let t = dep[k - 1] + c[a * W + b], l = late[k - 1];
+      if (t < from[b]) t = from[b];
+      if (t > to[b]) { l += t - to[b]; }
+      if (from[b] > 0 || to[b] < Infinity) lastWin = k;
+      dep[k] = t + service[b]; late[k] = l;
+    }
+    this.lastWin = lastWin;
+    this.cur = dep[this.M - 1] + LATE_WEIGHT * late[this.M - 1];
+  }
+
+  /** Score of the rest once node `prev` is left at time t with lateness l so far and the old route resumes at position y. */
+  private suffix(t: number, l: number, prev: number, y: number, limit: number): number {
+    const { R, c, W, from, to, service, dep, late, F, S, M } = this;
+    let k = y, v = R[y];
+    t += c[prev * W + v];
+    for (;;) {
+      if (t < from[v]) t = from[v];
+      if (t > to[v]) l += t - to[v];
+      t += service[v];
+      if (t === dep[k]) return dep[M - 1] + LATE_WEIGHT * (l + late[M - 1] - late[k]);
+      if (k >= this.lastWin) return t + (F[M - 1] - F[k]) + (S[M - 1] - S[k]) + LATE_WEIGHT * l;
+      if (t + LATE_WEIGHT * l >= limit) return Infinity; // every later leg only adds
+      k++; const u = v; v = R[k]; t += c[u * W + v];
+    }
+  }
+
+  /**
+   * Score of R[0..x], then the pieces (pairs a, b of positions: a ≤ b forward, a > b reversed), then
+   * R[y..M). Infinity when the walk shows it cannot beat `limit`.
+   */
+  score(x: number, pc: Int32Array, np: number, y: number, limit: number): number {
+    const { R, c, W, F, B, M } = this;
+    if (!this.hasWindows) {
+      let d = F[x], prev = R[x];
+      for (let q = 0; q < np; q += 2) {
+        const a = pc[q], b = pc[q + 1];
+        d += c[prev * W + R[a]] + (a <= b ? F[b] - F[a] : B[a] - B[b]);
+        prev = R[b];
+      }
+      return d + c[prev * W + R[y]] + F[M - 1] - F[y] + this.S[M - 1];
+    }
+    const { from, to, service } = this;
+    let t = this.dep[x], l = this.late[x], prev = R[x];
+    for (let q = 0; q < np; q += 2) {
+      const a = pc[q], b = pc[q + 1], st = a <= b ? 1 : -1;
+      for (let k = a; ; k += st) {
+        const v = R[k];
+        t += c[prev * W + v];
+        if (t < from[v]) t = from[v];
+        if (t > to[v]) l += t - to[v];
+        t += service[v];
+        prev = v;
+        if (k === b) break;
+      }
+      if (t + LATE_WEIGHT * l >= limit) return Infinity;
+    }
+    return this.suffix(t, l, prev, y, limit);
+  }
+
+  /** Score with node v (not on the route) inserted after position p. */
+  insertCost(v: number, p: number, limit: number): number {
+    const { R, c, W, M } = this;
+    const a = R[p], b = R[p + 1];
+    if (!this.hasWindows) return this.F[M - 1] + this.S[M - 1] + this.service[v] + c[a * W + v] + c[v * W + b] - c[a * W + b];
+    let t = this.dep[p] + c[a * W + v], l = this.late[p];
+    if (t < this.from[v]) t = this.from[v];
+    if (t > this.to[v]) l += t - this.to[v];
+    return this.suffix(t + this.service[v], l, v, p + 1, limit);
+  }
+
+  /** Rebuild the route from the pieces (as `score` reads them). */
+  apply(x: number, pc: Int32Array, np: number, y: number): void {
+    const { R, tmp, M } = this;
+    let j = 0;
+    for (let k = 0; k <= x; k++) tmp[j++] = R[k];
+    for (let q = 0; q < np; q += 2) {
+      const a = pc[q], b = pc[q + 1];
+      if (a <= b) for (let k = a; k <= b; k++) tmp[j++] = R[k];
+      else for (let k = a; k >= b; k--) tmp[j++] = R[k];
+    }
+    for (let k = y; k < M; k++) tmp[j++] = R[k];
+    this.tmp = R; this.R = tmp;
+    this.refresh();
+  }
 }
 
 /**
- * Or-opt and 2-opt: every move of a sweep is tried and applied at once when it improves (the sweep
- * goes on from there), sweeps repeat until one improves nothing or the deadline passes.
+ * Cheapest insertion: each stop in turn where it adds least; in turn farthest-first from the start,
+ * or with windows by closing time first (then the stops without one, farthest-first).
  */
-function localSearch(tour: Tour, seq: Int32Array, deadline: number): number {
-  const n = seq.length, buf = new Int32Array(n);
-  let cur = tour.cost(seq, n);
-  let improved = true;
-  while (improved && performance.now() < deadline) {
-    improved = false;
-    // or-opt: move seq[i..i+len) to before position p (in the sequence without the segment)
-    for (let len = 1; len <= 3; len++) {
-      for (let i = 0; i + len <= n; i++) {
-        for (let p = 0; p <= n - len; p++) {
-          if (p === i) continue;
-          let j = 0;
-          for (let k = 0; k < n; k++) {
-            if (k >= i && k < i + len) continue;
-            if (j === p) for (let x = 0; x < len; x++) buf[j++] = seq[i + x];
-            buf[j++] = seq[k];
+function construct(s: Search, tour: Tour, byWindow: boolean): void {
+  const n = tour.n;
+  const order = Array.from({ length: n }, (_, i) => i + 1)
+    .sort((a, b) => (byWindow ? tour.to[a] - tour.to[b] || tour.from[a] - tour.from[b] : 0) || tour.ms[b] - tour.ms[a] || a - b);
+  s.M = 2; s.R[0] = 0; s.R[1] = s.E;
+  s.refresh();
+  for (const v of order) {
+    let bestP = 0, bestC = Infinity;
+    for (let p = 0; p < s.M - 1; p++) {
+      const c = s.insertCost(v, p, bestC);
+      if (c < bestC) { bestC = c; bestP = p; }
+    }
+    s.R.copyWithin(bestP + 2, bestP + 1, s.M);
+    s.R[bestP + 1] = v; s.M++;
+    s.refresh();
+  }
+}
+
+/** For each stop, the NEIGHBOURS nearest nodes (other stops, start, end) by the round trip between them. */
+function neighbours(s: Search, n: number): Int32Array[] {
+  const { c, W } = s, K = Math.min(NEIGHBOURS, n + 1);
+  const out: Int32Array[] = [new Int32Array(0)];
+  const bd = new Float64Array(K);
+  for (let u = 1; u <= n; u++) {
+    const bv = new Int32Array(K);
+    let size = 0;
+    for (let v = 0; v <= n + 1; v++) {
+      if (v === u) continue;
+      const d = c[u * W + v] + c[v * W + u];
+      if (size === K && d >= bd[K - 1]) continue;
+      let k = size < K ? size++ : K - 1;
+      for (; k > 0 && bd[k - 1] > d; k--) { bd[k] = bd[k - 1]; bv[k] = bv[k - 1]; }
+      bd[k] = d; bv[k] = v;
+    }
+    out.push(bv.subarray(0, size));
+  }
+  return out;
+}
+
+/**
+ * Local search with neighbour lists and don't-look bits: a stop in the queue tries every 2-opt
+ * reversal and or-opt move (1–3 stops, either way round) that puts it next to one of its
+ * neighbours, applies the best that improves, and queues the stops at the changed junctions.
+ */
+class Local {
+  private queue: Int32Array; private head = 0; private size = 0;
+  private queued: Uint8Array;
+  private pos: Int32Array;
+  private pc = new Int32Array(4); private best = new Int32Array(4);
+  constructor(private s: Search, private nb: Int32Array[], private n: number) {
+    this.queue = new Int32Array(n); this.queued = new Uint8Array(n + 2); this.pos = new Int32Array(n + 2);
+  }
+  private bestC = 0; private bx = -1; private by = -1; private bnp = 0;
+  private tryMove(x: number, np: number, y: number): void {
+    const c = this.s.score(x, this.pc, np, y, this.bestC);
+    if (c < this.bestC) { this.bestC = c; this.bx = x; this.by = y; this.bnp = np; this.best.set(this.pc); }
+  }
+  push(v: number): void {
+    if (v < 1 || v > this.n || this.queued[v]) return;
+    this.queued[v] = 1; this.queue[(this.head + this.size++) % this.n] = v;
+  }
+  run(deadline: number): void {
+    const s = this.s, pos = this.pos, pc = this.pc, best = this.best, M = s.M, n = this.n;
+    let steps = 0;
+    for (let k = 0; k < M; k++) pos[s.R[k]] = k;
+    while (this.size > 0) {
+      if ((++steps & 255) === 0 && performance.now() > deadline) return;
+      const u = this.queue[this.head]; this.head = (this.head + 1) % n; this.size--; this.queued[u] = 0;
+      const i = pos[u];
+      this.bestC = s.cur - EPS; this.bx = -1;
+      for (const v of this.nb[u]) {
+        const j = pos[v];
+        // 2-opt: reverse a stretch so that u and v become adjacent
+        if (i < j) {
+          if (j <= n && i + 1 < j) { pc[0] = j; pc[1] = i + 1; this.tryMove(i, 2, j + 1); }
+          if (i < j - 1) { pc[0] = j - 1; pc[1] = i; this.tryMove(i - 1, 2, j); }
+        } else {
+          if (j + 1 < i) { pc[0] = i; pc[1] = j + 1; this.tryMove(j, 2, i + 1); }
+          if (j >= 1 && j < i - 1) { pc[0] = i - 1; pc[1] = j; this.tryMove(j - 1, 2, i); }
+        }
+        // or-opt: a stretch of 1–3 stops starting or ending at u moved next to v
+        for (let L = 1; L <= 3; L++) {
+          for (let side = 0; side < 2; side++) {
+            if (L === 1 && side === 1) break;
+            const a = side === 0 ? i : i - L + 1, e = a + L - 1;
+            if (a < 1 || e > n) continue;
+            for (let p = j - 1; p <= j; p++) {
+              if (p < 0 || p > M - 2 || (p >= a - 1 && p <= e)) continue;
+              for (let rev = 0; rev < (L === 1 ? 1 : 2); rev++) {
+                const sa = rev ? e : a, sb = rev ? a : e;
+                if (p < a - 1) { pc[0] = sa; pc[1] = sb; pc[2] = p + 1; pc[3] = a - 1; this.tryMove(p, 4, e + 1); }
+                else { pc[0] = e + 1; pc[1] = p; pc[2] = sa; pc[3] = sb; this.tryMove(a - 1, 4, p + 1); }
+              }
+            }
           }
-          if (j < n) for (let x = 0; x < len; x++) buf[j++] = seq[i + x];
-          const c = tour.cost(buf, n);
-          if (c < cur - 1e-9) { seq.set(buf); cur = c; improved = true; }
         }
       }
-      if (performance.now() > deadline) return cur;
-    }
-    // 2-opt: reverse seq[i..j]
-    for (let i = 0; i < n - 1; i++) {
-      for (let j = i + 1; j < n; j++) {
-        buf.set(seq);
-        for (let a = i, b = j; a < b; a++, b--) { const t = buf[a]; buf[a] = buf[b]; buf[b] = t; }
-        const c = tour.cost(buf, n);
-        if (c < cur - 1e-9) { seq.set(buf); cur = c; improved = true; }
-      }
+      const { bx, by, bnp } = this;
+      if (bx < 0) continue;
+      const R = s.R;
+      this.push(R[bx]); this.push(R[by]); this.push(u);
+      for (let q = 0; q < bnp; q++) this.push(R[best[q]]);
+      s.apply(bx, best, bnp, by);
+      for (let k = 0; k < M; k++) pos[s.R[k]] = k;
     }
   }
-  return cur;
 }
+
+export interface SolveOptions { ms?: number; rounds?: number; stall?: number }
 
 /** Best order found for the tour (node ids 1..n). */
-export function solveTour(tour: Tour, seed = 1, o: { rounds?: number; perturbMs?: number; localMs?: number } = {}): { seq: number[]; cost: number; method: string } {
+export function solveTour(tour: Tour, seed = 1, o: SolveOptions = {}): { seq: number[]; cost: number; method: string; rounds: number } {
   const n = tour.n;
-  if (n === 0) return { seq: [], cost: tour.cost([], 0), method: 'trivial' };
-  const t0 = performance.now();
-  let seq = Int32Array.from(construct(tour));
-  let best = localSearch(tour, seq, t0 + (o.localMs ?? LOCAL_MS));
+  if (n === 0) return { seq: [], cost: tour.cost([], 0), method: 'trivial', rounds: 0 };
+  const deadline = performance.now() + (o.ms ?? SEARCH_MS);
+  const s = new Search(tour);
+  construct(s, tour, false);
+  if (s.hasWindows) {
+    const R = s.R.slice(), c = s.cur;
+    construct(s, tour, true);
+    if (c < s.cur) { s.R.set(R); s.refresh(); }
+  }
+  const ls = new Local(s, neighbours(s, n), n);
+  for (let k = 1; k <= n; k++) ls.push(s.R[k]);
+  ls.run(deadline);
+  let bestR = s.R.slice(), bestC = s.cur, round = 0;
+  if (n >= 8) {
+    // iterated local search: a segment exchange (double bridge: A B C D → A C B D) near a random
+    // place, then local search from the changed junctions only; kept when no worse
+    const r = rng(seed), maxRounds = o.rounds ?? MAX_ROUNDS, stall = o.stall ?? STALL_ROUNDS;
+    const pc = new Int32Array(4), lmax = Math.max(1, Math.min(SEGMENT_MAX, Math.floor(n / 3)));
+    let last = 0;
+    for (round = 1; round <= maxRounds && round - last <= stall; round++) {
+      if ((round & 15) === 0 && performance.now() > deadline) break;
+      const l1 = 1 + Math.floor(r() * lmax), l2 = 1 + Math.floor(r() * lmax);
+      const i = 1 + Math.floor(r() * (n - l1 - l2 + 1));
+      pc[0] = i + l1; pc[1] = i + l1 + l2 - 1; pc[2] = i; pc[3] = i + l1 - 1;
+      const R = s.R;
+      for (const k of [i - 1, i, i + l1 - 1, i + l1, i + l1 + l2 - 1, i + l1 + l2]) ls.push(R[k]);
+      s.apply(i - 1, pc, 4, i + l1 + l2);
+      ls.run(deadline);
+      if (s.cur < bestC - EPS) { bestC = s.cur; bestR.set(s.R); last = round; }
+      else if (s.cur <= bestC + EPS) bestR.set(s.R);
+      else { s.R.set(bestR); s.refresh(); }
+    }
+  }
+  const seq = Array.from(bestR.subarray(1, n + 1));
   if (n <= EXACT_MAX) {
-    const ex = exact(tour, best + 1e-6, Array.from(seq));
-    return { seq: ex, cost: tour.cost(ex, n), method: 'exact' };
+    const ex = exact(tour, tour.cost(seq, n) + 1e-6, seq);
+    return { seq: ex, cost: tour.cost(ex, n), method: 'exact', rounds: round };
   }
-  const r = rng(seed);
-  const deadline = performance.now() + (o.perturbMs ?? PERTURB_MS);
-  for (let round = 0; round < (o.rounds ?? PERTURB_ROUNDS) && performance.now() < deadline && n >= 8; round++) {
-    // double bridge: A B C D → A C B D
-    const cuts = [1 + Math.floor(r() * (n - 3)), 0, 0].map((x) => x);
-    cuts[1] = cuts[0] + 1 + Math.floor(r() * (n - cuts[0] - 2));
-    cuts[2] = cuts[1] + 1 + Math.floor(r() * (n - cuts[1] - 1));
-    const [a, b, c] = cuts;
-    const cand = Int32Array.from([...seq.subarray(0, a), ...seq.subarray(b, c), ...seq.subarray(a, b), ...seq.subarray(c)]);
-    const cc = localSearch(tour, cand, deadline);
-    if (cc < best - 1e-9) { best = cc; seq = cand; }
-  }
-  return { seq: Array.from(seq), cost: best, method: 'insertion+local-search' };
+  return { seq, cost: tour.cost(seq, n), method: 'insertion+local-search', rounds: round };
 }
-
 
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
