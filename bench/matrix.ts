@@ -56,7 +56,7 @@ function computeRounds(lg: LoadedGraph, rounds: number, seed: number) {
       const t0 = performance.now();
       const t = matrixTask({ sources: pts.slice(0, n), destinations: pts.slice(1000, 1000 + n) });
       times[n].push(performance.now() - t0);
-      if (!t.text.length) throw new Error('empty');
+      if (!t.bytes.length) throw new Error('empty');
     }
   }
   for (const n of SIZES) {

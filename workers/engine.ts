@@ -3,9 +3,9 @@
 // from the task table that the modules below contribute.
 import { workerData, threadId } from 'node:worker_threads';
 import { Unpackr } from 'msgpackr';
-import { withAttribution } from '../src/core/attribution.ts';
+import { withAttribution, ATTRIBUTION_TAIL } from '../src/core/attribution.ts';
 import { encodeBatchReply, readBatchReply, type BatchReply } from '../src/core/batch.ts';
-import { TaskError, BinaryBody, type Dataset, type EngineModule, type TaskFn, type TaskReply, type TaskRequest, type AttachRequest } from '../src/core/task.ts';
+import { TaskError, BinaryBody, JsonBytes, type Dataset, type EngineModule, type TaskFn, type TaskReply, type TaskRequest, type AttachRequest } from '../src/core/task.ts';
 import { routing } from './routing/index.ts';
 import { geo } from './geo/index.ts';
 import { address } from './geo/address/tasks.ts';
@@ -29,12 +29,14 @@ setOpsProvider(() => Object.keys(table));
 
 const unpackr = new Unpackr({ useRecords: false });
 
-/** A finished answer before encoding: status and the JSON text, attribution included. */
+/** A finished answer before encoding: status and the body, `bytes` (if any) then `json`, attribution included. */
 interface Answer {
   status: number;
   json: string;
-  /** A BinaryBody's bytes (then `json` is empty). */
+  /** A BinaryBody's bytes (then `json` is empty), or a JsonBytes' bytes but its closing brace. */
   bytes?: Uint8Array;
+  /** The bytes are the task's reused buffer, overwritten by the thread's next task. */
+  scratch?: boolean;
 }
 
 function answer(status: number, body: unknown): Answer {
@@ -45,7 +47,13 @@ function answer(status: number, body: unknown): Answer {
 
 function runBatch(packed: Uint8Array): BatchReply {
   const t0 = performance.now();
-  const answers = (unpackr.unpack(packed) as TaskRequest[]).map(runOne);
+  const reqs = unpackr.unpack(packed) as TaskRequest[];
+  const answers = reqs.map((req, i) => {
+    const a = runOne(req);
+    // The next task of the batch may overwrite a scratch answer before the batch is encoded.
+    if (a.scratch && i < reqs.length - 1) a.bytes = a.bytes!.slice();
+    return a;
+  });
   return encodeBatchReply(answers, (performance.now() - t0) * 1000);
 }
 
@@ -82,7 +90,8 @@ function runOne(req: TaskRequest): Answer {
   if (!fn) return answer(500, { error: { code: 'internal', message: `unknown task ${req.op}` } });
   try {
     const out = fn(req.args, { sandbox: !!req.sandbox });
-    if (out instanceof BinaryBody) return { status: 200, json: '', bytes: out.bytes };
+    if (out instanceof BinaryBody) return { status: 200, json: '', bytes: out.bytes, scratch: out.scratch };
+    if (out instanceof JsonBytes) return { status: 200, json: ATTRIBUTION_TAIL, bytes: out.bytes.subarray(0, out.bytes.byteLength - 1), scratch: out.scratch };
     return answer(200, out);
   } catch (e) {
     if (e instanceof TaskError) return answer(e.status, { error: { code: e.code, message: e.message } });

@@ -10,6 +10,9 @@ export const ATTRIBUTION_HEADER = ATTRIBUTION.replace('©', '(c)');
 
 const ATTR_JSON = JSON.stringify(ATTRIBUTION);
 
+/** What replaces the closing brace of a non-empty JSON object to add the attribution as its last member. */
+export const ATTRIBUTION_TAIL = `,"attribution":${ATTR_JSON}}`;
+
 /**
  * JSON text of {...body, attribution} without building a second object: the body's own
  * serialisation (or a task's JsonText) with the attribution spliced in before its closing
@@ -23,5 +26,5 @@ export function withAttribution(body: unknown): string {
 
 /** The text of a JSON object with the attribution added as its last member. */
 function splice(inner: string): string {
-  return inner === '{}' ? `{"attribution":${ATTR_JSON}}` : `${inner.slice(0, -1)},"attribution":${ATTR_JSON}}`;
+  return inner === '{}' ? `{"attribution":${ATTR_JSON}}` : `${inner.slice(0, -1)}${ATTRIBUTION_TAIL}`;
 }

@@ -5,7 +5,7 @@ import type { TaskReply } from './task.ts';
 /**
  * What a batch comes back as: one buffer, so one transfer serves every answer and the
  * message carries nothing to structured-clone. Layout (little-endian u32 words, then bytes):
- * n, compute µs, status[0..n), end[0..n), then the bodies (JSON text, or raw bytes for a BinaryBody) back to back; body i spans
+ * n, compute µs, status[0..n), end[0..n), then the bodies (JSON text, or raw bytes for a BinaryBody, or JSON bytes and the text that ends them) back to back; body i spans
  * end[i-1] (or 0) to end[i], counted from the start of the bodies.
  */
 export type BatchReply = Uint8Array;
@@ -31,12 +31,12 @@ export function batchMicros(r: BatchReply): number {
   return new Uint32Array(r.buffer, r.byteOffset, 2)[1];
 }
 
-/** An unpooled, transferable buffer in the BatchReply layout. */
+/** An unpooled, transferable buffer in the BatchReply layout; an answer's body is its bytes (if any) followed by its json text. */
 export function encodeBatchReply(answers: { status: number; json: string; bytes?: Uint8Array }[], micros: number): BatchReply {
   const n = answers.length;
   const base = 4 * (HEAD + 2 * n);
   let total = 0;
-  for (let i = 0; i < n; i++) total += answers[i].bytes ? answers[i].bytes!.byteLength : Buffer.byteLength(answers[i].json);
+  for (let i = 0; i < n; i++) total += (answers[i].bytes?.byteLength ?? 0) + Buffer.byteLength(answers[i].json);
   const buf = Buffer.allocUnsafeSlow(base + total);
   const words = new Uint32Array(buf.buffer, buf.byteOffset, HEAD + 2 * n);
   words[0] = n;
@@ -45,7 +45,8 @@ export function encodeBatchReply(answers: { status: number; json: string; bytes?
   for (let i = 0; i < n; i++) {
     words[HEAD + i] = answers[i].status;
     const b = answers[i].bytes;
-    if (b) { buf.set(b, base + off); off += b.byteLength; } else off += buf.write(answers[i].json, base + off);
+    if (b) { buf.set(b, base + off); off += b.byteLength; }
+    if (answers[i].json) off += buf.write(answers[i].json, base + off);
     words[HEAD + n + i] = off;
   }
   return new Uint8Array(buf.buffer, buf.byteOffset, base + total);

@@ -1,7 +1,7 @@
 // The typed task interface between the front end and the worker pool.
 //
 // The main thread sends { op, args, sandbox }. A module's task function returns a
-// plain response-body object (without `attribution`) or a JsonText, or throws TaskError; the
+// plain response-body object (without `attribution`), a JsonText or JsonBytes, or throws TaskError; the
 // engine serialises it to finished JSON bytes inside the worker, so the main
 // thread only writes bytes (no second serialisation on the hot path).
 import type { MessagePort } from 'node:worker_threads';
@@ -35,11 +35,21 @@ export class JsonText {
 }
 
 /**
+ * A response body a task has already written as the UTF-8 bytes of one non-empty JSON object
+ * (a large matrix); the engine copies them out and adds the attribution. `scratch`: the bytes
+ * are the thread's reused buffer, valid only until its next task.
+ */
+export class JsonBytes {
+  constructor(readonly bytes: Uint8Array, readonly scratch = false) {}
+}
+
+/**
  * A binary response body (a rendered image): travels back as raw bytes instead of JSON. The
  * route that calls such a task knows its content type; error answers are still JSON.
+ * `scratch` as for JsonBytes.
  */
 export class BinaryBody {
-  constructor(readonly bytes: Uint8Array) {}
+  constructor(readonly bytes: Uint8Array, readonly scratch = false) {}
 }
 
 export interface EngineModule {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadDataset } from '../../src/data/catalog.ts';
 import { routing } from '../../workers/routing/index.ts';
-import { TaskError, JsonText, type Dataset } from '../../src/core/task.ts';
+import { TaskError, JsonText, JsonBytes, type Dataset } from '../../src/core/task.ts';
 import type { RawNetwork } from '../../graph-build/osm/read.ts';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
@@ -27,6 +27,7 @@ export function task(op: string, args: unknown): any {
   try {
     const out = routing.tasks[op](args, { sandbox: false });
     // What the worker answers, parsed as a client would (route bodies arrive as JSON text).
+    if (out instanceof JsonBytes) return JSON.parse(Buffer.from(out.bytes).toString());
     return out instanceof JsonText ? JSON.parse(out.text) : out;
   } catch (e) {
     if (e instanceof TaskError) return { status: e.status, code: e.code, message: e.message };
