@@ -6,13 +6,20 @@
 //     once into --cache, the same file `bench -- scale --cache` writes).
 //  2. HTTP, Tanzania SW: POST /api/v1/route/matrix on the real server with 2 worker threads
 //     (1,000×1,000 split over both) against osrm-routed (CH, 2 threads) GET /table/v1/driving on the
-//     same extract and the same points, rounds alternated (ours, OSRM, ours, …), p50 per side, ratio.
+//     same extract and the same points with the same annotations (duration,distance), rounds
+//     alternated (ours, OSRM, ours, …), p50 per side, ratio. Both are timed the same way: node:http
+//     on a kept-alive connection, from the request to the last byte of the body, which is counted
+//     and never parsed (fetch's body streams cost the client several times more CPU on OSRM's
+//     answer than on ours, and the client shares the 2 cores). Beside the wall time, each side's
+//     server CPU per request (every thread of the process, from /proc), which machine load
+//     disturbs far less.
 // Points are random positions on roads of the largest strongly connected component (every cell
 // routable, as a dispatcher's stops usually are). The machine has 2 cores and was shared with
 // other engineers' work when measured: figures move between runs.
-import { mkdirSync, writeFileSync, readFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, writeFileSync, readFileSync, existsSync, mkdtempSync, rmSync, readdirSync } from 'node:fs';
+import http from 'node:http';
 import { join, dirname, resolve } from 'node:path';
-import { tmpdir, cpus } from 'node:os';
+import { tmpdir, cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildRoadExtract } from '../graph-build/roads.ts';
@@ -56,7 +63,7 @@ function computeRounds(lg: LoadedGraph, rounds: number, seed: number) {
       const t0 = performance.now();
       const t = matrixTask({ sources: pts.slice(0, n), destinations: pts.slice(1000, 1000 + n) });
       times[n].push(performance.now() - t0);
-      if (!t.text.length) throw new Error('empty');
+      if (!('parts' in t ? t.parts : [t.bytes]).length) throw new Error('empty');
     }
   }
   for (const n of SIZES) {
@@ -68,12 +75,47 @@ function computeRounds(lg: LoadedGraph, rounds: number, seed: number) {
   return out;
 }
 
-async function timeFetch(fn: () => Promise<Response>): Promise<number> {
+const agent = new http.Agent({ keepAlive: true });
+
+/** One request (POST when a body is given) with node:http: ms to the last byte of the answer, and its size. */
+function timeRequest(url: string, body?: string, headers: Record<string, string> = {}): Promise<{ ms: number; bytes: number }> {
   const t0 = performance.now();
-  const r = await fn();
-  const body = await r.arrayBuffer();
-  if (!r.ok) throw new Error(`HTTP ${r.status}: ${Buffer.from(body).toString().slice(0, 300)}`);
-  return performance.now() - t0;
+  return new Promise((resolve, reject) => {
+    const rq = http.request(url, { method: body ? 'POST' : 'GET', agent, headers: body ? { ...headers, 'content-length': Buffer.byteLength(body) } : headers }, (r) => {
+      const first: Buffer[] = [];
+      let bytes = 0;
+      r.on('data', (c: Buffer) => { bytes += c.length; if (first.length < 4) first.push(c); });
+      r.on('end', () => {
+        const ms = performance.now() - t0;
+        if (r.statusCode !== 200) return reject(new Error(`HTTP ${r.statusCode}: ${Buffer.concat(first).toString().slice(0, 300)}`));
+        resolve({ ms, bytes });
+      });
+      r.on('error', reject);
+    });
+    rq.on('error', reject);
+    rq.end(body);
+  });
+}
+
+/** CPU ms (user + system) of every thread of a process so far; null where /proc is not there. */
+function processCpuMs(pid: number): number | null {
+  try {
+    let ms = 0;
+    for (const t of readdirSync(`/proc/${pid}/task`)) {
+      const s = readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
+      const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+      ms += (Number(f[11]) + Number(f[12])) * 10; // clock ticks of 10 ms
+    }
+    return ms;
+  } catch { return null; }
+}
+
+/** Runs f, returning its result and the CPU the process `pid` spent meanwhile. */
+async function withCpu<T>(pid: number | undefined, f: () => Promise<T>): Promise<[T, number | null]> {
+  const c0 = pid ? processCpuMs(pid) : null;
+  const r = await f();
+  const c1 = pid ? processCpuMs(pid) : null;
+  return [r, c0 === null || c1 === null ? null : c1 - c0];
 }
 
 export async function main(argv: string[]) {
@@ -82,7 +124,8 @@ export async function main(argv: string[]) {
   const tmp = mkdtempSync(join(tmpdir(), 'svc-bench-matrix-'));
   const result: Record<string, any> = {
     bench: 'matrix', at: new Date().toISOString(), machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
-    note: 'Points on roads of the largest SCC. compute = the worker task in one thread (snap + bucket searches + JSON text). http = POST over the real server (2 worker threads) vs osrm-routed /table (CH, 2 threads), alternated rounds. Shared 2-core machine.',
+    note: 'Points on roads of the largest SCC. compute = the worker task in one thread (snap + bucket searches + JSON bytes). http = POST over the real server (2 worker threads) vs osrm-routed /table (CH, 2 threads, annotations=duration,distance), alternated rounds, both timed with node:http to the last byte (not parsed); server CPU per request = all threads of each server process, from /proc. Shared 2-core machine.',
+    load_avg_at_start: loadavg().map((x) => round(x, 2)),
   };
   try {
     const built = join(tmp, 'built');
@@ -119,16 +162,30 @@ export async function main(argv: string[]) {
           const coords = [...S, ...D].map(([la, lo]) => `${lo},${la}`).join(';');
           const idx = (a: number, b: number) => Array.from({ length: b - a }, (_, i) => a + i).join(';');
           const osrmUrl = osrm ? `${osrm.url}/table/v1/driving/${coords}?sources=${idx(0, n)}&destinations=${idx(n, 2 * n)}&annotations=duration,distance` : '';
-          const ours = () => fetch(`${server.base}/api/v1/route/matrix`, { method: 'POST', body, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } });
-          await timeFetch(ours); if (osrm) await timeFetch(() => fetch(osrmUrl)); // warm-up
+          const ours = () => timeRequest(`${server.base}/api/v1/route/matrix`, body, { authorization: `Bearer ${key}`, 'content-type': 'application/json' });
+          const theirs = () => timeRequest(osrmUrl);
+          await ours(); if (osrm) await theirs(); // warm-up
+          // 100×100 takes milliseconds: more rounds, and CPU summed over them (the ticks are 10 ms)
+          const reps = n === 100 ? rounds * 4 : rounds;
           const a: number[] = [], b: number[] = [];
-          for (let k = 0; k < rounds; k++) {
-            a.push(await timeFetch(ours));
-            if (osrm) b.push(await timeFetch(() => fetch(osrmUrl)));
+          let ca: number | null = 0, cb: number | null = 0, bytesA = 0, bytesB = 0;
+          for (let k = 0; k < reps; k++) {
+            const [ra, ua] = await withCpu(server.child.pid, ours);
+            a.push(ra.ms); bytesA = ra.bytes; ca = ua === null || ca === null ? null : ca + ua;
+            if (osrm) {
+              const [rb, ub] = await withCpu(osrm.proc.pid, theirs);
+              b.push(rb.ms); bytesB = rb.bytes; cb = ub === null || cb === null ? null : cb + ub;
+            }
           }
           http[`${n}x${n}`] = {
-            ours_p50_ms: round(median(a), 1), ours_rounds_ms: a.map((x) => round(x, 1)),
-            ...(osrm ? { osrm_table_p50_ms: round(median(b), 1), osrm_rounds_ms: b.map((x) => round(x, 1)), osrm_over_ours: round(median(b) / median(a), 2) } : { osrm: 'not available' }),
+            ours_p50_ms: round(median(a), 1), ours_rounds_ms: a.map((x) => round(x, 1)), ours_bytes: bytesA,
+            ours_server_cpu_ms_per_request: ca === null ? null : round(ca / reps, 1),
+            ...(osrm ? {
+              osrm_table_p50_ms: round(median(b), 1), osrm_rounds_ms: b.map((x) => round(x, 1)), osrm_bytes: bytesB,
+              osrm_server_cpu_ms_per_request: cb === null ? null : round(cb / reps, 1),
+              osrm_over_ours: round(median(b) / median(a), 2),
+              ...(ca && cb ? { osrm_over_ours_cpu: round(cb / ca, 2) } : {}),
+            } : { osrm: 'not available' }),
           };
           process.stderr.write(`matrix: http ${n} ${JSON.stringify(http[`${n}x${n}`])}\n`);
         }
@@ -139,6 +196,7 @@ export async function main(argv: string[]) {
       }
     }
   } finally { rmSync(tmp, { recursive: true, force: true }); }
+  result.load_avg_at_end = loadavg().map((x) => round(x, 2));
   mkdirSync(join(HERE, 'results'), { recursive: true });
   writeFileSync(join(HERE, 'results', 'matrix.json'), JSON.stringify(result, null, 2) + '\n');
   console.log(JSON.stringify(result));

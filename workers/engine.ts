@@ -5,7 +5,7 @@ import { workerData, threadId } from 'node:worker_threads';
 import { Unpackr } from 'msgpackr';
 import { partsWithAttribution } from '../src/core/attribution.ts';
 import { encodeBatchReply, readBatchReply, type BatchReply } from '../src/core/batch.ts';
-import { TaskError, BinaryBody, type Dataset, type EngineModule, type TaskFn, type TaskReply, type TaskRequest, type AttachRequest } from '../src/core/task.ts';
+import { TaskError, BinaryBody, JsonText, type Dataset, type EngineModule, type TaskFn, type TaskReply, type TaskRequest, type AttachRequest } from '../src/core/task.ts';
 import { routing } from './routing/index.ts';
 import { geo } from './geo/index.ts';
 import { address } from './geo/address/tasks.ts';
@@ -33,6 +33,8 @@ const unpackr = new Unpackr({ useRecords: false });
 interface Answer {
   status: number;
   parts: (string | Uint8Array)[];
+  /** Its byte pieces are the task's reused buffers, overwritten by the thread's next task. */
+  scratch?: boolean;
 }
 
 function answer(status: number, body: unknown): Answer {
@@ -43,7 +45,13 @@ function answer(status: number, body: unknown): Answer {
 
 function runBatch(packed: Uint8Array): BatchReply {
   const t0 = performance.now();
-  const answers = (unpackr.unpack(packed) as TaskRequest[]).map(runOne);
+  const reqs = unpackr.unpack(packed) as TaskRequest[];
+  const answers = reqs.map((req, i) => {
+    const a = runOne(req);
+    // The next task of the batch may overwrite a scratch answer before the batch is encoded.
+    if (a.scratch && i < reqs.length - 1) a.parts = a.parts.map((p) => (typeof p === 'string' ? p : p.slice()));
+    return a;
+  });
   return encodeBatchReply(answers, (performance.now() - t0) * 1000);
 }
 
@@ -80,7 +88,8 @@ function runOne(req: TaskRequest): Answer {
   if (!fn) return answer(500, { error: { code: 'internal', message: `unknown task ${req.op}` } });
   try {
     const out = fn(req.args, { sandbox: !!req.sandbox });
-    if (out instanceof BinaryBody) return { status: 200, parts: [out.bytes] };
+    if (out instanceof BinaryBody) return { status: 200, parts: [out.bytes], scratch: out.scratch };
+    if (out instanceof JsonText) return { status: 200, parts: partsWithAttribution(out), scratch: out.scratch };
     return answer(200, out);
   } catch (e) {
     if (e instanceof TaskError) return answer(e.status, { error: { code: e.code, message: e.message } });

@@ -1,8 +1,9 @@
 // GET and POST /route/matrix: durations and distances from every source to every destination
 // (workers/routing/matrix.ts, task `route_matrix`). Large matrices are split by source rows over
-// the worker threads (Engine.runSpread) and the parts' JSON joined here as bytes, never parsed.
+// the worker threads (Engine.runSpread); the parts' sections are written out in order as they
+// came (Reply `chunks`), never parsed, decoded or joined into one buffer.
 import type { Reply, RouteDef, AppContext } from '../http/types.ts';
-import type { TaskReply } from '../core/task.ts';
+import { ATTRIBUTION_TAIL } from '../core/attribution.ts';
 import { HttpError } from '../http/types.ts';
 import { Q } from '../http/operation.ts';
 import { MODE_ALIASES, NOT_IMPLEMENTED, departAt } from './route.ts';
@@ -60,31 +61,35 @@ function checkSize(sources: unknown[], destinations: unknown[], maxPoints: numbe
   if (cells > MATRIX_LIMITS.maxCells) throw new HttpError(400, 'invalid_parameter', `The matrix has ${cells} cells (sources × destinations); at most ${MATRIX_LIMITS.maxCells}.`);
 }
 
-/** Runs the matrix, split over threads when large, and joins the parts' bytes. */
-export async function runMatrix(ctx: AppContext, args: { sources: [number, number][]; destinations: [number, number][]; mode: string; radius: number; traffic?: string; depart_at?: number }, sandbox: boolean): Promise<TaskReply> {
+/** Runs the matrix, split over threads when large; the answer as one body or as pieces in order. */
+export async function runMatrix(ctx: AppContext, args: { sources: [number, number][]; destinations: [number, number][]; mode: string; radius: number; traffic?: string; depart_at?: number }, sandbox: boolean): Promise<Reply> {
   const rows = args.sources.length, cells = rows * args.destinations.length;
   const parts = Math.min(ctx.engine.threads, rows, Math.ceil(cells / SPLIT_CELLS));
-  if (parts <= 1) return ctx.engine.run('route_matrix', args, sandbox);
+  if (parts <= 1) return { task: await ctx.engine.run('route_matrix', args, sandbox) };
   const per = Math.ceil(rows / parts);
   const reqs = [];
   for (let r = 0; r < rows; r += per) reqs.push({ op: 'route_matrix', args: { ...args, rows: [r, Math.min(rows, r + per)] } });
   const replies = await ctx.engine.runSpread(reqs, sandbox, cells * 0.2);
   const bad = replies.find((r) => r.status !== 200);
-  return bad ?? { status: 200, body: joinParts(replies.map((r) => Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength))) };
+  return bad ? { task: bad } : { status: 200, chunks: joinParts(replies.map((r) => r.body)) };
 }
 
-const M_DUR = Buffer.from('{"durations_s":['), M_DIST = Buffer.from('],"distances_m":['), M_SRC = Buffer.from('],"sources":['), M_DST = Buffer.from('],"destinations":');
+const M_DUR = Buffer.from('{"durations_s":['), M_DIST = Buffer.from('],"distances_m":['), M_SRC = Buffer.from('],"sources":['), M_REST = Buffer.from('],'), COMMA = Buffer.from(',');
+const TAIL = Buffer.from(ATTRIBUTION_TAIL);
 
-/** Parts hold consecutive row ranges in the member order matrix.ts writes; the rest comes from the first. */
-export function joinParts(parts: Buffer[]): Uint8Array {
-  const cut = parts.map((b) => {
-    const a = M_DUR.length, d = b.indexOf(M_DIST), s = b.indexOf(M_SRC, d), t = b.indexOf(M_DST, s);
-    if (d < 0 || s < 0 || t < 0) throw new Error('matrix part in an unexpected layout');
-    return { dur: b.subarray(a, d), dist: b.subarray(d + M_DIST.length, s), src: b.subarray(s + M_SRC.length, t), tail: b.subarray(t) };
-  });
-  const comma = Buffer.from(',');
-  const join = (k: 'dur' | 'dist' | 'src') => cut.flatMap((c, i) => (i ? [comma, c[k]] : [c[k]]));
-  return Buffer.concat([M_DUR, ...join('dur'), M_DIST, ...join('dist'), M_SRC, ...join('src'), cut[0].tail]);
+/** A part's sections (workers/routing/matrix.ts: three u32 lengths, then durations, distances, sources and the rest). */
+function readPart(b: Uint8Array) {
+  const h = new DataView(b.buffer, b.byteOffset, 12);
+  const d = 12 + h.getUint32(0, true), m = d + h.getUint32(4, true), s = m + h.getUint32(8, true);
+  if (s > b.byteLength) throw new Error('matrix part in an unexpected layout');
+  return { dur: b.subarray(12, d), dist: b.subarray(d, m), src: b.subarray(m, s), rest: b.subarray(s) };
+}
+
+/** The whole answer's JSON as pieces, from parts holding consecutive row ranges; the rest of the object comes from the first. */
+export function joinParts(parts: Uint8Array[]): Uint8Array[] {
+  const cut = parts.map(readPart);
+  const join = (k: 'dur' | 'dist' | 'src') => cut.flatMap((c, i) => (i && c[k].byteLength ? [COMMA, c[k]] : [c[k]]));
+  return [M_DUR, ...join('dur'), M_DIST, ...join('dist'), M_SRC, ...join('src'), M_REST, cut[0].rest, TAIL];
 }
 
 /** traffic and depart_at for the task; none means the plain CH matrix. */
@@ -121,7 +126,7 @@ export const routes: RouteDef[] = [
       const sources = req.q.sources as [number, number][];
       const destinations = (req.q.destinations as [number, number][] | undefined)?.length ? req.q.destinations : sources;
       checkSize(sources, destinations, MATRIX_LIMITS.maxPointsGet);
-      return { task: await runMatrix(ctx, { sources, destinations, mode: mode(req.q.mode), radius: req.q.radius, ...trafficOf(req.q.traffic, req.q.depart_at) }, !!req.key?.test) };
+      return runMatrix(ctx, { sources, destinations, mode: mode(req.q.mode), radius: req.q.radius, ...trafficOf(req.q.traffic, req.q.depart_at) }, !!req.key?.test);
     },
   },
   {
@@ -152,7 +157,7 @@ export const routes: RouteDef[] = [
       const sources = (b.sources as []).map(toPair);
       const destinations = b.destinations?.length ? (b.destinations as []).map(toPair) : sources;
       checkSize(sources, destinations, MATRIX_LIMITS.maxPoints);
-      return { task: await runMatrix(ctx, { sources, destinations, mode: mode(b.mode), radius: b.radius ?? SNAP_RADIUS.default, ...trafficOf(b.traffic, b.depart_at) }, !!req.key?.test) };
+      return runMatrix(ctx, { sources, destinations, mode: mode(b.mode), radius: b.radius ?? SNAP_RADIUS.default, ...trafficOf(b.traffic, b.depart_at) }, !!req.key?.test);
     },
   },
 ];

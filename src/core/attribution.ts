@@ -10,6 +10,9 @@ export const ATTRIBUTION_HEADER = ATTRIBUTION.replace('©', '(c)');
 
 const ATTR_JSON = JSON.stringify(ATTRIBUTION);
 
+/** What replaces the closing brace of a non-empty JSON object to add the attribution as its last member. */
+export const ATTRIBUTION_TAIL = `,"attribution":${ATTR_JSON}}`;
+
 /**
  * JSON text of {...body, attribution} without building a second object: the body's own
  * serialisation (or a task's JsonText) with the attribution spliced in before its closing
@@ -25,8 +28,8 @@ export function partsWithAttribution(body: unknown): (string | Uint8Array)[] {
   if (!(body instanceof JsonText)) return [plainWithAttribution(body)];
   const parts = body.parts.slice();
   const last = parts[parts.length - 1];
-  if (typeof last === 'string') parts[parts.length - 1] = parts.length === 1 ? splice(last) : `${last.slice(0, -1)},"attribution":${ATTR_JSON}}`;
-  else { parts[parts.length - 1] = last.subarray(0, last.length - 1); parts.push(`,"attribution":${ATTR_JSON}}`); }
+  if (typeof last === 'string') parts[parts.length - 1] = parts.length === 1 ? splice(last) : `${last.slice(0, -1)}${ATTRIBUTION_TAIL}`;
+  else { parts[parts.length - 1] = last.subarray(0, last.length - 1); parts.push(ATTRIBUTION_TAIL); }
   return parts;
 }
 
@@ -37,5 +40,5 @@ function plainWithAttribution(body: unknown): string {
 
 /** The text of a JSON object with the attribution added as its last member. */
 function splice(inner: string): string {
-  return inner === '{}' ? `{"attribution":${ATTR_JSON}}` : `${inner.slice(0, -1)},"attribution":${ATTR_JSON}}`;
+  return inner === '{}' ? `{"attribution":${ATTR_JSON}}` : `${inner.slice(0, -1)}${ATTRIBUTION_TAIL}`;
 }

@@ -1,7 +1,7 @@
 // The typed task interface between the front end and the worker pool.
 //
 // The main thread sends { op, args, sandbox }. A module's task function returns a
-// plain response-body object (without `attribution`) or a JsonText, or throws TaskError; the
+// plain response-body object (without `attribution`), or a JsonText, or throws TaskError; the
 // engine serialises it to finished JSON bytes inside the worker, so the main
 // thread only writes bytes (no second serialisation on the hot path).
 import type { MessagePort } from 'node:worker_threads';
@@ -34,7 +34,8 @@ export type TaskFn = (args: any, ctx: TaskContext) => unknown;
  */
 export class JsonText {
   readonly parts: (string | Uint8Array)[];
-  constructor(text: string | (string | Uint8Array)[]) { this.parts = typeof text === 'string' ? [text] : text; }
+  /** `scratch`: the byte pieces are the thread's reused buffers, valid only until its next task. */
+  constructor(text: string | (string | Uint8Array)[], readonly scratch = false) { this.parts = typeof text === 'string' ? [text] : text; }
   /** The whole text as one string (tests and benches; answers are written from the parts). */
   get text(): string {
     return this.parts.map((p) => (typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength).toString('latin1'))).join('');
@@ -44,9 +45,10 @@ export class JsonText {
 /**
  * A binary response body (a rendered image): travels back as raw bytes instead of JSON. The
  * route that calls such a task knows its content type; error answers are still JSON.
+ * `scratch` as for JsonText.
  */
 export class BinaryBody {
-  constructor(readonly bytes: Uint8Array) {}
+  constructor(readonly bytes: Uint8Array, readonly scratch = false) {}
 }
 
 export interface EngineModule {

@@ -349,9 +349,12 @@ export class HttpServer {
     if (ex.done) return 0;
     ex.done = true;
     let status: number;
-    let body: string | Uint8Array;
+    let body: string | Uint8Array | Uint8Array[];
     let type: string | Buffer = V_JSON;
-    if ('task' in reply) {
+    if ('chunks' in reply) {
+      status = reply.status ?? 200;
+      body = reply.chunks;
+    } else if ('task' in reply) {
       status = reply.task.status;
       body = reply.task.body;
     } else if ('bytes' in reply) {
@@ -378,12 +381,39 @@ export class HttpServer {
         if (origin !== '*') res.writeHeader(H_VARY, V_ORIGIN);
       }
       if (reply.headers) for (const [k, v] of Object.entries(reply.headers)) res.writeHeader(k, v);
-      if (status === 204) res.endWithoutBody(0, close);
+      if (Array.isArray(body)) {
+        const total = body.reduce((t, c) => t + c.byteLength, 0);
+        if (head) res.endWithoutBody(total, close);
+        else if (close) res.end(Buffer.concat(body), close);
+        else stream(ex, body, total);
+      } else if (status === 204) res.endWithoutBody(0, close);
       else if (head) res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength, close);
       else res.end(body, close);
     });
     return status;
   }
+}
+
+/**
+ * Writes a body given as pieces as the socket takes it (tryEnd, then onWritable), so a body of
+ * many MB is neither joined into one buffer nor copied into uWS's backpressure buffer.
+ */
+function stream(ex: Exchange, chunks: Uint8Array[], total: number) {
+  const res = ex.res;
+  let i = 0, start = 0; // the piece being written, and where it starts in the body
+  const pump = (offset: number): boolean => {
+    for (; i < chunks.length; start += chunks[i].byteLength, i++) {
+      if (ex.aborted) return true;
+      const c = chunks[i], from = offset - start;
+      if (from >= c.byteLength) continue;
+      const [ok, done] = res.tryEnd(from > 0 ? c.subarray(from) : c, total);
+      if (done) return true;
+      if (!ok) return false;
+      offset = start + c.byteLength;
+    }
+    return true;
+  };
+  if (!pump(0)) res.onWritable(pump);
 }
 
 const remote = (res: uWS.HttpResponse) => Buffer.from(res.getRemoteAddressAsText()).toString();

@@ -46,7 +46,9 @@ export interface Req {
 export type Reply =
   | { status?: number; json: Record<string, unknown>; headers?: Record<string, string> }
   | { status?: number; bytes: Uint8Array; contentType: string; headers?: Record<string, string> }
-  | { task: TaskReply; headers?: Record<string, string> };
+  | { task: TaskReply; headers?: Record<string, string> }
+  /** A JSON body in pieces, written in order without joining them (a split matrix's parts). */
+  | { status?: number; chunks: Uint8Array[]; headers?: Record<string, string> };
 
 export interface AppContext {
   engine: Engine;

@@ -9,6 +9,10 @@ import { rng } from '../../bench/lib/rand.ts';
 import { randomPoints } from '../../bench/lib/check.ts';
 import { loadedGraphs } from '../../workers/routing/graphs.ts';
 import { joinParts, MATRIX_LIMITS } from '../../src/api/matrix.ts';
+import { routing } from '../../workers/routing/index.ts';
+import { rowsText } from '../../workers/routing/matrix.ts';
+import type { BinaryBody } from '../../src/core/task.ts';
+import { ATTRIBUTION } from '../../src/core/attribution.ts';
 import { freshPglite, type TestDb } from '../helpers/db.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { tempDir, loadInto, task, SHARED_DATA } from './helpers.ts';
@@ -77,11 +81,20 @@ describe('route_matrix task', () => {
   it('row ranges joined as bytes equal the whole matrix', () => {
     const S = points('algiers-east', 'driving', 30, 21), D = points('algiers-east', 'driving', 17, 22);
     const whole = task('route_matrix', { sources: S, destinations: D });
-    const parts = [[0, 11], [11, 12], [12, 30]].map((rows) => {
-      const t = task('route_matrix', { sources: S, destinations: D, rows });
-      return Buffer.from(JSON.stringify(t));
-    });
-    expect(JSON.parse(Buffer.from(joinParts(parts)).toString())).toEqual(whole);
+    // each part copied out, as the engine does before the thread's next task reuses its buffer
+    const parts = [[0, 11], [11, 12], [12, 30]].map((rows) => (routing.tasks.route_matrix({ sources: S, destinations: D, rows }, { sandbox: false }) as BinaryBody).bytes.slice());
+    expect(JSON.parse(Buffer.concat(joinParts(parts)).toString())).toEqual({ ...whole, attribution: ATTRIBUTION });
+  });
+
+  it('writes every cell as JSON.stringify writes /route\'s rounded value', () => {
+    const r = rng(3);
+    const vals = [0, 1, 9, 10, 49, 50, 95, 99.95, 100, 999.94, 1000, 9999.96, 10000, 12345.65, 99999.5, 1e6, 1234567.8, 99999999.9, 1e8, 123456789.4, 5e9, Infinity];
+    for (let i = 0; i < 2000; i++) vals.push(Math.floor(r() * 10 ** (1 + Math.floor(r() * 9))) + (r() < 0.5 ? 0 : r()));
+    const arr = Float64Array.from(vals);
+    for (const secs of [true, false]) {
+      const want = vals.map((v) => (v === Infinity ? null : Math.round((secs ? v / 1000 : v) * 10) / 10));
+      expect(rowsText(arr, 2, vals.length / 2, secs)).toBe(`${JSON.stringify(want.slice(0, vals.length / 2))},${JSON.stringify(want.slice(vals.length / 2))}`);
+    }
   });
 
   it('rejects bad arguments with 400 naming them', () => {
@@ -129,6 +142,22 @@ describe('/api/v1/route/matrix over HTTP (2 worker threads)', () => {
     const Ss = [0, 1, 124, 125, 126, 249].map((i) => S[i]);
     const sub = { durations_s: [0, 1, 124, 125, 126, 249].map((i) => m.durations_s[i].slice(0, 25)), distances_m: [0, 1, 124, 125, 126, 249].map((i) => m.distances_m[i].slice(0, 25)) };
     checkAgainstRoute(sub, Ss, D.slice(0, 25), 'driving');
+  });
+
+  it('POST 1000 × 300 streams its ~5 MB body whole (pieces written as the socket drains)', async () => {
+    const S = points('tanzania-sw', 'driving', 1000, 51), D = points('tanzania-sw', 'driving', 300, 52);
+    const r = await s.post('/api/v1/route/matrix', { sources: S, destinations: D }, key);
+    const text = Buffer.from(await r.arrayBuffer());
+    expect(r.status).toBe(200);
+    expect(text.byteLength).toBeGreaterThan(4_000_000);
+    expect(Number(r.headers.get('content-length'))).toBe(text.byteLength);
+    const m = JSON.parse(text.toString());
+    expect(m.durations_s).toHaveLength(1000);
+    expect(m.distances_m[999]).toHaveLength(300);
+    expect(m.sources).toHaveLength(1000);
+    expect(m.destinations).toHaveLength(300);
+    const rows = [0, 499, 500, 999];
+    checkAgainstRoute({ durations_s: rows.map((i) => m.durations_s[i].slice(290)), distances_m: rows.map((i) => m.distances_m[i].slice(290)) }, rows.map((i) => S[i]), D.slice(290), 'driving');
   });
 
   it('answers the documented errors', async () => {

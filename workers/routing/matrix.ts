@@ -2,12 +2,16 @@
 //
 //   args: { sources: [lat, lng][], destinations: [lat, lng][], mode?: 'driving'|'walk'|'cycle',
 //           radius?: metres (snap radius, as /route), rows?: [from, to) — answer only these source rows }
-//   answer (JSON text, in this member order, which src/api/matrix.ts relies on to join row ranges):
+//   answer (JSON bytes):
 //     {"durations_s":[[…],…],"distances_m":[[…],…],"sources":[snapped|null,…],"destinations":[…],
 //      "mode":"driving","extract":"…"}
-//   rows = sources (only rows [from, to) when `rows` is given), columns = destinations; a cell is
-//   null when no route exists or a point has no road within the radius (its snapped entry is null).
-//   snapped = {lat, lng, distance_m} of the point's nearest road.
+//   rows = sources, columns = destinations; a cell is null when no route exists or a point has no
+//   road within the radius (its snapped entry is null). snapped = {lat, lng, distance_m} of the
+//   point's nearest road.
+//   With `rows`, one part of a matrix split over threads, for src/api/matrix.ts to join without
+//   parsing (readPart): three u32 (little-endian) byte lengths, then the durations rows `[…],[…]`,
+//   the distances rows, the snapped sources of those rows `{…},null`, and the rest of the object
+//   from `"destinations":` on, without its braces.
 //
 // Every cell equals what /route answers for that pair (the same candidates, phantom costs, same-edge
 // shortcut and fallback, workers/routing/candidates.ts): duration_s and distance_m rounded to 0.1.
@@ -16,7 +20,7 @@
 // forward upward search per source scans the buckets of the nodes it settles. Work grows with
 // (sources + destinations) × search space, not with their product, except the bucket scans.
 // Other modules may call matrixCosts() directly (the trip optimiser does).
-import { TaskError, JsonText } from '../../src/core/task.ts';
+import { TaskError, JsonText, BinaryBody } from '../../src/core/task.ts';
 import type { LoadedGraph } from './graphs.ts';
 import { loadedGraphs } from './graphs.ts';
 import { candidates, onComponentsNear, modeAndRadius, checkPoint } from './candidates.ts';
@@ -64,6 +68,7 @@ export function pickGraph(mode: string, pts: [number, number][], radius: number)
 /** Growable bucket entries (node, column, ms, metres). */
 class Entries {
   n = 0;
+  clear() { this.n = 0; }
   node = new Int32Array(1024); col = new Int32Array(1024); d = new Float64Array(1024); m = new Float64Array(1024);
   push(x: number, c: number, d: number, m: number) {
     if (this.n === this.node.length) {
@@ -79,33 +84,59 @@ class Entries {
 
 /**
  * Buckets by node, contiguous: an open-addressing table node → [start, end) into col/d/m, sized to
- * the nodes the backward searches settled (never to the graph).
+ * the nodes the backward searches settled (never to the graph). Rebuilt per matrix into arrays
+ * kept for the thread's next matrix.
  */
 class Buckets {
-  keys: Int32Array; start: Int32Array; end: Int32Array; mask: number;
-  col: Int32Array; d: Float64Array; m: Float64Array;
-  constructor(e: Entries) {
+  keys = new Int32Array(16); start = new Int32Array(16); end = new Int32Array(16); mask = 15;
+  col = new Int32Array(1024); d = new Float64Array(1024); m = new Float64Array(1024);
+  private slotOf = new Int32Array(1024);
+  build(e: Entries): this {
     let cap = 16;
     while (cap < 2 * e.n) cap *= 2;
     this.mask = cap - 1;
-    this.keys = new Int32Array(cap); this.start = new Int32Array(cap); this.end = new Int32Array(cap);
-    const slotOf = new Int32Array(e.n);
-    for (let i = 0; i < e.n; i++) { const s = this.slot(e.node[i], true); slotOf[i] = s; this.end[s]++; }
+    if (this.keys.length < cap) { this.keys = new Int32Array(cap); this.start = new Int32Array(cap); this.end = new Int32Array(cap); }
+    else { this.keys.fill(0, 0, cap); this.end.fill(0, 0, cap); }
+    if (this.col.length < e.n) {
+      const k = Math.max(e.n, 2 * this.col.length);
+      this.col = new Int32Array(k); this.d = new Float64Array(k); this.m = new Float64Array(k); this.slotOf = new Int32Array(k);
+    }
+    const slotOf = this.slotOf, keys = this.keys, start = this.start, end = this.end;
+    for (let i = 0; i < e.n; i++) { const s = this.slot(e.node[i]); slotOf[i] = s; end[s]++; }
     let off = 0;
-    for (let s = 0; s < cap; s++) if (this.keys[s]) { this.start[s] = off; off += this.end[s]; this.end[s] = this.start[s]; }
-    this.col = new Int32Array(e.n); this.d = new Float64Array(e.n); this.m = new Float64Array(e.n);
-    for (let i = 0; i < e.n; i++) { const k = this.end[slotOf[i]]++; this.col[k] = e.col[i]; this.d[k] = e.d[i]; this.m[k] = e.m[i]; }
+    for (let s = 0; s < cap; s++) if (keys[s]) { start[s] = off; off += end[s]; end[s] = start[s]; }
+    const col = this.col, d = this.d, m = this.m, ec = e.col, ed = e.d, em = e.m;
+    for (let i = 0; i < e.n; i++) { const k = end[slotOf[i]]++; col[k] = ec[i]; d[k] = ed[i]; m[k] = em[i]; }
+    return this;
   }
-  /** Slot of node x (inserted when `add`), -1 when absent. */
-  slot(x: number, add = false): number {
+  /** Slot of node x, inserted when absent. */
+  private slot(x: number): number {
     const keys = this.keys, mask = this.mask, k = x + 1;
     for (let i = Math.imul(x, 0x9e3779b1) >>> 0 & mask; ; i = (i + 1) & mask) {
       if (keys[i] === k) return i;
-      if (keys[i] === 0) { if (!add) return -1; keys[i] = k; return i; }
+      if (keys[i] === 0) { keys[i] = k; return i; }
     }
   }
-  bytes(): number { return this.keys.length * 12 + this.col.length * 20; }
+  bytes(): number { return (this.mask + 1) * 12 + this.col.length * 24; }
 }
+
+/** Nodes a forward search settled, with their ms and metres, scanned against the buckets after the search. */
+class Settled {
+  n = 0;
+  node = new Int32Array(256); d = new Float64Array(256); m = new Float64Array(256);
+  push = (x: number, d: number, m: number) => {
+    if (this.n === this.node.length) {
+      const k = this.n * 2;
+      const a = new Int32Array(k); a.set(this.node); this.node = a;
+      const b = new Float64Array(k); b.set(this.d); this.d = b;
+      const c = new Float64Array(k); c.set(this.m); this.m = c;
+    }
+    this.node[this.n] = x; this.d[this.n] = d; this.m[this.n] = m; this.n++;
+  };
+}
+
+// The thread's state for the next matrix: a matrix runs start to end on one thread, and only one at a time.
+const entries = new Entries(), buckets = new Buckets(), settled = new Settled();
 
 let up: UpwardSearch | null = null;
 let upGraph: LoadedGraph | null = null;
@@ -145,15 +176,17 @@ function direct(graph: LoadedGraph, s: Snap, t: Snap): [number, number] | null {
 export function manyToMany(graph: LoadedGraph, src: (Snap[] | null)[], dst: (Snap[] | null)[], ms: Float64Array, metres: Float64Array): number {
   const cols = dst.length;
   const q = upward(graph);
-  const entries = new Entries();
-  for (let j = 0; j < cols; j++) {
+  entries.clear();
+  let j = 0;
+  const add = (x: number, d: number, m: number) => entries.push(x, j, d, m);
+  for (; j < cols; j++) {
     const c = dst[j];
     if (!c) continue;
     q.reset();
     for (const t of c) seedTarget(q, graph, t);
-    q.run(BACKWARD, (x, d, m) => entries.push(x, j, d, m));
+    q.run(BACKWARD, add);
   }
-  const b = new Buckets(entries);
+  const b = buckets.build(entries);
   const bytes = b.bytes() + entries.node.length * 24 + q.bytes();
   // destinations by snapped edge, for the same-edge shortcut
   const onEdge = new Map<number, [number, Snap][]>();
@@ -162,21 +195,28 @@ export function manyToMany(graph: LoadedGraph, src: (Snap[] | null)[], dst: (Sna
     if (l) l.push([j, t]); else onEdge.set(t.edge, [[j, t]]);
   }
   const { keys, start, end, col: bc, d: bd, m: bm, mask } = b;
+  const f = settled;
   for (let i = 0; i < src.length; i++) {
     const c = src[i];
     if (!c) continue;
     const row = i * cols;
     q.reset();
     for (const s of c) seedSource(q, graph, s);
-    q.run(FORWARD, (x, d, m) => {
-      const k = x + 1;
+    f.n = 0;
+    q.run(FORWARD, f.push);
+    // A loop here rather than in the search's callback: the hot loop's arrays stay in registers.
+    const fx = f.node, fd = f.d, fm = f.m;
+    for (let k = 0; k < f.n; k++) {
+      const x = fx[k], key = x + 1;
       let s = Math.imul(x, 0x9e3779b1) >>> 0 & mask;
-      while (keys[s] !== k) { if (keys[s] === 0) return; s = (s + 1) & mask; }
+      while (keys[s] !== key && keys[s] !== 0) s = (s + 1) & mask;
+      if (keys[s] === 0) continue;
+      const d = fd[k], m = fm[k];
       for (let e = start[s], z = end[s]; e < z; e++) {
         const cost = d + bd[e], cell = row + bc[e];
         if (cost < ms[cell]) { ms[cell] = cost; metres[cell] = m + bm[e]; }
       }
-    });
+    }
     for (const s of c) {
       for (const [j, t] of onEdge.get(s.edge) ?? []) {
         const dc = direct(graph, s, t);
@@ -187,8 +227,18 @@ export function manyToMany(graph: LoadedGraph, src: (Snap[] | null)[], dst: (Sna
   return Math.max(bytes, q.bytes() + b.bytes());
 }
 
-/** Costs of every cell in rows [r0, r1): see the file comment. */
-export function matrixCosts(args: MatrixArgs): MatrixCosts {
+/** Cell arrays kept for the thread's next matrix (matrixTask), so a large one does not allocate and fault in ~16 MB per request. */
+let cellMs = new Float64Array(0), cellMetres = new Float64Array(0);
+function cellScratch(n: number): [Float64Array, Float64Array] {
+  if (cellMs.length < n) { cellMs = new Float64Array(n); cellMetres = new Float64Array(n); }
+  return [cellMs.subarray(0, n).fill(Infinity), cellMetres.subarray(0, n).fill(Infinity)];
+}
+
+/**
+ * Costs of every cell in rows [r0, r1): see the file comment. With `scratch`, ms and metres are
+ * the thread's reused arrays, valid until its next matrix.
+ */
+export function matrixCosts(args: MatrixArgs, scratch = false): MatrixCosts {
   const { mode, radius } = modeAndRadius(args);
   if (!Array.isArray(args.sources) || !args.sources.length) throw new TaskError(400, 'invalid_parameter', "Parameter 'sources' must list at least one point.");
   if (!Array.isArray(args.destinations) || !args.destinations.length) throw new TaskError(400, 'invalid_parameter', "Parameter 'destinations' must list at least one point.");
@@ -201,7 +251,7 @@ export function matrixCosts(args: MatrixArgs): MatrixCosts {
   const src = sp.map((p, i) => (i >= r0 && i < r1 ? candidates(graph, p[0], p[1], radius) : null));
   const dst = dp.map((p) => candidates(graph, p[0], p[1], radius));
   const cols = dp.length, rows = r1 - r0;
-  const ms = new Float64Array(rows * cols).fill(Infinity), metres = new Float64Array(rows * cols).fill(Infinity);
+  const [ms, metres] = scratch ? cellScratch(rows * cols) : [new Float64Array(rows * cols).fill(Infinity), new Float64Array(rows * cols).fill(Infinity)];
   const tr = args.traffic && args.traffic !== 'none' ? searchFor(graph, args) : null;
   if (tr?.traffic?.applied) {
     trafficCells(graph, tr.q, src.slice(r0, r1), dst, ms, metres);
@@ -255,66 +305,116 @@ function trafficCells(graph: LoadedGraph, q: ReturnType<typeof searchFor>['q'], 
   }
 }
 
-// ---- JSON text, written as bytes: 2 × 1,000,000 numbers through JSON.stringify cost ~0.3 s ----
+// ---- JSON written as bytes: 2 × 1,000,000 numbers through JSON.stringify cost ~0.3 s ----
+
+const utf8 = new TextEncoder();
+
+/** A byte buffer kept for the thread's next answer (the engine copies the answer out before it). */
+/** 0000…9999 as four ASCII digits, little-endian in a u32; "null" likewise. */
+const DIGITS4 = new Uint32Array(10000);
+for (let i = 0; i < 10000; i++) {
+  const d = String(i).padStart(4, '0');
+  DIGITS4[i] = d.charCodeAt(0) | (d.charCodeAt(1) << 8) | (d.charCodeAt(2) << 16) | (d.charCodeAt(3) << 24);
+}
+const NULL = 0x6c6c756e;
+const POW10 = new Float64Array([1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]);
 
 class ByteWriter {
   buf = new Uint8Array(1 << 16);
+  view = new DataView(this.buf.buffer);
   n = 0;
   ensure(k: number) {
     if (this.n + k <= this.buf.length) return;
     let cap = this.buf.length * 2;
     while (cap < this.n + k) cap *= 2;
-    const b = new Uint8Array(cap); b.set(this.buf.subarray(0, this.n)); this.buf = b;
+    const b = new Uint8Array(cap); b.set(this.buf.subarray(0, this.n)); this.buf = b; this.view = new DataView(b.buffer);
   }
-  ascii(s: string) { this.ensure(s.length); for (let i = 0; i < s.length; i++) this.buf[this.n++] = s.charCodeAt(i); }
+  str(s: string) {
+    this.ensure(3 * s.length);
+    this.n += utf8.encodeInto(s, this.buf.subarray(this.n)).written;
+  }
 
   /**
-   * One row as [v,v,null,…] (a comma first unless it is the first row): seconds from ms, or metres,
-   * each rounded to 0.1 as /route's round1 does.
+   * Rows [v,v,null,…],[…] (comma-separated): seconds from ms, or metres, each rounded to 0.1 as
+   * /route's round1 does. The integer part goes out four digits at a time from a table, each group
+   * one 4-byte store with its leading zeros shifted off (the bytes past the number are overwritten
+   * by what follows): ~20% less time than a digit at a time, and this is ~40% of a large matrix.
    */
-  row(arr: Float64Array, off: number, cols: number, secs: boolean) {
-    this.ensure(cols * 24 + 4);
-    const b = this.buf;
-    let n = this.n;
-    if (b[n - 1] === 93) b[n++] = 44; // "]," between rows
-    b[n++] = 91;
-    for (let j = 0; j < cols; j++) {
-      if (j) b[n++] = 44;
-      const v = arr[off + j];
-      if (v === Infinity) { b[n++] = 110; b[n++] = 117; b[n++] = 108; b[n++] = 108; continue; }
-      const t = secs ? Math.round((v / 1000) * 10) : Math.round(v * 10);
-      let ip = (t / 10) | 0;
-      const f = t - ip * 10;
-      // digits of ip, last first, into their places
-      const d = ip < 10 ? 1 : ip < 100 ? 2 : ip < 1000 ? 3 : ip < 10000 ? 4 : ip < 100000 ? 5 : ip < 1000000 ? 6 : ip < 10000000 ? 7 : ip < 100000000 ? 8 : 10;
-      const len = d === 10 ? String(ip).length : d;
-      for (let k = n + len - 1; k >= n; k--) { const q = (ip / 10) | 0; b[k] = 48 + ip - q * 10; ip = q; }
-      n += len;
-      if (f) { b[n++] = 46; b[n++] = 48 + f; }
+  rows(arr: Float64Array, rows: number, cols: number, secs: boolean) {
+    for (let i = 0; i < rows; i++) {
+      this.ensure(cols * 24 + 8);
+      const b = this.buf, view = this.view, L = DIGITS4, P = POW10;
+      let n = this.n;
+      if (i) b[n++] = 44;
+      b[n++] = 91;
+      for (let j = 0, off = i * cols; j < cols; j++) {
+        if (j) b[n++] = 44;
+        const v = arr[off + j];
+        if (v === Infinity) { view.setUint32(n, NULL, true); n += 4; continue; }
+        const t = secs ? Math.round((v / 1000) * 10) : Math.round(v * 10);
+        if (t >= 1e9) { n = this.big(n, t); continue; }
+        const ip = (t / 10) | 0, f = t - ip * 10;
+        const k = ((32 - Math.clz32(ip)) * 1233) >>> 12; // ⌊log10⌋ or one less
+        const len = ip >= P[k] ? k + 1 : k || 1;
+        if (ip < 10000) { view.setUint32(n, L[ip] >>> ((4 - len) << 3), true); n += len; }
+        else {
+          const hi = (ip / 10000) | 0;
+          view.setUint32(n, L[hi] >>> ((8 - len) << 3), true); n += len - 4;
+          view.setUint32(n, L[ip - hi * 10000], true); n += 4;
+        }
+        if (f) { b[n] = 46; b[n + 1] = 48 + f; n += 2; }
+      }
+      b[n++] = 93;
+      this.n = n;
     }
-    b[n++] = 93;
-    this.n = n;
   }
-  text(): string { return Buffer.from(this.buf.buffer, 0, this.n).toString('latin1'); }
+  /** A value of 10^8 or more (a cost beyond 3 years, a distance beyond 100,000 km): as JSON.stringify writes it. */
+  private big(n: number, t: number): number {
+    const s = String(t / 10);
+    for (let i = 0; i < s.length; i++) this.buf[n++] = s.charCodeAt(i);
+    return n;
+  }
+  /** Snapped points as JSON array items (no brackets). */
+  snapped(list: (Snap[] | null)[], from: number, to: number) {
+    this.str(JSON.stringify(list.slice(from, to).map(snappedJson)).slice(1, -1));
+  }
+}
+
+const writer = new ByteWriter();
+
+/** Rows as ByteWriter.rows writes them, as text (for tests). */
+export function rowsText(arr: Float64Array, rows: number, cols: number, secs: boolean): string {
+  const w = new ByteWriter();
+  w.rows(arr, rows, cols, secs);
+  return Buffer.from(w.buf.subarray(0, w.n)).toString();
 }
 
 const snappedJson = (c: Snap[] | null) => c
   ? { lat: round(c[0].lat * 1e7) / 1e7, lng: round(c[0].lng * 1e7) / 1e7, distance_m: round(c[0].dist * 10) / 10 }
   : null;
 
-export function matrixTask(args: MatrixArgs): JsonText {
-  const r = matrixCosts(args);
-  const w = new ByteWriter();
+/** The whole answer as JSON bytes, or with `rows` a part (see the file comment); both in the thread's reused buffer. */
+export function matrixTask(args: MatrixArgs): JsonText | BinaryBody {
+  const r = matrixCosts(args, true);
+  const w = writer, part = !!args.rows;
   const rows = r.r1 - r.r0, cols = r.cols;
-  for (const [name, arr] of [['durations_s', r.ms], ['distances_m', r.metres]] as const) {
-    const secs = name === 'durations_s';
-    w.ascii(secs ? '{"durations_s":[' : '],"distances_m":[');
-    for (let i = 0; i < rows; i++) w.row(arr, i * cols, cols, secs);
-  }
-  w.ascii('],"sources":');
-  w.ascii(JSON.stringify(r.src.slice(r.r0, r.r1).map(snappedJson)));
-  w.ascii(',"destinations":');
-  w.ascii(JSON.stringify(r.dst.map(snappedJson)));
-  w.ascii(`,"mode":${JSON.stringify(r.graph.profile)},"extract":${JSON.stringify(r.graph.extract)}${r.traffic ? `,"traffic":${JSON.stringify(r.traffic)}` : ''}}`);
-  return new JsonText(w.text());
+  w.n = 0;
+  if (part) w.n = 12; else w.str('{"durations_s":[');
+  const a = w.n;
+  w.rows(r.ms, rows, cols, true);
+  const b = w.n;
+  if (!part) w.str('],"distances_m":[');
+  const c = w.n;
+  w.rows(r.metres, rows, cols, false);
+  const d = w.n;
+  if (!part) w.str('],"sources":[');
+  const e = w.n;
+  w.snapped(r.src, r.r0, r.r1);
+  const f = w.n;
+  w.str(part ? '"destinations":[' : '],"destinations":[');
+  w.snapped(r.dst, 0, r.dst.length);
+  w.str(`],"mode":${JSON.stringify(r.graph.profile)},"extract":${JSON.stringify(r.graph.extract)}${r.traffic ? `,"traffic":${JSON.stringify(r.traffic)}` : ''}`);
+  if (!part) { w.str('}'); return new JsonText([w.buf.subarray(0, w.n)], true); }
+  w.view.setUint32(0, b - a, true); w.view.setUint32(4, d - c, true); w.view.setUint32(8, f - e, true);
+  return new BinaryBody(w.buf.subarray(0, w.n), true);
 }
