@@ -1,11 +1,11 @@
 // Routes with guidance: turn-by-turn steps (steps.ts) and alternatives (alternatives.ts), for
 // GET /route?steps=…&alternatives=… and the OSRM-compatible layer (osrm.ts). A plain /route
 // keeps its own faster path (index.ts routeTask); this one records the edges each leg drives.
-import { JsonText, TaskError } from '../../src/core/task.ts';
+import { JsonText } from '../../src/core/task.ts';
 import type { GraphViews } from '../../src/core/format/route.ts';
 import type { LoadedGraph } from './graphs.ts';
 import type { Snap } from './snap.ts';
-import { leg, tracePath } from './route.ts';
+import { tracePath } from './route.ts';
 import { solve, searchFor, type RouteArgs } from './index.ts';
 import { Pieces, pieceCoords, legSteps, E7Line, type Piece, type Step } from './steps.ts';
 import { ViaSearch, MAX_ALTERNATIVES, type Seed } from './alternatives.ts';
@@ -34,23 +34,17 @@ const r = Math.round;
 
 /** The best route (and alternatives) with the pieces of every leg, steps when asked. */
 export function guide(args: RouteArgs, o: GuideOptions): Guided {
-  const solved = solve(args, () => null);
+  // The legs are searched once, recording the pieces they drive (with traffic=live|forecast, the
+  // traffic-aware search, as /route).
+  const solved = solve(args, () => null, () => new Pieces());
   const { graph, snaps } = solved;
   const g = graph.g;
-  const legs: GuidedLeg[] = [];
-  // With traffic=live|forecast the legs (and their steps) follow the traffic-aware search, as /route does.
-  const search = searchFor(graph, args);
-  for (let i = 0; i + 1 < snaps.length; i++) {
-    const tr = new Pieces();
-    const l = leg(g, search.q, snaps[i], snaps[i + 1], graph.path, undefined, tr);
-    if (!l) throw new TaskError(400, 'no_route', 'No route between the points.');
-    legs.push({ cost: l.cost, dist: l.dist, pieces: tr.list });
-  }
+  const legs: GuidedLeg[] = solved.legs.map((l) => ({ cost: l.cost, dist: l.dist, pieces: l.trace!.list }));
   const routes: GuidedRoute[] = [assemble(g, legs, o)];
   if (o.alternatives > 0 && snaps.length === 2) {
     for (const alt of alternatives(graph, snaps[0], snaps[1], legs[0], Math.min(o.alternatives, MAX_ALTERNATIVES))) routes.push(assemble(g, [alt], o));
   }
-  return { graph, snaps, routes, traffic: search.traffic };
+  return { graph, snaps, routes, traffic: solved.traffic };
 }
 
 export function assemble(g: GraphViews, legs: GuidedLeg[], o: GuideOptions): GuidedRoute {
@@ -112,12 +106,12 @@ export class LineTexts {
   /** The body with every placeholder replaced by its line, as JsonText pieces. */
   parts(body: unknown): (string | Uint8Array)[] {
     const text = JSON.stringify(body), out: (string | Uint8Array)[] = [];
-    const re = /"\\u0000L(\d+)"/g;
     let last = 0;
-    for (let m = re.exec(text); m; m = re.exec(text)) {
-      out.push(text.slice(last, m.index));
-      for (const p of this.lines[Number(m[1])]) out.push(p);
-      last = m.index + m[0].length;
+    for (let at = text.indexOf(MARK); at >= 0; at = text.indexOf(MARK, at)) {
+      out.push(text.slice(last, at));
+      const close = text.indexOf('"', at + MARK.length);
+      for (const p of this.lines[Number(text.slice(at + MARK.length, close))]) out.push(p);
+      at = last = close + 1;
     }
     out.push(text.slice(last));
     return out;
@@ -131,6 +125,9 @@ export class LineTexts {
     return ['[', w.bytes.subarray(a, w.at[l.to + 1] - 1), ']'];
   }
 }
+
+/** How a placeholder of ref() reads in JSON text, before its number. */
+const MARK = '"\\u0000L';
 
 let scratch = new Uint8Array(1 << 16);
 /** "[x,y],[x,y],…," for every point of c (a copy: the scratch serves the next line), and where each point's text starts (at[n] = length). */

@@ -11,7 +11,7 @@ import { matrixTask, type MatrixArgs } from './matrix.ts';
 import { optimizeTask, type OptimizeArgs } from './optimize.ts';
 import { matchTask, type MatchArgs } from './match.ts';
 import { isochroneTask, type IsochroneArgs } from './isochrone.ts';
-import { leg } from './route.ts';
+import { leg, type LegTrace } from './route.ts';
 import { JsonCoordSink, type CoordSink } from './geometry.ts';
 import type { PathSearch } from './search.ts';
 import { searchFor, type TrafficUse } from './traffic-search.ts';
@@ -40,10 +40,10 @@ import { loadedGraphs, setLoadedGraphs } from './graphs.ts';
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const pointName = (i: number, n: number) => (i === 0 ? 'from' : i === n - 1 ? 'to' : `via[${i - 1}]`);
 
-interface Solved<S extends CoordSink | null = CoordSink | null> { graph: LoadedGraph; snaps: Snap[]; legs: { cost: number; dist: number }[]; coords: S; settled: number; traffic: TrafficUse | null }
+interface Solved<S extends CoordSink | null = CoordSink | null, T extends LegTrace = LegTrace> { graph: LoadedGraph; snaps: Snap[]; legs: { cost: number; dist: number; trace?: T }[]; coords: S; settled: number; traffic: TrafficUse | null }
 
-/** Pick the extract by coverage, snap every point, route every leg. */
-export function solve<S extends CoordSink | null>(args: RouteArgs, sink: () => S): Solved<S> {
+/** Pick the extract by coverage, snap every point, route every leg (with `trace`, recording each leg's pieces). */
+export function solve<S extends CoordSink | null, T extends LegTrace = LegTrace>(args: RouteArgs, sink: () => S, trace?: () => T): Solved<S, T> {
   const mode = args.mode ?? 'driving';
   const radius = args.radius ?? SNAP_RADIUS.default;
   const pts = [args.from, ...(args.via ?? []), args.to];
@@ -65,7 +65,7 @@ export function solve<S extends CoordSink | null>(args: RouteArgs, sink: () => S
       cs.push(c);
     }
     if (cs.length < pts.length) continue;
-    const r = route(graph, cs, sink, pts, radius, searchFor(graph, args));
+    const r = route(graph, cs, sink, pts, radius, searchFor(graph, args), trace);
     if (typeof r !== 'string') return r;
     noRoute ??= r;
   }
@@ -78,7 +78,7 @@ export function solve<S extends CoordSink | null>(args: RouteArgs, sink: () => S
  * point (dynamic programming over the legs; a point has one or two), then the legs again with
  * geometry. A string is the no_route message.
  */
-function route<S extends CoordSink | null>(graph: LoadedGraph, cs: Snap[][], sink: () => S, pts: [number, number][], radius: number, search: { q: PathSearch; traffic: TrafficUse | null }): Solved<S> | string {
+function route<S extends CoordSink | null, T extends LegTrace>(graph: LoadedGraph, cs: Snap[][], sink: () => S, pts: [number, number][], radius: number, search: { q: PathSearch; traffic: TrafficUse | null }, trace?: () => T): Solved<S, T> | string {
   const mode = graph.profile;
   const n = cs.length;
   // The common case, one candidate per point, routes straight away; a choice (or a failed leg) goes through choose().
@@ -87,12 +87,13 @@ function route<S extends CoordSink | null>(graph: LoadedGraph, cs: Snap[][], sin
     if (typeof pick === 'number') return noRouteMessage(mode, pick - 1, pick, n);
     const snaps = cs.map((c, i) => c[(pick as number[])[i]]);
     const coords = sink();
-    const legs: { cost: number; dist: number }[] = [];
+    const legs: { cost: number; dist: number; trace?: T }[] = [];
     let settled = 0, failed = false;
     for (let i = 0; i + 1 < n; i++) {
-      const l = leg(graph.g, search.q, snaps[i], snaps[i + 1], graph.path, coords ?? undefined);
+      const tr = trace?.();
+      const l = leg(graph.g, search.q, snaps[i], snaps[i + 1], graph.path, coords ?? undefined, tr);
       if (!l) { failed = true; break; }
-      legs.push({ cost: l.cost, dist: l.dist });
+      legs.push({ cost: l.cost, dist: l.dist, trace: tr });
       settled += l.settled;
     }
     if (!failed) return { graph, snaps, legs, coords, settled, traffic: search.traffic };
