@@ -61,8 +61,13 @@ export function parsePaths(values: string[]): ParsedPath[] {
   if (values.length > STATICMAP_LIMITS.maxPaths) throw bad('path', `is given more than ${STATICMAP_LIMITS.maxPaths} times`);
   return values.map((v) => {
     const p: ParsedPath = { points: [] };
-    for (const part of v.split('|').map((s) => s.trim()).filter(Boolean)) {
-      const kv = /^(color|weight|fillcolor|geodesic|enc|route)(?::(.*))?$/i.exec(part);
+    // `enc:` takes the rest of the value: '|' is one of the polyline alphabet's characters.
+    const enc = v.search(/(^|\|)\s*enc:/i);
+    const head = enc < 0 ? v : v.slice(0, enc);
+    const parts = head.split('|').map((s) => s.trim()).filter(Boolean);
+    if (enc >= 0) parts.push(v.slice(enc).replace(/^\|?\s*/, ''));
+    for (const part of parts) {
+      const kv = /^(color|weight|fillcolor|geodesic|enc|route)(?::([\s\S]*))?$/i.exec(part);
       if (kv) {
         const k = kv[1].toLowerCase(), val = (kv[2] ?? '').trim();
         if (k === 'color') p.color = parseColour('path', val);
