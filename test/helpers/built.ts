@@ -2,10 +2,11 @@
 // file and run: it is kept in the temp folder under a hash of the code that builds it and of its
 // input, so a change to either rebuilds it. A suite links them into its own built/ folder
 // (catalog.ts follows the links), so nothing is copied into the repository.
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
+import { hashTrees } from './tree-hash.ts';
 import { buildRoadExtract } from '../../graph-build/roads.ts';
 import { buildPois } from '../../graph-build/pois/index.ts';
 import { buildTestGazetteer, buildTestTiles } from '../maps/fixture.ts';
@@ -15,15 +16,7 @@ import { REPO, SHARED_DATA } from './server.ts';
 export const POI_INPUT = 'monaco-2016-03-full-tags-osrm-fixture.osm.pbf';
 
 function hashOf(dirs: string[], inputs: string[]): string {
-  const h = createHash('sha1');
-  const walk = (d: string) => {
-    for (const f of readdirSync(d).sort()) {
-      const p = join(d, f);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (f.endsWith('.ts')) h.update(p).update(readFileSync(p));
-    }
-  };
-  for (const d of dirs) walk(join(REPO, d));
+  const h = hashTrees(createHash('sha1'), REPO, dirs);
   // The shared inputs are large and never edited in place: name, size and time identify them.
   for (const i of inputs) {
     const st = statSync(join(SHARED_DATA, i));

@@ -2,10 +2,11 @@
 // by every test file: it is kept in the temp folder under a hash of the code and inputs that make
 // it (graph-build/tiles, the OSM reader, the gazetteer readers, src/core/maps, sources.json), so
 // any change to them rebuilds it. Each suite links it into its own built/ folder.
-import { mkdtempSync, readFileSync, readdirSync, statSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
+import { hashTrees } from '../helpers/tree-hash.ts';
 import { buildTiles } from '../../graph-build/tiles/index.ts';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
@@ -18,15 +19,7 @@ export function tileOf(lat: number, lng: number, z: number): [number, number] {
 }
 
 function codeHash(): string {
-  const h = createHash('sha1');
-  const walk = (d: string) => {
-    for (const f of readdirSync(d).sort()) {
-      const p = join(d, f);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (f.endsWith('.ts')) h.update(p).update(readFileSync(p));
-    }
-  };
-  for (const d of ['graph-build/tiles', 'graph-build/osm', 'graph-build/gazetteer', 'src/core/maps']) walk(join(REPO, d));
+  const h = hashTrees(createHash('sha1'), REPO, ['graph-build/tiles', 'graph-build/osm', 'graph-build/gazetteer', 'src/core/maps']);
   h.update(readFileSync(join(REPO, 'data/sources.json')));
   h.update(readFileSync(join(REPO, 'src/core/format/kinds.ts')));
   return h.digest('hex').slice(0, 16);
@@ -59,15 +52,7 @@ let gaz: Promise<string> | null = null;
 /** The real gazetteer (for the geocoder adapter), shared the same way, linked into `builtDir/gazetteer`. */
 export async function buildTestGazetteer(builtDir: string): Promise<void> {
   gaz ??= (async () => {
-    const h = createHash('sha1');
-    const walk = (d: string) => {
-      for (const f of readdirSync(d).sort()) {
-        const p = join(d, f);
-        if (statSync(p).isDirectory()) walk(p);
-        else if (f.endsWith('.ts')) h.update(p).update(readFileSync(p));
-      }
-    };
-    for (const d of ['graph-build/gazetteer', 'graph-build/osm', 'src/core']) walk(join(REPO, d));
+    const h = hashTrees(createHash('sha1'), REPO, ['graph-build/gazetteer', 'graph-build/osm', 'src/core']);
     h.update(readFileSync(join(REPO, 'data/sources.json')));
     const root = join(tmpdir(), `svc-test-gazetteer-${h.digest('hex').slice(0, 16)}`);
     if (!existsSync(join(root, 'gazetteer', 'manifest.json'))) {
