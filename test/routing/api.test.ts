@@ -48,6 +48,20 @@ describe('GET /route over HTTP', () => {
     expect(d.route.legs).toHaveLength(2);
   });
 
+  it('answers requests batched together exactly as it answers each alone (tasks share scratch buffers)', async () => {
+    // Requests read in one event-loop turn travel to a worker as one batch; a route's text is
+    // written into a buffer the thread reuses, so every answer but the last must be copied out.
+    const pts = ['11.5886,43.1456', '11.7823,42.8846', '11.60,43.05', '11.55,43.10', '11.52,42.95', '11.70,42.90'];
+    const paths: string[] = [];
+    for (const a of pts) for (const b of pts) if (a !== b) paths.push(`/api/v1/route?from=${a}&to=${b}&radius=5000${paths.length % 3 === 0 ? '&steps=true' : ''}`);
+    const alone: string[] = [];
+    for (const p of paths) alone.push(await (await s.get(p, key)).text());
+    const together = await Promise.all(paths.map(async (p) => (await s.get(p, key)).text()));
+    expect(together).toEqual(alone);
+    // mostly distinct routes (a few points lie off the network and share their error answer)
+    expect(new Set(alone.filter((t) => t.includes('"geometry"'))).size).toBeGreaterThanOrEqual(20);
+  });
+
   it('answers the documented errors', async () => {
     const bad = await s.get(`/api/v1/route?from=abc&to=${TO}`, key);
     expect(bad.status).toBe(400);

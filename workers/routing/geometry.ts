@@ -53,10 +53,10 @@ export class JsonCoordSink implements CoordSink {
     return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
   }
 
-  /** The array's JSON text as ASCII bytes, copied out of the shared scratch buffer. */
+  /** The array's JSON text as ASCII bytes: a view of the thread's scratch buffer, valid until its next answer. */
   bytes(): Uint8Array {
     this.buf[this.n] = 93; // ]
-    return this.buf.slice(0, this.n + 1);
+    return this.buf.subarray(0, this.n + 1);
   }
 
   private grow() {

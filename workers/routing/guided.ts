@@ -102,6 +102,8 @@ const snapped = (s: Snap) => ({ lat: Math.round(s.lat * 1e7) / 1e7, lng: Math.ro
 export class LineTexts {
   private lines: (string | Uint8Array)[][] = [];
   private written = new Map<number[], { bytes: Uint8Array; at: Int32Array }>();
+  /** A new answer's lines start the scratch buffer over: the previous answer has been copied out. */
+  constructor() { used = 0; }
   ref(l: E7Line): string { this.lines.push(this.pieces(l)); return `\u0000L${this.lines.length - 1}`; }
   /** The body with every placeholder replaced by its line, as JsonText pieces. */
   parts(body: unknown): (string | Uint8Array)[] {
@@ -129,12 +131,19 @@ export class LineTexts {
 /** How a placeholder of ref() reads in JSON text, before its number. */
 const MARK = '"\\u0000L';
 
-let scratch = new Uint8Array(1 << 16);
-/** "[x,y],[x,y],…," for every point of c (a copy: the scratch serves the next line), and where each point's text starts (at[n] = length). */
+/**
+ * The thread's buffer for line text, reused by every answer. A task's lines are written one after
+ * the other (`used` bytes so far); when one does not fit, a new buffer replaces it and the
+ * earlier lines keep the old one.
+ */
+let scratch = new Uint8Array(1 << 17);
+let used = 0;
+
+/** "[x,y],[x,y],…," for every point of c, in the scratch buffer, and where each point's text starts (at[n] = length). */
 function writePoints(c: number[]): { bytes: Uint8Array; at: Int32Array } {
   const n = c.length / 2;
-  if (scratch.length < n * 30 + 16) scratch = new Uint8Array(n * 30 + 16);
-  const b = scratch, at = new Int32Array(n + 1);
+  if (scratch.length - used < n * 30 + 16) { scratch = new Uint8Array(Math.max(scratch.length, n * 30 + 16)); used = 0; }
+  const b = scratch.subarray(used), at = new Int32Array(n + 1);
   let m = 0;
   for (let k = 0; k < n; k++) {
     at[k] = m;
@@ -142,7 +151,8 @@ function writePoints(c: number[]): { bytes: Uint8Array; at: Int32Array } {
     b[m++] = 44;
   }
   at[n] = m;
-  return { bytes: b.slice(0, m), at };
+  used += m;
+  return { bytes: b.subarray(0, m), at };
 }
 
 const geoJson = (t: LineTexts, l: E7Line) => ({ type: 'LineString', coordinates: t.ref(l) });
@@ -178,7 +188,7 @@ export function guidedRouteTask(args: GuidedRouteArgs): JsonText {
   if (res.traffic) route.traffic = res.traffic;
   const body: Record<string, unknown> = { route };
   if (args.alternatives) body.alternatives = alts.map((a) => nativeRoute(a, mode, t));
-  return new JsonText(t.parts(body));
+  return new JsonText(t.parts(body), true);
 }
 
 /** OSRM's mode names on steps. */

@@ -128,7 +128,7 @@ export function routeTask(args: RouteArgs): JsonText {
     },
   };
   const text = JSON.stringify(body), at = text.indexOf(COORDS_JSON);
-  return new JsonText([text.slice(0, at), r.coords.bytes(), text.slice(at + COORDS_JSON.length)]);
+  return new JsonText([text.slice(0, at), r.coords.bytes(), text.slice(at + COORDS_JSON.length)], true);
 }
 
 function totals(r: Solved) {

@@ -60,7 +60,7 @@ export function osrmRouteTask(a: OsrmRouteArgs): JsonText | { code: string; mess
   const routes = res.routes.map((rt) => osrmRoute(g, rt, a, geom));
   const body: Record<string, unknown> = { code: 'Ok', routes };
   if (!a.skipWaypoints) body.waypoints = res.snaps.map((s, i) => waypoint(g, res.graph.extract, s, a.coordinates[i]));
-  return new JsonText(t.parts(body));
+  return new JsonText(t.parts(body), true);
 }
 
 function osrmRoute(g: GraphViews, rt: GuidedRoute, a: OsrmRouteArgs, geom: (l: E7Line) => unknown) {
@@ -362,5 +362,5 @@ export function osrmMatchTask(a: OsrmMatchArgs): JsonText | { code: string; mess
     r.matchings.forEach((m) => m.idx.forEach((i, k) => pos.set(i, k)));
     body.tracepoints = r.chosen.map((s, i) => (s ? { ...waypoint(g, graph!.extract, s, a.coordinates[i]), matchings_index: r.piece[i], waypoint_index: pos.get(i) ?? 0, alternatives_count: 0 } : null));
   }
-  return new JsonText(t.parts(body));
+  return new JsonText(t.parts(body), true);
 }
