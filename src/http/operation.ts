@@ -291,8 +291,7 @@ function describeError(e: ErrorObject): { field: string; why: string; missing: b
 function reject(kind: 'Parameter' | 'Field', e: ErrorObject, rename?: (f: string) => string): HttpError {
   const d = describeError(e);
   const field = rename ? rename(d.field) : d.field;
-  if (d.missing) return new HttpError(400, 'missing_parameter', `${kind} '${field}' is required.`);
-  return new HttpError(400, 'invalid_parameter', `${kind} '${field}' ${d.why}.`);
+  return new HttpError(400, d.missing ? 'missing_parameter' : 'invalid_parameter', `${kind} '${field}' ${d.why}.`);
 }
 
 /**

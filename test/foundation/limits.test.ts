@@ -140,6 +140,7 @@ describe('monthly quota', () => {
     expect(log).toContain('flush');
     expect(rows.get('key_free|2026-11')).toBe(991);
     for (let i = 0; i < 9; i++) expect((await admit(l, k)).ok).toBe(true);
+    expect(l.usage(k.id)).toBe(1000); // each exact count reads back the shared count
     expect((await admit(l, k)).ok).toBe(false);
     expect(rows.get('key_free|2026-11')).toBe(1000);
   });
@@ -384,5 +385,91 @@ describe('counting', () => {
     await admit(exact, key('free'));
     expect(errors).toHaveBeenLastCalledWith('usage_exact', { error: 'Error: database down' });
     expect(errors).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('counting around other requests', () => {
+  it('uses the real clock by default', async () => {
+    const { store, rows } = fakeStore();
+    const l = new Limits(store, 0);
+    await admit(l, key('developer'));
+    await l.flush();
+    expect(rows.get(`key_developer|${monthOf(Date.now())}`)).toBe(1);
+  });
+
+  it('refuses at the limit from memory once the count is known, without asking the database', async () => {
+    const now = T0;
+    const { store, log } = fakeStore();
+    const l = new Limits(store, 0, 500, () => now, 0);
+    const k = key('free');
+    for (let i = 0; i < 1000; i++) expect((await admit(l, k)).ok).toBe(true);
+    expect(l.usage(k.id)).toBe(1000);
+    expect(l.admit(k)).toMatchObject({ ok: false, code: 'quota_exceeded' });
+    expect(log).toEqual(['load']);
+  });
+
+  it('a flush asked for during another runs after it, with what was counted meanwhile', async () => {
+    const now = T0;
+    const { store, rows, log } = fakeStore();
+    const l = new Limits(store, 0, 500, () => now, 0);
+    const k = key('developer');
+    for (let i = 0; i < 3; i++) await admit(l, k);
+    const first = l.flush();
+    expect(l.admit(k)).toEqual({ ok: true });
+    const second = l.flush();
+    await Promise.all([first, second]);
+    expect(rows.get('key_developer|2026-11')).toBe(4);
+    expect(log.filter((x) => x === 'flush')).toHaveLength(2);
+  });
+
+  it("a key's count in memory survives another key's first load, which flushes nothing", async () => {
+    const now = T0;
+    const { store, rows } = fakeStore();
+    const l = new Limits(store, 0, 500, () => now, 0);
+    const a = key('developer', 'key_a'), b = key('developer', 'key_b');
+    for (let i = 0; i < 3; i++) await admit(l, a);
+    const loadingB = l.admit(b); // B is loading: A takes the slow path
+    expect((await admit(l, a)).ok).toBe(true);
+    await loadingB;
+    expect(rows.get('key_a|2026-11')).toBeUndefined();
+    expect([l.usage(a.id), l.usage(b.id)]).toEqual([4, 1]);
+  });
+
+  it('a flush answered after the month rolled over touches only the old month', async () => {
+    let now = Date.UTC(2026, 10, 30, 23, 59, 59);
+    const fake = fakeStore();
+    let hold: (() => void) | null = null;
+    let fail = false;
+    // The flush statement waits until released; loads answer at once.
+    const store = {
+      async query(sql: string, v: any[]) {
+        if (sql.includes('WITH up AS')) {
+          await new Promise<void>((r) => { hold = r; });
+          if (fail) throw new Error('database down');
+        }
+        return fake.store.query(sql, v);
+      },
+    } as unknown as Store;
+    vi.spyOn(logger, 'error').mockImplementation(() => {});
+    for (const failing of [false, true]) {
+      fail = failing;
+      now = Date.UTC(2026, 10, 30, 23, 59, 59);
+      const l = new Limits(store, 0, 500, () => now, 0);
+      const k = key('developer', `key_${failing}`);
+      fake.rows.set(`${k.id}|2026-11`, 500);
+      for (let i = 0; i < 3; i++) await admit(l, k);
+      const flushing = l.flush();
+      now = Date.UTC(2026, 11, 1, 0, 0, 1);
+      expect((await admit(l, k)).ok).toBe(true); // December, loaded while November's flush is in flight
+      hold!();
+      await flushing;
+      expect(l.usage(k.id), failing ? 'failed flush' : 'flush').toBe(1);
+      fail = false;
+      const next = l.flush();
+      hold!();
+      await next;
+      expect([fake.rows.get(`${k.id}|2026-11`), fake.rows.get(`${k.id}|2026-12`)], failing ? 'failed flush' : 'flush').toEqual([failing ? 500 : 503, 1]);
+    }
+    vi.restoreAllMocks();
   });
 });

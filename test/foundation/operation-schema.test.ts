@@ -2,7 +2,7 @@
 // (OpenAPI shows these schemas verbatim), the formats and regular expressions behind them, how a
 // body is prepared before validation (trim, normalise, empty or null as absent), unpaired
 // surrogates, and the 400 message for every ajv keyword a declaration uses.
-import { describe, it, expect, beforeEach } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import { ajv, B, compileRoutes, latlngOf, Q, validateRequest, type Declaration, type Schema } from '../../src/http/operation.ts';
 import { HttpError, type Req, type RouteDef } from '../../src/http/types.ts';
 
@@ -76,6 +76,10 @@ describe('body builders', () => {
 
 describe('formats', () => {
   const text = (s: string) => ajv.validate({ type: 'string', format: 'text' }, s);
+  it('apply to strings only', () => {
+    expect(ajv.validate({ format: 'text' }, ['\u0007'])).toBe(true);
+    expect(ajv.validate({ format: 'latlng' }, [91, 0])).toBe(true);
+  });
   it('text refuses control characters and unpaired surrogates, keeps tabs, newlines and pairs', () => {
     for (const ok of ['plain', 'a\tb', 'a\nb', 'a\r\nb', ' ', '\u0080é', '\ud83d\ude00', 'x\ud83d\ude00y', '\u0009\u000a\u000d']) expect(text(ok), JSON.stringify(ok)).toBe(true);
     for (const no of ['\u0000', 'a\u0001', '\u0008', '\u000b', '\u000c', '\u000e', '\u001f', 'z\u007f', '\ud800', 'a\ud800b', '\udbff', '\udc00', 'a\udfff', '\ude00\ud83d', '\ud83d\ud83d'])
@@ -88,6 +92,7 @@ describe('formats', () => {
     expect(latlngOf('1.5,-2.25')).toEqual([1.5, -2.25]);
     expect(latlngOf('\t1 ,\t2 ')).toEqual([1, 2]);
     expect(latlngOf('12,34')).toEqual([12, 34]);
+    expect(latlngOf('12.345,6.789')).toEqual([12.345, 6.789]);
     expect(latlngOf('-0.5,+0.5')).toEqual([-0.5, 0.5]);
     for (const no of ['1.,2', '.5,2', '1,2.', 'x1,2', '1,2x', '1;2', '1 2', '--1,2', '1,,2', ',1', '1.2.3,4']) expect(latlngOf(no), no).toBeNull();
   });
@@ -124,6 +129,9 @@ describe('query coercion', () => {
   const q = (qs: string) => { const r = req(`k=abc&${qs}`); validateRequest(routes().QR, r); return r.q; };
   it('numbers: decimal and exponent forms, nothing else', () => {
     expect(q('n=.5').n).toBe(0.5);
+    expect(q('n=.25').n).toBe(0.25);
+    expect(q('n=12.5').n).toBe(12.5);
+    expect(q('n=-123').n).toBe(-123);
     expect(q('n=5.').n).toBe(5);
     expect(q('n=+3').n).toBe(3);
     expect(q('n=-2E3').n).toBe(-2000);
@@ -144,6 +152,11 @@ describe('query coercion', () => {
     for (const no of ['2', 'on', 'y', 'truth'])
       expect(fails(routes().QR, req(`k=abc&flag=${no}`)), no).toEqual(bad("Parameter 'flag' must be true or false."));
   });
+  it('only the parameters given (and defaults) are set; a blank value is absent', () => {
+    expect(q('')).toStrictEqual({ k: 'abc', flag: false });
+    expect(q('i=%20&n=%20%20&pos=')).toStrictEqual({ k: 'abc', flag: false });
+    expect(q('words=a,%20,b').words).toEqual(['a', 'b']);
+  });
   it('strings are trimmed and normalised as declared', () => {
     expect(q('cat=%20Fast%20%20Food-Court%20').cat).toBe('fast_food_court');
     expect(q('raw=%20MiXed%20Case%20').raw).toBe('MiXed Case');
@@ -157,6 +170,7 @@ describe('query coercion', () => {
     expect(q('semi=a,b').semi).toEqual(['a,b']);
     expect(q('pts=1,2|3,4').pts).toEqual([[1, 2], [3, 4]]);
     expect(q('bare=1,2').bare).toEqual(['1', '2']);
+    expect(q('bare=a,b,c').bare).toEqual(['a', 'b', 'c']); // a format applies to strings only
     expect(q('pos=%201,2%20').pos).toEqual([1, 2]);
   });
   it('an alias names the parameter in errors, down to the item', () => {
@@ -197,41 +211,42 @@ function body(schema: Schema, data: unknown): [number, string, string] | unknown
   return rq.body;
 }
 
+// A function, not a hook: a builder that throws must fail the test that uses it.
+const S = () => B.obj({
+  name: B.text(20), mode: B.enum(['car', 'walk']), note: { type: ['string', 'null'] }, n: B.int(),
+  tags: B.arr(B.enum(['a', 'b']), { max: 5 }), nested: B.obj({ code: { type: 'string', 'x-normalise': 'upper' }, when: B.int() }),
+  list: B.arr(B.obj({ v: B.text(5) }), { max: 3 }), loose: { type: 'array' }, any: {},
+}, ['name']);
+
 describe('body preparation', () => {
-  let S: Schema;
-  beforeEach(() => {
-    S = B.obj({
-      name: B.text(20), mode: B.enum(['car', 'walk']), note: { type: ['string', 'null'] }, n: B.int(),
-      tags: B.arr(B.enum(['a', 'b']), { max: 5 }), nested: B.obj({ code: { type: 'string', 'x-normalise': 'upper' }, when: B.int() }),
-      list: B.arr(B.obj({ v: B.text(5) }), { max: 3 }), loose: { type: 'array' }, any: {},
-    }, ['name']);
-  });
   it('trims and normalises strings wherever the schema declares them', () => {
-    expect(body(S, { name: '  Ann  ', mode: ' WALK ', tags: [' A ', 'b'], nested: { code: ' ng ' }, list: [{ v: ' x ' }, { v: 'y' }] }))
+    expect(body(S(), { name: '  Ann  ', mode: ' WALK ', tags: [' A ', 'b'], nested: { code: ' ng ' }, list: [{ v: ' x ' }, { v: 'y' }] }))
       .toStrictEqual({ name: 'Ann', mode: 'walk', tags: ['a', 'b'], nested: { code: 'NG' }, list: [{ v: 'x' }, { v: 'y' }] });
   });
   it('an empty string or an unadmitted null is absent; a null the schema admits stays', () => {
-    expect(body(S, { name: 'a', mode: '   ', n: null, note: null })).toStrictEqual({ name: 'a', note: null });
-    expect(body(S, { name: '  ' })).toEqual(missing("Field 'name' is required."));
-    expect(body(S, { name: null })).toEqual(missing("Field 'name' is required."));
-    expect(body(S, { name: 'a', nested: { code: '', when: null } })).toStrictEqual({ name: 'a', nested: {} });
-    expect(body(S, { name: 'a', note: ' x ' })).toStrictEqual({ name: 'a', note: 'x' });
+    expect(body(S(), { name: 'a', mode: '   ', n: null, note: null })).toStrictEqual({ name: 'a', note: null });
+    expect(body(S(), { name: '  ' })).toEqual(missing("Field 'name' is required."));
+    expect(body(S(), { name: null })).toEqual(missing("Field 'name' is required."));
+    expect(body(S(), { name: 'a', nested: { code: '', when: null } })).toStrictEqual({ name: 'a', nested: {} });
+    expect(body(S(), { name: 'a', note: ' x ' })).toStrictEqual({ name: 'a', note: 'x' });
   });
   it('leaves what the schema does not describe as sent', () => {
-    expect(body(S, { name: 'a', loose: [' x ', null], any: ' y ' })).toStrictEqual({ name: 'a', loose: [' x ', null], any: ' y ' });
+    expect(body(S(), { name: 'a', loose: [' x ', null], any: ' y ' })).toStrictEqual({ name: 'a', loose: [' x ', null], any: ' y ' });
     expect(body({ type: 'object' }, { a: ' x ', b: null })).toStrictEqual({ a: ' x ', b: null });
     expect(body({ type: 'array', items: { type: 'integer' } }, [1, 2])).toStrictEqual([1, 2]);
     expect(body({ type: 'array', items: { type: 'string' } }, [' a ', ''])).toStrictEqual(['a', '']);
+    expect(body({ type: 'array', items: { type: 'string' } }, [' a ', 1])).toEqual(bad("Field '[1]' must be a string."));
+    expect(body(B.obj({ 0: B.text(3) }), 'xy')).toEqual(bad('The request body must be a JSON object.'));
     expect(body({ type: 'array', items: B.obj({ s: B.text(3) }) }, [{ s: ' a ' }, null])).toEqual(bad("Field '[1]' must be an object."));
   });
   it('does not coerce types: a string is not a number', () => {
-    expect(body(S, { name: 'a', n: '3' })).toEqual(bad("Field 'n' must be a whole number."));
-    expect(body(S, { name: 5 })).toEqual(bad("Field 'name' must be a string."));
-    expect(body(S, { name: 'a', tags: [' c '] })).toEqual(bad("Field 'tags[0]' must be one of a, b."));
-    expect(body(S, { name: 'a', list: [{ v: 'toolong' }] })).toEqual(bad("Field 'list[0].v' is longer than 5 characters."));
+    expect(body(S(), { name: 'a', n: '3' })).toEqual(bad("Field 'n' must be a whole number."));
+    expect(body(S(), { name: 5 })).toEqual(bad("Field 'name' must be a string."));
+    expect(body(S(), { name: 'a', tags: [' c '] })).toEqual(bad("Field 'tags[0]' must be one of a, b."));
+    expect(body(S(), { name: 'a', list: [{ v: 'toolong' }] })).toEqual(bad("Field 'list[0].v' is longer than 5 characters."));
   });
   it('refuses control characters in text fields', () => {
-    expect(body(S, { name: 'a\u0007b' })).toEqual(bad("Field 'name' contains control characters or unpaired UTF-16 surrogates."));
+    expect(body(S(), { name: 'a\u0007b' })).toEqual(bad("Field 'name' contains control characters or unpaired UTF-16 surrogates."));
   });
 });
 
@@ -279,6 +294,12 @@ describe('400 messages per keyword', () => {
     const got = one(schema as Schema, value) as unknown[];
     expect(got).toEqual([400, message.endsWith('is required.') ? 'missing_parameter' : 'invalid_parameter', message]);
   });
+  it('numbers an array item and names a member with digits', () => {
+    const s = B.obj({ v2: B.int(), '2a': B.int(), '12': B.int(), list: B.arr(B.int(), { max: 20 }) });
+    expect(body(s, { v2: 'x' })).toEqual(bad("Field 'v2' must be a whole number."));
+    expect(body(s, { '2a': 'x' })).toEqual(bad("Field '2a' must be a whole number."));
+    expect(body(s, { list: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 'x'] })).toEqual(bad("Field 'list[11]' must be a whole number."));
+  });
   it('names escaped JSON pointer members as sent', () => {
     const s = B.obj({ 'a/b': B.int(), 'c~d': B.int(), '~1': B.int() });
     expect(body(s, { 'a/b': 'x' })).toEqual(bad("Field 'a/b' must be a whole number."));
@@ -288,6 +309,7 @@ describe('400 messages per keyword', () => {
   it('a body of the wrong JSON type, or none', () => {
     expect(body({ type: 'array' }, { a: 1 })).toEqual(bad('The request body must be a JSON array.'));
     expect(body({ type: 'object' }, 'x')).toEqual(bad('The request body must be a JSON object.'));
+    expect(body(S(), null)).toEqual(bad('The request body must be a JSON object.'));
     expect(body({ type: 'object' }, undefined)).toEqual(missing('A JSON body is required (Content-Type: application/json).'));
     expect(body({ type: 'array', maxItems: 1 }, [1, 2])).toEqual(bad("Field '' may hold at most 1 items."));
   });

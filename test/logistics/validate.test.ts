@@ -17,6 +17,8 @@ describe('logistics validation rules', () => {
     expect(err(() => V.object(null, 'f'))[2]).toBe("Field 'f' must be an object, got null.");
     expect(err(() => V.object('x', 'f'))[2]).toBe("Field 'f' must be an object, got a string.");
     expect(err(() => V.object(3, 'f'))[2]).toBe("Field 'f' must be an object, got number.");
+    expect(err(() => V.object(true, 'f'))[2]).toBe("Field 'f' must be an object, got boolean.");
+    expect(err(() => V.object(undefined, 'f'))[2]).toBe("Field 'f' must be an object, got undefined.");
     expect(V.invalid('g', 'is odd')).toMatchObject({ status: 400, code: 'invalid_parameter', message: "Field 'g' is odd." });
   });
 
@@ -90,5 +92,7 @@ describe('logistics body field schemas', () => {
       '2026-11-24T12Z', '2026-11-24T12:00:00+5:00', '2026-11-24T12:00:00+05:0', '2026-11-24T12:00:00*05:00', '2026-11-24T12:00:00GMT', '12345'])
       expect(err(() => V.time(no, 'f', NOW))[2], no).toMatch(rfc);
     expect(err(() => V.time({}, 'f', NOW))[2]).toMatch(rfc);
+    expect(err(() => V.time(['2026-11-24T12:00:00Z'], 'f', NOW))[2]).toMatch(rfc);
+    expect(err(() => V.time(false, 'f', NOW))[2]).toMatch(rfc);
   });
 });

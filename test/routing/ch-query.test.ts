@@ -167,6 +167,23 @@ describe('CH query internals', () => {
     expect(() => mid(0, g.meta.nodes + 5, 1)).toThrow(`CH entry 0/${g.meta.nodes + 5} missing`);
   });
 
+  it('reset bumps the version rather than clearing records, except at the wrap', () => {
+    const ch = new ChQuery(g);
+    const box = ch as unknown as { cur: number; meet: number };
+    expect([ch.startNode(), ch.endNode(), ch.path(new Int32Array(4))]).toEqual([-1, -1, 0]); // never run
+    ch.reset(); ch.addSource(1, 0); ch.addTarget(2, 0); ch.run();
+    expect(box.cur).toBe(1);
+    expect(ch.startNode()).toBe(1);
+    ch.reset();
+    expect(box.cur).toBe(2);
+    expect([ch.startNode(), ch.endNode(), ch.path(new Int32Array(4)), ch.settled]).toEqual([-1, -1, 0, 0]);
+    box.cur = 0x7ffffffd;
+    ch.reset();
+    expect(box.cur).toBe(0x7ffffffe);
+    ch.reset();
+    expect(box.cur).toBe(1);
+  });
+
   it('an empty query meets nowhere', () => {
     const ch = new ChQuery(g);
     ch.reset();
