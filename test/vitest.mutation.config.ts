@@ -7,6 +7,7 @@ export default defineConfig({
     include: [
       'test/foundation/limits.test.ts',
       'test/foundation/operation.test.ts',
+      'test/foundation/operation-schema.test.ts',
       'test/routing/ch-query.test.ts',
       'test/logistics/validate.test.ts',
     ],

@@ -144,7 +144,6 @@ export class Limits {
   /** Near the limit: count this request in PostgreSQL, only if the shared count is still under it. */
   private async admitExact(key: KeyInfo, cur: Counter): Promise<Verdict> {
     if (cur.pending) await this.flush();
-    const month = cur.month;
     try {
       const r = await this.store.query(
         `WITH m AS (
@@ -156,9 +155,8 @@ export class Limits {
            INSERT INTO key_usage_daily (key_id, day, count) SELECT $1, $4::date, 1 FROM m
            ON CONFLICT (key_id, day) DO UPDATE SET count = key_usage_daily.count + 1)
          SELECT count FROM m`,
-        [key.id, month, cur.limit, new Date(this.now()).toISOString().slice(0, 10)],
+        [key.id, cur.month, cur.limit, new Date(this.now()).toISOString().slice(0, 10)],
       );
-      if (cur.month !== month) return ADMITTED;
       if (!r.rows[0]) {
         cur.base = Math.max(cur.base, cur.limit);
         return this.overQuota(key, this.now());

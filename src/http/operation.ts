@@ -110,9 +110,7 @@ const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsM
 export const ajv: InstanceType<typeof Ajv2020Module.default> = new (Ajv2020 as any)({ allErrors: false, strict: false, useDefaults: true, coerceTypes: false, verbose: true });
 (addFormats as any)(ajv);
 ajv.addFormat('latlng', { type: 'string', validate: (s: string) => latlngOf(s) !== null });
-ajv.addKeyword({ keyword: 'x-separator', schemaType: 'string' });
-ajv.addKeyword({ keyword: 'x-normalise', schemaType: 'string' });
-ajv.addKeyword({ keyword: 'x-hint', schemaType: 'string' });
+// x-separator, x-normalise and x-hint are annotations read by this file; with strict off, ajv ignores them.
 // Control characters break logs and CSV exports; NUL and unpaired surrogates cannot be stored at all.
 const BAD_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 ajv.addFormat('text', { type: 'string', validate: (s: string) => !BAD_TEXT.test(s) });
@@ -293,8 +291,7 @@ function describeError(e: ErrorObject): { field: string; why: string; missing: b
 function reject(kind: 'Parameter' | 'Field', e: ErrorObject, rename?: (f: string) => string): HttpError {
   const d = describeError(e);
   const field = rename ? rename(d.field) : d.field;
-  if (d.missing) return new HttpError(400, 'missing_parameter', `${kind} '${field}' is required.`);
-  return new HttpError(400, 'invalid_parameter', `${kind} '${field}' ${d.why}.`);
+  return new HttpError(400, d.missing ? 'missing_parameter' : 'invalid_parameter', `${kind} '${field}' ${d.why}.`);
 }
 
 /**
@@ -325,10 +322,11 @@ export function validateRequest(r: RouteDef, req: Req): void {
       spelled.set(a, pair); spelled.set(b, pair);
     }
     for (const [name, raw] of req.query) {
-      if (raw.trim() === '') continue;
       const hit = c.names.get(name);
       if (!hit) continue; // unknown parameters are ignored, as the alt platform and OSRM do
       const [key, p] = hit;
+      // An empty value counts as absent, except a boolean's: `?trail` alone turns it on.
+      if (raw.trim() === '' && p.schema.type !== 'boolean') continue;
       if (key in q) continue; // the first spelling given wins
       q[key] = coerce(p.schema, raw);
       spelled.set(key, name);

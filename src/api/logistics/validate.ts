@@ -14,7 +14,8 @@ export function invalid(field: string, why: string): HttpError {
   return new HttpError(400, 'invalid_parameter', `Field '${field}' ${why}.`);
 }
 
-const describe = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : typeof v === 'string' ? 'a string' : typeof v);
+/** What a non-object is: null, an array or a primitive (objects never reach it). */
+const describe = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'string' ? 'a string' : typeof v);
 
 export function object(v: unknown, field: string): Obj {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) throw invalid(field, `must be an object, got ${describe(v)}`);
