@@ -42,7 +42,7 @@ export function guide(args: RouteArgs, o: GuideOptions): Guided {
   const search = searchFor(graph, args);
   for (let i = 0; i + 1 < snaps.length; i++) {
     const tr = new Pieces();
-    const l = leg(g, search.q, snaps[i], snaps[i + 1], graph.path, undefined, tr);
+    const l = leg(g, search.q, snaps[i], snaps[i + 1], undefined, tr);
     if (!l) throw new TaskError(400, 'no_route', 'No route between the points.');
     legs.push({ cost: l.cost, dist: l.dist, pieces: tr.list });
   }

@@ -90,7 +90,7 @@ function route<S extends CoordSink | null>(graph: LoadedGraph, cs: Snap[][], sin
     const legs: { cost: number; dist: number }[] = [];
     let settled = 0, failed = false;
     for (let i = 0; i + 1 < n; i++) {
-      const l = leg(graph.g, search.q, snaps[i], snaps[i + 1], graph.path, coords ?? undefined);
+      const l = leg(graph.g, search.q, snaps[i], snaps[i + 1], coords ?? undefined);
       if (!l) { failed = true; break; }
       legs.push({ cost: l.cost, dist: l.dist });
       settled += l.settled;
