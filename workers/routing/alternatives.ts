@@ -120,6 +120,7 @@ export class ViaSearch {
     const g = this.g, pages = this.pages, table = pages.table, h = this.heap;
     const reached = 2 * this.cur, done = reached + 1, ST_ = ST + dir, PRED_ = PRED + dir;
     let dist = pages.f64, st = pages.i32;
+    const PS = PAGE_SHIFT, M = PAGE_MASK; // locals: an imported binding is a property load per use under a CommonJS loader (tsx)
     const kx = this.kx, tx = toward[1] * kx, ty = toward[0] * M_PER_DEG;
     const f = this.vmax > 0 ? LB_SLACK / this.vmax : 0;
     const lb = (y: number) => { const dx = (g.nodeLon[y] / 1e7) * kx - tx, dy = (g.nodeLat[y] / 1e7) * M_PER_DEG - ty; return Math.sqrt(dx * dx + dy * dy) * f; };
@@ -135,7 +136,7 @@ export class ViaSearch {
     while (h.length) {
       const x = h.peekId(), d = h.peekKey();
       h.pop();
-      const rx = table[x >>> PAGE_SHIFT] + (x & PAGE_MASK);
+      const rx = table[x >>> PS] + (x & M);
       if (st[8 * rx + ST_] === done || d > dist[4 * rx + dir]) continue;
       if (d > limit) break;
       st[8 * rx + ST_] = done;
@@ -146,9 +147,9 @@ export class ViaSearch {
         if (!(g.edgeFlags[e] & need)) continue;
         const y = atU ? g.edgeV[e] : g.edgeU[e];
         const nd = d + g.edgeW[e];
-        let b = table[y >>> PAGE_SHIFT];
-        if (b < 0) { if (nd + lb(y) > limit) continue; b = pages.attach(y >>> PAGE_SHIFT); dist = pages.f64; st = pages.i32; }
-        const ry = b + (y & PAGE_MASK);
+        let b = table[y >>> PS];
+        if (b < 0) { if (nd + lb(y) > limit) continue; b = pages.attach(y >>> PS); dist = pages.f64; st = pages.i32; }
+        const ry = b + (y & M);
         if ((st[8 * ry + ST_] < reached || nd < dist[4 * ry + dir]) && nd + lb(y) <= limit) {
           st[8 * ry + ST_] = reached; dist[4 * ry + dir] = nd;
           // the edge as driven: forward x→y, backward y→x; signed +(e+1) along u→v

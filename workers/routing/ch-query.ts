@@ -26,6 +26,8 @@ export class ChQuery implements PathSearch {
   private best = Infinity;
   settled = 0;
   private stack = new Int32Array(64);
+  /** seeds of the current query (node, cost, direction), to start again after the pool grew */
+  private seeds: number[] = [];
   /** base edges of the last path() */
   private edges = new Int32Array(256);
 
@@ -42,6 +44,7 @@ export class ChQuery implements PathSearch {
     }
     this.heapF.clear(); this.heapB.clear();
     this.meet = -1; this.best = Infinity; this.settled = 0;
+    this.seeds.length = 0;
   }
 
   /** Bytes of query state this search holds now (pages, heaps, scratch), for the memory figures. */
@@ -64,12 +67,27 @@ export class ChQuery implements PathSearch {
     h.push(d, v);
   }
 
-  addSource(v: number, d: number) { this.seed(v, d, 0, this.heapF); }
-  addTarget(v: number, d: number) { this.seed(v, d, 1, this.heapB); }
+  addSource(v: number, d: number) { this.seeds.push(v, d, 0); this.seed(v, d, 0, this.heapF); }
+  addTarget(v: number, d: number) { this.seeds.push(v, d, 1); this.seed(v, d, 1, this.heapB); }
 
   run(): number {
+    for (;;) {
+      const best = this.search();
+      if (best === best) return best;
+      // The query needs more pages than the pool has: grow it and start again (a few times in a
+      // worker's life, until the pool reaches the most pages a query touches).
+      this.pages.grow();
+      const seeds = this.seeds.slice();
+      this.reset();
+      for (let i = 0; i < seeds.length; i += 3) (seeds[i + 2] === 0 ? this.addSource : this.addTarget).call(this, seeds[i], seeds[i + 1]);
+    }
+  }
+
+  /** The search; NaN when the pool ran out of slots. */
+  private search(): number {
     const arc = this.g.chArc, chFirst = this.g.chFirst, pages = this.pages, table = pages.table, cur = this.cur;
-    let dist = pages.f64, rec = pages.i32;
+    const dist = pages.f64, rec = pages.i32;
+    const PS = PAGE_SHIFT, M = MASK; // locals: an imported binding is a property load per use under a CommonJS loader (tsx)
     const hF = this.heapF, hB = this.heapB;
     let best = Infinity, meet = -1, settled = 0;
     for (;;) {
@@ -81,7 +99,7 @@ export class ChQuery implements PathSearch {
       const h = dir === 0 ? hF : hB;
       const x = h.peekId(), d = h.peekKey();
       h.pop();
-      const rx = table[x >>> PAGE_SHIFT] + (x & MASK); // x was reached, so its page is attached
+      const rx = table[x >>> PS] + (x & M); // x was reached, so its page is attached
       if (d > dist[4 * rx + dir]) continue; // stale duplicate
       settled++;
       const t = d + dist[4 * rx + 1 - dir]; // Infinity unless the other side reached x
@@ -95,9 +113,9 @@ export class ChQuery implements PathSearch {
       for (let k = ARC * first; ; k += ARC) {
         const head = arc[k + ARC_HEAD];
         if (head & inn) {
-          const y = head >>> HEAD_SHIFT, b = table[y >>> PAGE_SHIFT];
+          const y = head >>> HEAD_SHIFT, b = table[y >>> PS];
           if (b >= 0) {
-            const ry = b + (y & MASK);
+            const ry = b + (y & M);
             if (rec[8 * ry + STAMP] === cur && dist[4 * ry + dir] + arc[k + ARC_W] < d) { stalled = true; break; }
           }
         }
@@ -110,9 +128,9 @@ export class ChQuery implements PathSearch {
         // nor stall a node: it is skipped before touching y's record (a likely cache miss).
         if (head & out && d + arc[k + ARC_W] < best) {
           const y = head >>> HEAD_SHIFT, nd = d + arc[k + ARC_W];
-          let b = table[y >>> PAGE_SHIFT];
-          if (b < 0) { b = pages.attach(y >>> PAGE_SHIFT); dist = pages.f64; rec = pages.i32; }
-          const ry = b + (y & MASK);
+          let b = table[y >>> PS];
+          if (b < 0 && (b = pages.take(y >>> PS)) < 0) return NaN;
+          const ry = b + (y & M);
           if (rec[8 * ry + STAMP] !== cur) {
             rec[8 * ry + STAMP] = cur; dist[4 * ry + 1 - dir] = Infinity;
             dist[4 * ry + dir] = nd; rec[8 * ry + PRED + dir] = x; h.push(nd, y);

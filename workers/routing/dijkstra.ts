@@ -80,22 +80,23 @@ export class DijkstraQuery implements PathSearch {
     const { first, to, w, eid, dix, heap, pages, tNode, tCost } = this;
     const table = pages.table, nt = tNode.length;
     let dist = pages.f64, rec = pages.i32;
+    const PS = PAGE_SHIFT, M = PAGE_MASK; // locals: an imported binding is a property load per use under a CommonJS loader (tsx)
     const ov = this.override;
     const cur = this.cur;
     let best = Infinity, end = -1, settled = 0;
     while (heap.length) {
       const x = heap.peekId(), d = heap.peekKey();
       heap.pop();
-      if (d > dist[2 * (table[x >>> PAGE_SHIFT] + (x & PAGE_MASK))]) continue;
+      if (d > dist[2 * (table[x >>> PS] + (x & M))]) continue;
       if (d >= best) break;
       settled++;
       for (let j = 0; j < nt; j++) if (tNode[j] === x && d + tCost[j] < best) { best = d + tCost[j]; end = x; }
       for (let k = first[x]; k < first[x + 1]; k++) {
         const o = ov === null ? 0 : ov[dix[k]];
         const y = to[k], nd = d + (o > 0 ? o : w[k]);
-        let b = table[y >>> PAGE_SHIFT];
-        if (b < 0) { b = pages.attach(y >>> PAGE_SHIFT); dist = pages.f64; rec = pages.i32; }
-        const r = b + (y & PAGE_MASK);
+        let b = table[y >>> PS];
+        if (b < 0) { b = pages.attach(y >>> PS); dist = pages.f64; rec = pages.i32; }
+        const r = b + (y & M);
         if (rec[4 * r + STAMP] !== cur || nd < dist[2 * r]) { rec[4 * r + STAMP] = cur; dist[2 * r] = nd; rec[4 * r + PRED] = eid[k]; heap.push(nd, y); }
       }
     }
