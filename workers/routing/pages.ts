@@ -52,7 +52,7 @@ export class Pages {
 
   /** Doubles the pool, keeping what it holds. */
   grow() {
-    const slots = Math.max(16, this.slots * 2);
+    const slots = Math.max(4, this.slots * 2);
     const i32 = new Int32Array(slots * PAGE * (this.recBytes >> 2));
     i32.set(this.i32);
     this.i32 = i32; this.f64 = new Float64Array(i32.buffer); this.slots = slots;
