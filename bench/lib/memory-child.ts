@@ -28,4 +28,6 @@ const seconds = (performance.now() - t0) / 1000;
 await settle();
 const busy = rssMb();
 await engine.close();
+// peak_rss_mb is getrusage's high-water mark, which on Linux a child inherits from its parent
+// across fork + exec (the parent holds the graph it drew the loads from): only idle and busy count.
 console.log(JSON.stringify({ op: load.op, workers, tasks: load.per_worker.length * workers, statuses, idle_rss_mb: Math.round(idle * 10) / 10, busy_rss_mb: Math.round(busy * 10) / 10, peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024), seconds: Math.round(seconds * 10) / 10 }));
