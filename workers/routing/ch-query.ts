@@ -13,7 +13,6 @@
 import { ARC, ARC_HEAD, ARC_W, HEAD_FW, HEAD_BW, HEAD_LAST, HEAD_SHIFT, type GraphViews } from '../../src/core/format/route.ts';
 import type { PathSearch } from './search.ts';
 import { MinHeap } from '../../src/core/heap.ts';
-
 import { Pages, PAGE_SHIFT, PAGE_MASK as MASK } from './pages.ts';
 
 const STAMP = 4, PRED = 5, FIRST = 7;
