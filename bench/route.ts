@@ -70,7 +70,6 @@ export async function main(argv: string[]) {
     const snaps: [Snap, Snap][] = [];
     for (let i = 0; i < nPairs; i++) snaps.push([snap(g, index, pts[2 * i][0], pts[2 * i][1], 1000)!, snap(g, index, pts[2 * i + 1][0], pts[2 * i + 1][1], 1000)!]);
     const ch = new ChQuery(g), dj = new DijkstraQuery(g);
-    const path = new Int32Array(g.edgeU.length + 1);
 
     // search only: phantom sources/targets + bidirectional search, no unpacking, no geometry
     const searchOnly = (q: ChQuery | DijkstraQuery, s: Snap, t: Snap) => {
@@ -98,8 +97,8 @@ export async function main(argv: string[]) {
       const a = timeSide((s, t) => searchOnly(ch, s, t));
       chR.push(percentile(a, 50)); chP99.push(percentile(a, 99));
       djR.push(percentile(timeSide((s, t) => searchOnly(dj, s, t)), 50));
-      legR.push(percentile(timeSide((s, t) => leg(g, ch, s, t, path)), 50));
-      geoR.push(percentile(timeSide((s, t) => { const c = new JsonCoordSink(); leg(g, ch, s, t, path, c); c.text(); }), 50));
+      legR.push(percentile(timeSide((s, t) => leg(g, ch, s, t)), 50));
+      geoR.push(percentile(timeSide((s, t) => { const c = new JsonCoordSink(); leg(g, ch, s, t, c); c.text(); }), 50));
     }
     let mismatches = 0, settled = 0, routed = 0;
     const routable: [Snap, Snap][] = [];

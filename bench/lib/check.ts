@@ -37,7 +37,6 @@ export function randomPoints(g: GraphViews, n: number, seed: number): [number, n
 export function checkGraph(g: GraphViews, pairs: number, seed = 1): CheckReport {
   const index = loadIndex(g);
   const ch = new ChQuery(g), dj = new DijkstraQuery(g);
-  const pathA = new Int32Array(g.edgeU.length + 1), pathB = new Int32Array(g.edgeU.length + 1);
   const pts = randomPoints(g, pairs * 2, seed);
   const rep: CheckReport = { pairs, routed: 0, unreachable: 0, cost_mismatches: 0, discontinuities: 0, length_mismatches: 0, max_length_error: 0, examples: [] };
   for (let i = 0; i < pairs; i++) {
@@ -45,9 +44,9 @@ export function checkGraph(g: GraphViews, pairs: number, seed = 1): CheckReport 
     const sa = snap(g, index, a[0], a[1], 1000), sb = snap(g, index, b[0], b[1], 1000);
     if (!sa || !sb) throw new Error(`point on the network failed to snap: ${a} ${b}`);
     const sink = new ArraySink();
-    const lc = leg(g, ch, sa, sb, pathA, sink);
+    const lc = leg(g, ch, sa, sb, sink);
     const coords = sink.coords;
-    const ld = leg(g, dj, sa, sb, pathB);
+    const ld = leg(g, dj, sa, sb);
     if ((lc === null) !== (ld === null) || (lc && ld && lc.cost !== ld.cost)) {
       rep.cost_mismatches++;
       if (rep.examples.length < 5) rep.examples.push(`pair ${i}: ch ${lc?.cost} dijkstra ${ld?.cost}`);
@@ -56,7 +55,7 @@ export function checkGraph(g: GraphViews, pairs: number, seed = 1): CheckReport 
     if (!lc) { rep.unreachable++; continue; }
     rep.routed++;
     // continuity: each unpacked edge starts where the previous one ended
-    const n = ch.path(pathA);
+    const pathA = ch.path(), n = pathA.length;
     let node = ch.startNode();
     for (let k = 0; k < n && lc.cost > 0; k++) {
       const e = pathA[k], from = e > 0 ? g.edgeU[e - 1] : g.edgeV[-e - 1], to = e > 0 ? g.edgeV[e - 1] : g.edgeU[-e - 1];

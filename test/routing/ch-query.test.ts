@@ -38,7 +38,6 @@ describe('CH query', () => {
   it('finds the Dijkstra cost and a continuous path of that weight for 150 random pairs', () => {
     const ch = new ChQuery(g), dj = new DijkstraQuery(g);
     const rand = rng(99), nodes = g.meta.nodes;
-    const path = new Int32Array(g.edgeU.length + 1);
     let reachable = 0, nonTrivial = 0;
     for (let i = 0; i < 150; i++) {
       const a = Math.floor(rand() * nodes), b = Math.floor(rand() * nodes);
@@ -46,10 +45,10 @@ describe('CH query', () => {
       dj.reset(); dj.addSource(a, 0); dj.addTarget(b, 0);
       const c = ch.run(), d = dj.run();
       expect(c, `pair ${a}→${b}`).toBe(d);
-      if (c === Infinity) { expect(ch.path(path)).toBe(0); continue; }
+      if (c === Infinity) { expect(ch.path().length).toBe(0); continue; }
       reachable++;
       expect(ch.settled).toBeGreaterThan(0);
-      const n = ch.path(path);
+      const path = ch.path(), n = path.length;
       if (a === b) { expect(c).toBe(0); continue; }
       nonTrivial++;
       expect(n).toBeGreaterThan(0);
@@ -66,7 +65,6 @@ describe('CH query', () => {
   it('takes several weighted sources and targets and picks the cheapest combination', () => {
     const ch = new ChQuery(g), dj = new DijkstraQuery(g);
     const rand = rng(5), nodes = g.meta.nodes;
-    const path = new Int32Array(g.edgeU.length + 1);
     for (let i = 0; i < 100; i++) {
       const s = [Math.floor(rand() * nodes), Math.floor(rand() * nodes)], so = [Math.floor(rand() * 60000), Math.floor(rand() * 60000)];
       const t = [Math.floor(rand() * nodes), Math.floor(rand() * nodes)], to = [Math.floor(rand() * 60000), Math.floor(rand() * 60000)];
@@ -78,7 +76,7 @@ describe('CH query', () => {
       const c = ch.run();
       expect(c).toBe(dj.run());
       if (c === Infinity) continue;
-      const n = ch.path(path);
+      const path = ch.path(), n = path.length;
       const start = ch.startNode(), end = ch.endNode();
       expect(s).toContain(start);
       expect(t).toContain(end);
@@ -145,7 +143,6 @@ describe('CH query internals', () => {
   it('grows its unpacking stack for long paths', () => {
     const ch = new ChQuery(g);
     const rand = rng(11), nodes = g.meta.nodes;
-    const path = new Int32Array(g.edgeU.length + 1);
     const box = ch as unknown as { stack: Int32Array };
     let grew = 0;
     for (let i = 0; i < 50; i++) {
@@ -154,8 +151,8 @@ describe('CH query internals', () => {
       const c = ch.run();
       if (c === Infinity || a === b) continue;
       box.stack = new Int32Array(2);
-      const n = ch.path(path);
-      expect(walk(path, n)).toEqual([a, b, c]);
+      const path = ch.path();
+      expect(walk(path, path.length)).toEqual([a, b, c]);
       if (box.stack.length > 2) grew++;
     }
     expect(grew).toBeGreaterThan(5);
@@ -170,13 +167,13 @@ describe('CH query internals', () => {
   it('reset bumps the version rather than clearing records, except at the wrap', () => {
     const ch = new ChQuery(g);
     const box = ch as unknown as { cur: number; meet: number };
-    expect([ch.startNode(), ch.endNode(), ch.path(new Int32Array(4))]).toEqual([-1, -1, 0]); // never run
+    expect([ch.startNode(), ch.endNode(), ch.path().length]).toEqual([-1, -1, 0]); // never run
     ch.reset(); ch.addSource(1, 0); ch.addTarget(2, 0); ch.run();
     expect(box.cur).toBe(1);
     expect(ch.startNode()).toBe(1);
     ch.reset();
     expect(box.cur).toBe(2);
-    expect([ch.startNode(), ch.endNode(), ch.path(new Int32Array(4)), ch.settled]).toEqual([-1, -1, 0, 0]);
+    expect([ch.startNode(), ch.endNode(), ch.path().length, ch.settled]).toEqual([-1, -1, 0, 0]);
     box.cur = 0x7ffffffd;
     ch.reset();
     expect(box.cur).toBe(0x7ffffffe);
@@ -188,9 +185,9 @@ describe('CH query internals', () => {
     const ch = new ChQuery(g);
     ch.reset();
     expect(ch.run()).toBe(Infinity);
-    expect([ch.settled, ch.startNode(), ch.endNode(), ch.path(new Int32Array(4))]).toEqual([0, -1, -1, 0]);
+    expect([ch.settled, ch.startNode(), ch.endNode(), ch.path().length]).toEqual([0, -1, -1, 0]);
     ch.reset(); ch.addSource(3, 7); ch.addTarget(3, 2);
     expect(ch.run()).toBe(9);
-    expect([ch.startNode(), ch.endNode(), ch.path(new Int32Array(4))]).toEqual([3, 3, 0]);
+    expect([ch.startNode(), ch.endNode(), ch.path().length]).toEqual([3, 3, 0]);
   });
 });

@@ -18,6 +18,7 @@ import type { GraphViews } from '../../src/core/format/route.ts';
 import { MinHeap } from '../../src/core/heap.ts';
 import type { ChQuery } from './ch-query.ts';
 import { M_PER_DEG } from '../../src/core/geometry.ts';
+import { Pages, PAGE_SHIFT, PAGE_MASK } from './pages.ts';
 
 /** The plane's distances are scaled by this before use as a lower bound (projection error ≪ 5% over an extract). */
 const LB_SLACK = 0.95;
@@ -33,37 +34,36 @@ export const MAX_TRIED = 20;
 export interface Seed { node: number; cost: number }
 export interface AltPath { edges: number[]; start: number; end: number; cost: number }
 
+// State of the two trees is paged (pages.ts; issue 11 §6): one 32-byte record per node reached,
+// both directions together: f64 [4r + dir] distance, i32 [8r + 4 + dir] state, i32 [8r + 6 + dir]
+// predecessor edge. The state is 2·cur when reached in this call and 2·cur + 1 when settled.
+const ST = 4, PRED = 6;
+
 export class ViaSearch {
-  private dist: Float64Array;
-  private pred: Int32Array;
-  private stamp: Int32Array;
-  private done: Int32Array;
+  private pages: Pages;
   private cur = 0;
   private heap = new MinHeap(1024);
-  private mark: Int32Array;
-  private markCur = 0;
   /** Fastest speed on any edge (m/ms): straight-line distance / vmax bounds any remaining travel time from below. */
   private vmax = 0;
-  /** Node positions in metres on a plane around the graph's centre (lower-bound distances only). */
-  private px: Float32Array;
-  private py: Float32Array;
   private kx = 0;
 
   constructor(private g: GraphViews) {
-    const n = g.meta.nodes;
-    this.dist = new Float64Array(2 * n);
-    this.pred = new Int32Array(2 * n);
-    this.stamp = new Int32Array(2 * n);
-    this.done = new Int32Array(2 * n);
-    this.mark = new Int32Array(n);
+    this.pages = new Pages(g.meta.nodes, 32);
     for (let e = 0; e < g.edgeW.length; e++) if (g.edgeW[e] > 0) this.vmax = Math.max(this.vmax, g.edgeDist[e] / g.edgeW[e]);
     // Equirectangular at the widest latitude of the extract (|lat| largest, so cos smallest): east-west
     // distances come out no longer than on the sphere; LB_SLACK covers the rest of the projection error.
     const [, s, , nn] = g.meta.bbox;
     this.kx = Math.cos(Math.max(Math.abs(s), Math.abs(nn)) * (Math.PI / 180)) * M_PER_DEG;
-    this.px = new Float32Array(n); this.py = new Float32Array(n);
-    for (let v = 0; v < n; v++) { this.px[v] = (g.nodeLon[v] / 1e7) * this.kx; this.py[v] = (g.nodeLat[v] / 1e7) * M_PER_DEG; }
   }
+
+  /** Record index of a node reached in this call (its page is attached). */
+  private r(v: number): number { return this.pages.table[v >>> PAGE_SHIFT] + (v & PAGE_MASK); }
+
+  /** Predecessor edge of v in tree dir (0 at a seed). */
+  private pred(v: number, dir: number): number { return this.pages.i32[8 * this.r(v) + PRED + dir]; }
+
+  /** Bytes of search state held now (pages and heap), for the memory figures. */
+  bytes(): number { return this.pages.bytes() + 12 * this.heap.keys.length; }
 
   /**
    * Up to `want` alternatives to the best route (cost `best`, base edges `bestEdges` as unsigned
@@ -71,27 +71,30 @@ export class ViaSearch {
    */
   find(sources: Seed[], targets: Seed[], best: number, want: number, bestEdges: Set<number>, bestLen: number, q: ChQuery, from: [number, number], to: [number, number]): AltPath[] {
     const g = this.g;
-    if (++this.cur === 0x7fffffff) { this.stamp.fill(0); this.done.fill(0); this.cur = 1; }
+    this.pages.clear();
+    if (++this.cur === 0x3fffffff) { const st = this.pages.i32; for (let i = 0; i < st.length; i += 8) { st[i + ST] = 0; st[i + ST + 1] = 0; } this.cur = 1; }
     const limit = (1 + STRETCH) * best;
     const seenF = this.tree(sources, 0, limit, to), seenB = this.tree(targets, 1, limit, from);
     void seenF;
     const cands: { v: number; c: number }[] = [];
+    const settledAt = 2 * this.cur + 1;
     for (const v of seenB) {
-      if (this.done[2 * v] !== this.cur) continue;
-      const c = this.dist[2 * v] + this.dist[2 * v + 1];
+      const r = this.r(v);
+      if (this.pages.i32[8 * r + ST] !== settledAt) continue;
+      const c = this.pages.f64[4 * r] + this.pages.f64[4 * r + 1];
       if (c <= limit) cands.push({ v, c });
     }
     cands.sort((a, b) => a.c - b.c);
-    if (++this.markCur === 0x7fffffff) { this.mark.fill(0); this.markCur = 1; }
+    const mark = new Set<number>();
     const accepted: AltPath[] = [];
     const acceptedSets: { set: Set<number> }[] = [{ set: bestEdges }];
     // nodes of the best route are on its plateau: no via there
     let tried = 0;
     for (const { v, c } of cands) {
       if (accepted.length >= want || tried >= MAX_TRIED) break;
-      if (this.mark[v] === this.markCur) continue;
+      if (mark.has(v)) continue;
       const path = this.via(v);
-      for (const x of path.nodes) this.mark[x] = this.markCur;
+      for (const x of path.nodes) mark.add(x);
       tried++;
       if (!path.simple) continue;
       let len = 0;
@@ -114,36 +117,43 @@ export class ViaSearch {
    * tree path to one (the bound is consistent), so pruning it loses nothing.
    */
   private tree(seeds: Seed[], dir: number, limit: number, toward: [number, number]): number[] {
-    const g = this.g, dist = this.dist, pred = this.pred, stamp = this.stamp, done = this.done, cur = this.cur, h = this.heap;
-    const tx = toward[1] * this.kx, ty = toward[0] * M_PER_DEG, px = this.px, py = this.py;
+    const g = this.g, pages = this.pages, table = pages.table, h = this.heap;
+    const reached = 2 * this.cur, done = reached + 1, ST_ = ST + dir, PRED_ = PRED + dir;
+    let dist = pages.f64, st = pages.i32;
+    const PS = PAGE_SHIFT, M = PAGE_MASK; // locals: an imported binding is a property load per use under a CommonJS loader (tsx)
+    const kx = this.kx, tx = toward[1] * kx, ty = toward[0] * M_PER_DEG;
     const f = this.vmax > 0 ? LB_SLACK / this.vmax : 0;
-    const lb = (y: number) => { const dx = px[y] - tx, dy = py[y] - ty; return Math.sqrt(dx * dx + dy * dy) * f; };
+    const lb = (y: number) => { const dx = (g.nodeLon[y] / 1e7) * kx - tx, dy = (g.nodeLat[y] / 1e7) * M_PER_DEG - ty; return Math.sqrt(dx * dx + dy * dy) * f; };
     const settled: number[] = [];
     h.clear();
     for (const s of seeds) {
-      const i = 2 * s.node + dir;
-      if (stamp[i] !== cur || s.cost < dist[i]) { stamp[i] = cur; dist[i] = s.cost; pred[i] = 0; h.push(s.cost, s.node); }
+      const r = pages.rec(s.node);
+      dist = pages.f64; st = pages.i32;
+      if (st[8 * r + ST_] < reached || s.cost < dist[4 * r + dir]) { st[8 * r + ST_] = reached; dist[4 * r + dir] = s.cost; st[8 * r + PRED_] = 0; h.push(s.cost, s.node); }
     }
     // forward leaves x along e when x is u and u→v is allowed (flag 1) or x is v and v→u (flag 2);
     // backward reaches x from the other end of e, so the allowed direction is the opposite one
     while (h.length) {
       const x = h.peekId(), d = h.peekKey();
       h.pop();
-      const ix = 2 * x + dir;
-      if (done[ix] === cur || d > dist[ix]) continue;
+      const rx = table[x >>> PS] + (x & M);
+      if (st[8 * rx + ST_] === done || d > dist[4 * rx + dir]) continue;
       if (d > limit) break;
-      done[ix] = cur;
+      st[8 * rx + ST_] = done;
       settled.push(x);
       for (let k = g.adjFirst[x]; k < g.adjFirst[x + 1]; k++) {
         const sgn = g.adjEdge[k], e = Math.abs(sgn) - 1, atU = sgn > 0;
         const need = dir === 0 ? (atU ? 1 : 2) : (atU ? 2 : 1);
         if (!(g.edgeFlags[e] & need)) continue;
         const y = atU ? g.edgeV[e] : g.edgeU[e];
-        const iy = 2 * y + dir, nd = d + g.edgeW[e];
-        if ((stamp[iy] !== cur || nd < dist[iy]) && nd + lb(y) <= limit) {
-          stamp[iy] = cur; dist[iy] = nd;
+        const nd = d + g.edgeW[e];
+        let b = table[y >>> PS];
+        if (b < 0) { if (nd + lb(y) > limit) continue; b = pages.attach(y >>> PS); dist = pages.f64; st = pages.i32; }
+        const ry = b + (y & M);
+        if ((st[8 * ry + ST_] < reached || nd < dist[4 * ry + dir]) && nd + lb(y) <= limit) {
+          st[8 * ry + ST_] = reached; dist[4 * ry + dir] = nd;
           // the edge as driven: forward x→y, backward y→x; signed +(e+1) along u→v
-          pred[iy] = dir === 0 ? (atU ? e + 1 : -(e + 1)) : (atU ? -(e + 1) : e + 1);
+          st[8 * ry + PRED_] = dir === 0 ? (atU ? e + 1 : -(e + 1)) : (atU ? -(e + 1) : e + 1);
           h.push(nd, y);
         }
       }
@@ -153,12 +163,12 @@ export class ViaSearch {
 
   /** source → v → target along the two trees: signed base edges and the nodes they pass. */
   private via(v: number): { edges: number[]; nodes: number[]; simple: boolean } {
-    const g = this.g, pred = this.pred;
+    const g = this.g;
     const head: number[] = [];
-    for (let x = v, e: number; (e = pred[2 * x]) !== 0;) { head.push(e); x = e > 0 ? g.edgeU[e - 1] : g.edgeV[-e - 1]; if (head.length > g.edgeU.length) break; }
+    for (let x = v, e: number; (e = this.pred(x, 0)) !== 0;) { head.push(e); x = e > 0 ? g.edgeU[e - 1] : g.edgeV[-e - 1]; if (head.length > g.edgeU.length) break; }
     head.reverse();
     const edges = head;
-    for (let x = v, e: number; (e = pred[2 * x + 1]) !== 0;) { edges.push(e); x = e > 0 ? g.edgeV[e - 1] : g.edgeU[-e - 1]; if (edges.length > 2 * g.edgeU.length) break; }
+    for (let x = v, e: number; (e = this.pred(x, 1)) !== 0;) { edges.push(e); x = e > 0 ? g.edgeV[e - 1] : g.edgeU[-e - 1]; if (edges.length > 2 * g.edgeU.length) break; }
     const first = edges.length ? (edges[0] > 0 ? g.edgeU[edges[0] - 1] : g.edgeV[-edges[0] - 1]) : v;
     const nodes = [first];
     for (const e of edges) nodes.push(e > 0 ? g.edgeV[e - 1] : g.edgeU[-e - 1]);

@@ -64,7 +64,7 @@ export function choose(graph: LoadedGraph, cs: Snap[][], pts: [number, number][]
       for (let a = 0; a < cs[i - 1].length; a++) {
         if (best[a] === Infinity) continue;
         for (let b = 0; b < cs[i].length; b++) {
-          const l = leg(graph.g, graph.query, cs[i - 1][a], cs[i][b], graph.path);
+          const l = leg(graph.g, graph.query, cs[i - 1][a], cs[i][b]);
           if (l && best[a] + l.cost < nb[b]) { nb[b] = best[a] + l.cost; nf[b] = a; }
         }
       }

@@ -1,64 +1,92 @@
-// Bidirectional CH query with stall-on-demand. All state lives in typed arrays sized to
-// the graph and reused across queries; a version stamp marks which entries are current,
-// so a query touches only the nodes it visits and allocates nothing.
+// Bidirectional CH query with stall-on-demand. State is paged (pages.ts): a worker holds
+// records for the pages its queries touch, not for every graph node (issue 11 §6), and a reset
+// detaches only the pages the last query touched.
 //
-// Memory layout is the point of this file. On graphs of millions of nodes nearly every
-// first touch of a node is a cache (and TLB) miss, so everything the search reads or
-// writes about node y sits in one 32-byte record, both directions together:
-//   f64 [4y]   distF        f64 [4y+1] distB
-//   i32 [8y+4] stamp        i32 [8y+5] predF    i32 [8y+6] predB    i32 [8y+7] chFirst[y] (-1: no entries)
-// One stamp covers both directions (a first touch sets the other distance to Infinity),
-// which frees the slot for a copy of chFirst[y]: settling x reads no shared offset array,
-// and HEAD_LAST ends the block. The arc used is not stored: unpacking finds it again in
-// the predecessor's block, so a relaxation writes nothing beyond the record.
+// Memory layout: on graphs of millions of nodes nearly every first touch of a node is a cache
+// miss, so what the search reads or writes about node y sits in one 32-byte record r, both
+// directions together:
+//   f64 [4r]   distF        f64 [4r+1] distB
+//   i32 [8r+4] stamp        i32 [8r+5] predF    i32 [8r+6] predB    i32 [8r+7] chFirst[y] (-1: no entries)
+// One stamp covers both directions (a first touch sets the other distance to Infinity). The arc
+// used is not stored: unpacking finds it again in the predecessor's block. A page the query has
+// not attached holds no node it reached, so a stall check on one reads nothing but the page table.
 import { ARC, ARC_HEAD, ARC_W, HEAD_FW, HEAD_BW, HEAD_LAST, HEAD_SHIFT, type GraphViews } from '../../src/core/format/route.ts';
 import type { PathSearch } from './search.ts';
 import { MinHeap } from '../../src/core/heap.ts';
+import { Pages, PAGE_SHIFT, PAGE_MASK as MASK } from './pages.ts';
 
 const STAMP = 4, PRED = 5, FIRST = 7;
 
 export class ChQuery implements PathSearch {
-  private dist: Float64Array;
-  private rec: Int32Array;
+  private pages: Pages;
   private heapF = new MinHeap(256); private heapB = new MinHeap(256);
   private cur = 0;
   private meet = -1;
   private best = Infinity;
   settled = 0;
   private stack = new Int32Array(64);
+  /** seeds of the current query (node, cost, direction), to start again after the pool grew */
+  private seeds: number[] = [];
+  /** base edges of the last path() */
+  private edges = new Int32Array(256);
 
   constructor(private g: GraphViews) {
-    const n = g.meta.nodes;
-    const buf = new ArrayBuffer(n * 32);
-    this.dist = new Float64Array(buf);
-    this.rec = new Int32Array(buf);
-    for (let v = 0; v < n; v++) this.rec[8 * v + FIRST] = g.chFirst[v + 1] > g.chFirst[v] ? g.chFirst[v] : -1;
+    this.pages = new Pages(g.meta.nodes, 32);
   }
 
   reset() {
+    this.pages.clear();
     if (++this.cur === 0x7fffffff) {
-      for (let i = STAMP; i < this.rec.length; i += 8) this.rec[i] = 0;
+      const rec = this.pages.i32;
+      for (let i = STAMP; i < rec.length; i += 8) rec[i] = 0;
       this.cur = 1;
     }
     this.heapF.clear(); this.heapB.clear();
     this.meet = -1; this.best = Infinity; this.settled = 0;
+    this.seeds.length = 0;
   }
+
+  /** Bytes of query state this search holds now (pages, heaps, scratch), for the memory figures. */
+  bytes(): number {
+    return this.pages.bytes() + this.stack.byteLength + this.edges.byteLength + 12 * (this.heapF.keys.length + this.heapB.keys.length);
+  }
+
+  /** Pages in the pool: the most one query has touched so far. */
+  get poolPages(): number { return this.pages.poolPages; }
 
   /** dir 0 = forward, 1 = backward */
   private seed(v: number, d: number, dir: number, h: MinHeap) {
-    const dist = this.dist, rec = this.rec;
-    if (rec[8 * v + STAMP] !== this.cur) { rec[8 * v + STAMP] = this.cur; dist[4 * v] = Infinity; dist[4 * v + 1] = Infinity; }
-    else if (dist[4 * v + dir] <= d) return;
-    dist[4 * v + dir] = d; rec[8 * v + PRED + dir] = -1;
+    const r = this.pages.rec(v), dist = this.pages.f64, rec = this.pages.i32, cf = this.g.chFirst;
+    if (rec[8 * r + STAMP] !== this.cur) {
+      rec[8 * r + STAMP] = this.cur; dist[4 * r] = Infinity; dist[4 * r + 1] = Infinity;
+      rec[8 * r + FIRST] = cf[v + 1] > cf[v] ? cf[v] : -1;
+    }
+    else if (dist[4 * r + dir] <= d) return;
+    dist[4 * r + dir] = d; rec[8 * r + PRED + dir] = -1;
     h.push(d, v);
   }
 
-  addSource(v: number, d: number) { this.seed(v, d, 0, this.heapF); }
-  addTarget(v: number, d: number) { this.seed(v, d, 1, this.heapB); }
+  addSource(v: number, d: number) { this.seeds.push(v, d, 0); this.seed(v, d, 0, this.heapF); }
+  addTarget(v: number, d: number) { this.seeds.push(v, d, 1); this.seed(v, d, 1, this.heapB); }
 
   run(): number {
-    const arc = this.g.chArc;
-    const dist = this.dist, rec = this.rec, cur = this.cur;
+    for (;;) {
+      const best = this.search();
+      if (best === best) return best;
+      // The query needs more pages than the pool has: grow it and start again (a few times in a
+      // worker's life, until the pool reaches the most pages a query touches).
+      this.pages.grow();
+      const seeds = this.seeds.slice();
+      this.reset();
+      for (let i = 0; i < seeds.length; i += 3) (seeds[i + 2] === 0 ? this.addSource : this.addTarget).call(this, seeds[i], seeds[i + 1]);
+    }
+  }
+
+  /** The search; NaN when the pool ran out of slots. */
+  private search(): number {
+    const arc = this.g.chArc, chFirst = this.g.chFirst, pages = this.pages, table = pages.table, cur = this.cur;
+    const dist = pages.f64, rec = pages.i32;
+    const PS = PAGE_SHIFT, M = MASK; // locals: an imported binding is a property load per use under a CommonJS loader (tsx)
     const hF = this.heapF, hB = this.heapB;
     let best = Infinity, meet = -1, settled = 0;
     for (;;) {
@@ -70,20 +98,25 @@ export class ChQuery implements PathSearch {
       const h = dir === 0 ? hF : hB;
       const x = h.peekId(), d = h.peekKey();
       h.pop();
-      if (d > dist[4 * x + dir]) continue; // stale duplicate
+      const rx = table[x >>> PS] + (x & M); // x was reached, so its page is attached
+      if (d > dist[4 * rx + dir]) continue; // stale duplicate
       settled++;
-      const t = d + dist[4 * x + 1 - dir]; // Infinity unless the other side reached x
+      const t = d + dist[4 * rx + 1 - dir]; // Infinity unless the other side reached x
       if (t < best) { best = t; meet = x; }
-      const first = rec[8 * x + FIRST];
+      const first = rec[8 * rx + FIRST];
       if (first < 0) continue; // top of a hierarchy: no upward entries
       const out = dir === 0 ? HEAD_FW : HEAD_BW, inn = dir === 0 ? HEAD_BW : HEAD_FW;
       // Stall on demand: if a higher node reaches x more cheaply, x's upward edges cannot help.
+      // A page the query has not attached holds no node it reached.
       let stalled = false;
       for (let k = ARC * first; ; k += ARC) {
         const head = arc[k + ARC_HEAD];
         if (head & inn) {
-          const y = head >>> HEAD_SHIFT;
-          if (rec[8 * y + STAMP] === cur && dist[4 * y + dir] + arc[k + ARC_W] < d) { stalled = true; break; }
+          const y = head >>> HEAD_SHIFT, b = table[y >>> PS];
+          if (b >= 0) {
+            const ry = b + (y & M);
+            if (rec[8 * ry + STAMP] === cur && dist[4 * ry + dir] + arc[k + ARC_W] < d) { stalled = true; break; }
+          }
         }
         if (head & HEAD_LAST) break;
       }
@@ -94,11 +127,16 @@ export class ChQuery implements PathSearch {
         // nor stall a node: it is skipped before touching y's record (a likely cache miss).
         if (head & out && d + arc[k + ARC_W] < best) {
           const y = head >>> HEAD_SHIFT, nd = d + arc[k + ARC_W];
-          if (rec[8 * y + STAMP] !== cur) {
-            rec[8 * y + STAMP] = cur; dist[4 * y + 1 - dir] = Infinity;
-            dist[4 * y + dir] = nd; rec[8 * y + PRED + dir] = x; h.push(nd, y);
-          } else if (nd < dist[4 * y + dir]) {
-            dist[4 * y + dir] = nd; rec[8 * y + PRED + dir] = x; h.push(nd, y);
+          let b = table[y >>> PS];
+          if (b < 0 && (b = pages.take(y >>> PS)) < 0) return NaN;
+          const ry = b + (y & M);
+          if (rec[8 * ry + STAMP] !== cur) {
+            rec[8 * ry + STAMP] = cur; dist[4 * ry + 1 - dir] = Infinity;
+            dist[4 * ry + dir] = nd; rec[8 * ry + PRED + dir] = x; h.push(nd, y);
+            // copied on first touch, off the path of settling y (which needs it at once)
+            rec[8 * ry + FIRST] = chFirst[y + 1] > chFirst[y] ? chFirst[y] : -1;
+          } else if (nd < dist[4 * ry + dir]) {
+            dist[4 * ry + dir] = nd; rec[8 * ry + PRED + dir] = x; h.push(nd, y);
           }
         }
         if (head & HEAD_LAST) break;
@@ -108,7 +146,8 @@ export class ChQuery implements PathSearch {
     return best;
   }
 
-  private pred(x: number, dir: number): number { return this.rec[8 * x + PRED + dir]; }
+  /** Predecessor of x (reached in the last run) in direction dir; -1 at a seed. */
+  private pred(x: number, dir: number): number { return this.pages.i32[8 * (this.pages.table[x >>> PAGE_SHIFT] + (x & MASK)) + PRED + dir]; }
 
   startNode(): number {
     let x = this.meet;
@@ -122,8 +161,8 @@ export class ChQuery implements PathSearch {
     return x;
   }
 
-  path(out: Int32Array): number {
-    if (this.meet < 0) return 0;
+  path(): Int32Array {
+    if (this.meet < 0) return this.edges.subarray(0, 0);
     let n = 0;
     // forward half, collected meet→source then unpacked in source→meet order
     let top = 0;
@@ -132,9 +171,9 @@ export class ChQuery implements PathSearch {
       this.stack[top++] = this.pred(x, 0); this.stack[top++] = x;
     }
     const stack = this.stack;
-    for (let i = top - 2; i >= 0; i -= 2) { const p = stack[i], x = stack[i + 1]; n = this.unpack(p, x, this.mid(p, x, HEAD_FW), out, n); }
-    for (let x = this.meet, p: number; (p = this.pred(x, 1)) >= 0; x = p) n = this.unpack(x, p, this.mid(p, x, HEAD_BW), out, n);
-    return n;
+    for (let i = top - 2; i >= 0; i -= 2) { const p = stack[i], x = stack[i + 1]; n = this.unpack(p, x, this.mid(p, x, HEAD_FW), n); }
+    for (let x = this.meet, p: number; (p = this.pred(x, 1)) >= 0; x = p) n = this.unpack(x, p, this.mid(p, x, HEAD_BW), n);
+    return this.edges.subarray(0, n);
   }
 
   /** Middle of the arc between `owner` and its higher neighbour `nbr`: owner→nbr (HEAD_FW) or nbr→owner (HEAD_BW). */
@@ -148,14 +187,15 @@ export class ChQuery implements PathSearch {
   }
 
   /** Arc a→b: a base edge (mid < 0) or a shortcut through `mid`, whose halves sit in mid's frozen entries. */
-  private unpack(a: number, b: number, mid: number, out: Int32Array, n: number): number {
+  private unpack(a: number, b: number, mid: number, n: number): number {
     const g = this.g;
     if (mid < 0) {
       const e = -mid - 1;
-      out[n++] = g.edgeU[e] === a ? e + 1 : -(e + 1);
-      return n;
+      if (n === this.edges.length) { const x = new Int32Array(2 * n); x.set(this.edges); this.edges = x; }
+      this.edges[n] = g.edgeU[e] === a ? e + 1 : -(e + 1);
+      return n + 1;
     }
-    n = this.unpack(a, mid, this.mid(mid, a, HEAD_BW), out, n);
-    return this.unpack(mid, b, this.mid(mid, b, HEAD_FW), out, n);
+    n = this.unpack(a, mid, this.mid(mid, a, HEAD_BW), n);
+    return this.unpack(mid, b, this.mid(mid, b, HEAD_FW), n);
   }
 }

@@ -1,17 +1,25 @@
 // Plain Dijkstra on the uncontracted (compressed) graph: the reference the CH answers
 // are checked against, the baseline of the speed-up figure, and the search of traffic-aware
 // routes, whose weights change under it (a CH would need re-contracting; see docs/traffic.md).
+// Its state is paged (pages.ts): 16-byte records (f64 [2r] dist, i32 [4r+2] stamp, i32 [4r+3] pred)
+// for the pages a search reaches, so a short search holds little; the few targets sit in a list.
+// The adjacency it reads is built per worker on first use (4 bytes a node + 16 an arc).
 import type { GraphViews } from '../../src/core/format/route.ts';
 import type { PathSearch } from './search.ts';
 import { MinHeap } from '../../src/core/heap.ts';
+import { Pages, PAGE_SHIFT, PAGE_MASK } from './pages.ts';
+
+const STAMP = 2, PRED = 3;
 
 export class DijkstraQuery implements PathSearch {
   private first: Uint32Array; private to: Int32Array; private w: Int32Array; private eid: Int32Array;
   /** Per adjacency entry: 2 * edge + direction, the index into a directed-weight override. */
   private dix: Int32Array;
   private override: Int32Array | null = null;
-  private dist: Float64Array; private stamp: Uint32Array; private pred: Int32Array;
-  private tgt: Float64Array; private tstamp: Uint32Array;
+  private pages: Pages;
+  /** targets of the current query and their costs */
+  private tNode: number[] = []; private tCost: number[] = [];
+  private edges = new Int32Array(256);
   private heap = new MinHeap(1024);
   private cur = 0; private end = -1;
   settled = 0;
@@ -32,8 +40,7 @@ export class DijkstraQuery implements PathSearch {
       if (g.edgeFlags[e] & 2) { const k = fill[g.edgeV[e]]++; to[k] = g.edgeU[e]; w[k] = g.edgeW[e]; eid[k] = -(e + 1); dix[k] = 2 * e + 1; }
     }
     this.first = first; this.to = to; this.w = w; this.eid = eid; this.dix = dix;
-    this.dist = new Float64Array(n); this.stamp = new Uint32Array(n); this.pred = new Int32Array(n);
-    this.tgt = new Float64Array(n); this.tstamp = new Uint32Array(n);
+    this.pages = new Pages(n, 16);
   }
 
   /**
@@ -47,56 +54,78 @@ export class DijkstraQuery implements PathSearch {
     return o > 0 ? o : this.g.edgeW[e];
   }
 
-  reset() { this.cur++; this.heap.clear(); this.end = -1; this.settled = 0; }
+  reset() {
+    this.pages.clear();
+    if (++this.cur === 0x7fffffff) {
+      const rec = this.pages.i32;
+      for (let i = STAMP; i < rec.length; i += 4) rec[i] = 0;
+      this.cur = 1;
+    }
+    this.heap.clear(); this.end = -1; this.settled = 0;
+    this.tNode.length = 0; this.tCost.length = 0;
+  }
 
   addSource(v: number, d: number) {
-    if (this.stamp[v] === this.cur && this.dist[v] <= d) return;
-    this.stamp[v] = this.cur; this.dist[v] = d; this.pred[v] = 0; this.heap.push(d, v);
+    const r = this.pages.rec(v), rec = this.pages.i32, dist = this.pages.f64;
+    if (rec[4 * r + STAMP] === this.cur && dist[2 * r] <= d) return;
+    rec[4 * r + STAMP] = this.cur; dist[2 * r] = d; rec[4 * r + PRED] = 0; this.heap.push(d, v);
   }
 
   addTarget(v: number, d: number) {
-    if (this.tstamp[v] === this.cur && this.tgt[v] <= d) return;
-    this.tstamp[v] = this.cur; this.tgt[v] = d;
+    const i = this.tNode.indexOf(v);
+    if (i < 0) { this.tNode.push(v); this.tCost.push(d); } else if (d < this.tCost[i]) this.tCost[i] = d;
   }
 
   run(): number {
-    const { first, to, w, eid, dix, dist, stamp, pred, tgt, tstamp, heap } = this;
+    const { first, to, w, eid, dix, heap, pages, tNode, tCost } = this;
+    const table = pages.table, nt = tNode.length;
+    let dist = pages.f64, rec = pages.i32;
+    const PS = PAGE_SHIFT, M = PAGE_MASK; // locals: an imported binding is a property load per use under a CommonJS loader (tsx)
     const ov = this.override;
     const cur = this.cur;
     let best = Infinity, end = -1, settled = 0;
     while (heap.length) {
       const x = heap.peekId(), d = heap.peekKey();
       heap.pop();
-      if (d > dist[x]) continue;
+      if (d > dist[2 * (table[x >>> PS] + (x & M))]) continue;
       if (d >= best) break;
       settled++;
-      if (tstamp[x] === cur && d + tgt[x] < best) { best = d + tgt[x]; end = x; }
+      for (let j = 0; j < nt; j++) if (tNode[j] === x && d + tCost[j] < best) { best = d + tCost[j]; end = x; }
       for (let k = first[x]; k < first[x + 1]; k++) {
         const o = ov === null ? 0 : ov[dix[k]];
         const y = to[k], nd = d + (o > 0 ? o : w[k]);
-        if (stamp[y] !== cur || nd < dist[y]) { stamp[y] = cur; dist[y] = nd; pred[y] = eid[k]; heap.push(nd, y); }
+        let b = table[y >>> PS];
+        if (b < 0) { b = pages.attach(y >>> PS); dist = pages.f64; rec = pages.i32; }
+        const r = b + (y & M);
+        if (rec[4 * r + STAMP] !== cur || nd < dist[2 * r]) { rec[4 * r + STAMP] = cur; dist[2 * r] = nd; rec[4 * r + PRED] = eid[k]; heap.push(nd, y); }
       }
     }
     this.end = end; this.settled = settled;
     return best;
   }
 
+  /** Edge by which x was reached (signed as in path()), 0 at a source. */
+  private pred(x: number): number { return this.pages.i32[4 * (this.pages.table[x >>> PAGE_SHIFT] + (x & PAGE_MASK)) + PRED]; }
+
+  /** Bytes of query state held now (pages, heap, scratch), for the memory figures; the adjacency is not counted. */
+  bytes(): number { return this.pages.bytes() + this.edges.byteLength + 12 * this.heap.keys.length; }
+
   endNode() { return this.end; }
 
   startNode(): number {
     let x = this.end;
-    while (x >= 0 && this.pred[x] !== 0) { const e = this.pred[x]; x = e > 0 ? this.g.edgeU[e - 1] : this.g.edgeV[-e - 1]; }
+    while (x >= 0 && this.pred(x) !== 0) { const e = this.pred(x); x = e > 0 ? this.g.edgeU[e - 1] : this.g.edgeV[-e - 1]; }
     return x;
   }
 
-  path(out: Int32Array): number {
+  path(): Int32Array {
     let n = 0;
-    for (let x = this.end; x >= 0 && this.pred[x] !== 0;) {
-      const e = this.pred[x];
-      out[n++] = e;
+    for (let x = this.end; x >= 0 && this.pred(x) !== 0;) {
+      const e = this.pred(x);
+      if (n === this.edges.length) { const a = new Int32Array(2 * n); a.set(this.edges); this.edges = a; }
+      this.edges[n++] = e;
       x = e > 0 ? this.g.edgeU[e - 1] : this.g.edgeV[-e - 1];
     }
-    out.subarray(0, n).reverse();
-    return n;
+    return this.edges.subarray(0, n).reverse();
   }
 }

@@ -11,7 +11,6 @@ import { loadIndex } from './snap.ts';
 export class LoadedGraph {
   readonly index: Flatbush;
   private _q: ChQuery | null = null;
-  private _path: Int32Array | null = null;
   private _tq: DijkstraQuery | null = null;
   /** Whether a base edge lies inside one of the graph's big strongly connected components. */
   readonly onBig: (edge: number) => boolean;
@@ -23,8 +22,6 @@ export class LoadedGraph {
   get query(): ChQuery { return (this._q ??= new ChQuery(this.g)); }
   /** The search of traffic-aware routes: weights from `traffic` at query time (dijkstra.ts). */
   get trafficQuery(): DijkstraQuery { return (this._tq ??= new DijkstraQuery(this.g)); }
-  /** Scratch for unpacked edge ids; a shortest path never repeats an edge. */
-  get path(): Int32Array { return (this._path ??= new Int32Array(this.g.edgeU.length + 1)); }
   /** Whether the point lies inside the graph's bbox grown by `radius` metres. */
   covers(lat: number, lng: number, radius: number): boolean {
     const [w, s, e, n] = this.g.meta.bbox;

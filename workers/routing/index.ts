@@ -91,7 +91,7 @@ function route<S extends CoordSink | null, T extends LegTrace>(graph: LoadedGrap
     let settled = 0, failed = false;
     for (let i = 0; i + 1 < n; i++) {
       const tr = trace?.();
-      const l = leg(graph.g, search.q, snaps[i], snaps[i + 1], graph.path, coords ?? undefined, tr);
+      const l = leg(graph.g, search.q, snaps[i], snaps[i + 1], coords ?? undefined, tr);
       if (!l) { failed = true; break; }
       legs.push({ cost: l.cost, dist: l.dist, trace: tr });
       settled += l.settled;

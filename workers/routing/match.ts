@@ -126,8 +126,8 @@ export function matchTrace(graph: LoadedGraph, pts: TracePoint[]): { matchings: 
       const drop = new Uint8Array(snaps.length);
       for (let k = 1; k + 1 < snaps.length; k++) {
         if (drop[k - 1]) continue;
-        const a = leg(g, graph.query, snaps[k - 1], snaps[k], graph.path), b = leg(g, graph.query, snaps[k], snaps[k + 1], graph.path);
-        const c = leg(g, graph.query, snaps[k - 1], snaps[k + 1], graph.path);
+        const a = leg(g, graph.query, snaps[k - 1], snaps[k]), b = leg(g, graph.query, snaps[k], snaps[k + 1]);
+        const c = leg(g, graph.query, snaps[k - 1], snaps[k + 1]);
         if (a && b && c && a.dist + b.dist > c.dist + DETOUR_M) drop[k] = 1;
       }
       if (!drop.some(Boolean)) break;
@@ -138,7 +138,7 @@ export function matchTrace(graph: LoadedGraph, pts: TracePoint[]): { matchings: 
     const m: Matching = { idx: idx.slice(), snaps, edges: [], distance: 0, cost: 0, confidence: 0 };
     let sumDiff = 0;
     for (let k = 1; k < snaps.length; k++) {
-      const l = leg(g, graph.query, snaps[k - 1], snaps[k], graph.path);
+      const l = leg(g, graph.query, snaps[k - 1], snaps[k]);
       if (!l) continue; // cannot happen: Viterbi kept only reachable transitions
       m.distance += l.dist; m.cost += l.cost;
       sumDiff += Math.abs(l.dist - haversine(pts[idx[k - 1]].lat, pts[idx[k - 1]].lng, pts[idx[k]].lat, pts[idx[k]].lng));
@@ -147,8 +147,7 @@ export function matchTrace(graph: LoadedGraph, pts: TracePoint[]): { matchings: 
       if (s.edge === t.edge && l.settled >= 0 && Math.abs(l.dist - Math.abs(t.pos - s.pos)) < 1e-6) { pushE(t.pos >= s.pos ? s.edge + 1 : -(s.edge + 1)); continue; }
       const a = graph.query.startNode();
       pushE(g.edgeV[s.edge] === a ? s.edge + 1 : -(s.edge + 1));
-      const np = graph.query.path(graph.path);
-      for (let q = 0; q < np; q++) pushE(graph.path[q]);
+      for (const e of graph.query.path()) pushE(e);
       const b = graph.query.endNode();
       pushE(g.edgeU[t.edge] === b ? t.edge + 1 : -(t.edge + 1));
     }
@@ -237,7 +236,7 @@ export function matchTask(args: MatchArgs): JsonText {
   const geoms: string[] = [];
   const matchings = r.matchings.map((m) => {
     const sink = new JsonCoordSink();
-    for (let k = 1; k < m.snaps.length; k++) leg(graph.g, graph.query, m.snaps[k - 1], m.snaps[k], graph.path, sink);
+    for (let k = 1; k < m.snaps.length; k++) leg(graph.g, graph.query, m.snaps[k - 1], m.snaps[k], sink);
     if (m.snaps.length === 1) { sink.add(Math.round(m.snaps[0].lng * E7), Math.round(m.snaps[0].lat * E7)); }
     geoms.push(sink.text());
     return { geometry: { type: 'LineString', coordinates: COORDS }, distance_m: r1(m.distance), duration_s: r1(m.cost / 1000), confidence: Math.round(m.confidence * 1000) / 1000, from: m.idx[0], to: m.idx[m.idx.length - 1], points: m.idx.length };

@@ -298,7 +298,7 @@ function trafficCells(graph: LoadedGraph, q: ReturnType<typeof searchFor>['q'], 
       const b = dst[j];
       if (!b) continue;
       for (const s of a) for (const t of b) {
-        const l = leg(graph.g, q, s, t, graph.path);
+        const l = leg(graph.g, q, s, t);
         if (l && l.cost < ms[i * cols + j]) { ms[i * cols + j] = l.cost; metres[i * cols + j] = l.dist; }
       }
     }

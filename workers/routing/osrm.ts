@@ -345,7 +345,7 @@ export function osrmMatchTask(a: OsrmMatchArgs): JsonText | { code: string; mess
     const legs: GuidedLeg[] = [];
     for (let k = 1; k < m.snaps.length; k++) {
       const tr = new Pieces();
-      const l = leg(g, graph!.query, m.snaps[k - 1], m.snaps[k], graph!.path, undefined, tr);
+      const l = leg(g, graph!.query, m.snaps[k - 1], m.snaps[k], undefined, tr);
       legs.push(l ? { cost: l.cost, dist: l.dist, pieces: tr.list } : { cost: 0, dist: 0, pieces: [] });
     }
     if (!legs.length || legs.every((l) => !l.pieces.length)) {

@@ -29,7 +29,7 @@ export interface LegTrace {
  * Best path between two snapped points. Returns null when there is none.
  * With `coords`, appends the leg's points (the sink drops a point equal to the last one).
  */
-export function leg(g: GraphViews, q: PathSearch, s: Snap, t: Snap, path: Int32Array, coords?: CoordSink, trace?: LegTrace): Leg | null {
+export function leg(g: GraphViews, q: PathSearch, s: Snap, t: Snap, coords?: CoordSink, trace?: LegTrace): Leg | null {
   const es = s.edge, et = t.edge;
   const fs = g.edgeFlags[es], ft = g.edgeFlags[et];
   // Per direction: a search with its own weights (traffic) costs the partial end edges with them too.
@@ -64,7 +64,7 @@ export function leg(g: GraphViews, q: PathSearch, s: Snap, t: Snap, path: Int32A
   const leaveForward = fs & 1 && g.edgeV[es] === a && (!(fs & 2) || g.edgeU[es] !== a || (1 - s.frac) <= s.frac);
   const enterForward = ft & 1 && g.edgeU[et] === b && (!(ft & 2) || g.edgeV[et] !== b || t.frac <= 1 - t.frac);
   let dist = (leaveForward ? g.edgeDist[es] - s.pos : s.pos) + (enterForward ? t.pos : g.edgeDist[et] - t.pos);
-  const n = q.path(path);
+  const path = q.path(), n = path.length;
   for (let i = 0; i < n; i++) { const e = path[i]; dist += g.edgeDist[e > 0 ? e - 1 : -e - 1]; }
   if (coords) {
     push(coords, s.lng, s.lat);

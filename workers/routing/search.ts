@@ -9,8 +9,12 @@ export interface PathSearch {
   addTarget(node: number, d: number): void;
   /** Best cost source→target (Infinity when none). */
   run(): number;
-  /** After run(): base edges of the best path, in order; +(e+1) along u→v, -(e+1) against. Returns count written to out. */
-  path(out: Int32Array): number;
+  /**
+   * After run(): base edges of the best path, in order; +(e+1) along u→v, -(e+1) against. A view of
+   * the search's own scratch, grown to the longest path so far (never sized to the graph), valid
+   * until the next call.
+   */
+  path(): Int32Array;
   /** Source node where the best path starts and target node where it ends (after run()). */
   startNode(): number;
   endNode(): number;

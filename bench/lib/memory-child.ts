@@ -1,0 +1,33 @@
+// Child process of `bench -- memory`: starts the worker engine with N workers over a built folder,
+// gives every worker the same load of one task kind, and reports the process RSS idle (engine up,
+// no task yet) and after the load (datasets are shared; what grows with N is per-worker).
+//   memory-child.ts <builtDir> <workers> <load.json>
+//   load.json: { op, per_worker: args[] } — each worker gets the whole list, one task at a time
+import { readFileSync } from 'node:fs';
+import { Engine } from '../../src/pool.ts';
+
+const [builtDir, workersS, loadFile] = process.argv.slice(2);
+const workers = Number(workersS);
+const load: { op: string; per_worker: unknown[] } = JSON.parse(readFileSync(loadFile, 'utf8'));
+const rssMb = () => process.memoryUsage().rss / 1048576;
+const settle = async () => { global.gc?.(); await new Promise((r) => setTimeout(r, 300)); };
+
+const engine = new Engine({ builtDir, workers });
+await engine.start();
+await settle();
+const idle = rssMb();
+const statuses: Record<number, number> = {};
+const t0 = performance.now();
+// One task per worker at a time, each to its own thread (runSpread), so every worker holds the
+// state of this kind of task and none holds two at once.
+for (const args of load.per_worker) {
+  const rs = await engine.runSpread(Array.from({ length: workers }, () => ({ op: load.op, args })));
+  for (const r of rs) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+}
+const seconds = (performance.now() - t0) / 1000;
+await settle();
+const busy = rssMb();
+await engine.close();
+// peak_rss_mb is getrusage's high-water mark, which on Linux a child inherits from its parent
+// across fork + exec (the parent holds the graph it drew the loads from): only idle and busy count.
+console.log(JSON.stringify({ op: load.op, workers, tasks: load.per_worker.length * workers, statuses, idle_rss_mb: Math.round(idle * 10) / 10, busy_rss_mb: Math.round(busy * 10) / 10, peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024), seconds: Math.round(seconds * 10) / 10 }));

@@ -1,0 +1,102 @@
+// Per-worker query state proportional to what a query touches (issue 11 §6): on a SYNTHETIC grid of
+// ~40k nodes (bench/lib/synthetic.ts), the paged CH query, the paged Dijkstra and the via search of
+// alternatives hold far less than a record per graph node after their queries, the CH pool grows
+// past its first size (a query that outgrows it starts again) and every answer equals plain
+// Dijkstra's, path included, across reuse.
+import { describe, it, expect, beforeAll } from 'vitest';
+import { buildGraph } from '../../graph-build/contract/build.ts';
+import { encode } from '../../src/core/format/index.ts';
+import { openGraph, ROUTE_KIND, ROUTE_FORMAT_VERSION, type GraphViews } from '../../src/core/format/route.ts';
+import { ChQuery } from '../../workers/routing/ch-query.ts';
+import { DijkstraQuery } from '../../workers/routing/dijkstra.ts';
+import { ViaSearch } from '../../workers/routing/alternatives.ts';
+import { PAGE } from '../../workers/routing/pages.ts';
+import { syntheticGrid } from '../../bench/lib/synthetic.ts';
+import { rng } from '../../bench/lib/rand.ts';
+
+let g: GraphViews;
+beforeAll(() => {
+  const built = buildGraph(syntheticGrid(40_000, 3), 'driving');
+  const bytes = encode(ROUTE_KIND, ROUTE_FORMAT_VERSION, built.sections, built.meta);
+  g = openGraph(bytes.buffer as ArrayBuffer, 'synthetic-40k');
+}, 60_000);
+
+/** The base edges of a path as their node sequence, for comparing two searches' paths. */
+function nodesOf(path: Int32Array, start: number): number[] {
+  const out = [start];
+  for (const e of path) out.push(e > 0 ? g.edgeV[e - 1] : g.edgeU[-e - 1]);
+  return out;
+}
+
+describe('query state', () => {
+  it('CH: answers equal Dijkstra on 300 random pairs, state stays a small share of 32 bytes a node', () => {
+    const ch = new ChQuery(g), dj = new DijkstraQuery(g);
+    const n = g.meta.nodes, rand = rng(11);
+    expect(n).toBeGreaterThan(30_000);
+    let routed = 0;
+    for (let i = 0; i < 300; i++) {
+      const a = Math.floor(rand() * n), b = Math.floor(rand() * n);
+      ch.reset(); ch.addSource(a, 0); ch.addTarget(b, 0);
+      dj.reset(); dj.addSource(a, 0); dj.addTarget(b, 0);
+      const c = ch.run();
+      expect(c, `pair ${a}→${b}`).toBe(dj.run());
+      if (c === Infinity) continue;
+      routed++;
+      expect(ch.startNode()).toBe(a);
+      expect(ch.endNode()).toBe(b);
+      // both paths weigh c; they are the same path unless two shortest paths tie
+      const pc = ch.path(), pd = dj.path();
+      const w = (p: Int32Array) => p.reduce((s, e) => s + g.edgeW[Math.abs(e) - 1], 0);
+      expect(w(pc)).toBe(c);
+      expect(w(pd)).toBe(c);
+      expect(nodesOf(pc, a)[nodesOf(pc, a).length - 1]).toBe(b);
+    }
+    expect(routed).toBeGreaterThan(250);
+    // the pool started at 4 pages and grew: queries that outgrew it were run again, and answered right
+    expect(ch.poolPages).toBeGreaterThan(4);
+    // ...to what one query touches, not the union of all 300 (a reset detaches the last query's pages)
+    expect(ch.poolPages * PAGE).toBeLessThan(n / 4);
+    expect(ch.bytes()).toBeLessThan((32 * n) / 2);
+  });
+
+  it('CH: a query right after one that grew the pool, and seeds met twice, answer as Dijkstra', () => {
+    const n = g.meta.nodes, rand = rng(12);
+    for (let i = 0; i < 20; i++) {
+      const ch = new ChQuery(g), dj = new DijkstraQuery(g); // fresh: its first long query grows the pool
+      const s = [Math.floor(rand() * n), Math.floor(rand() * n)], t = [Math.floor(rand() * n), Math.floor(rand() * n)];
+      for (const q of [ch, dj]) { q.reset(); q.addSource(s[0], 700); q.addSource(s[1], 0); q.addSource(s[0], 300); q.addTarget(t[0], 0); q.addTarget(t[1], 900); }
+      expect(ch.run()).toBe(dj.run());
+    }
+  });
+
+  it('Dijkstra: a short search holds a few pages, not 28 bytes a node', () => {
+    const dj = new DijkstraQuery(g);
+    const x = 5000, e = g.adjEdge[g.adjFirst[x]], y = e > 0 ? g.edgeV[e - 1] : g.edgeU[-e - 1];
+    dj.reset(); dj.addSource(x, 0); dj.addTarget(y, 0);
+    expect(dj.run()).toBeLessThan(Infinity);
+    expect(dj.bytes()).toBeLessThan(64 * 1024);
+  });
+
+  it('alternatives: the via search reaches part of the graph and holds only those pages', () => {
+    const ch = new ChQuery(g), via = new ViaSearch(g), n = g.meta.nodes, rand = rng(13);
+    let found = 0;
+    for (let i = 0; i < 10; i++) {
+      const s = Math.floor(rand() * n);
+      // a target ~20 edges away on a walk keeps the trees local
+      let t = s;
+      for (let k = 0; k < 20; k++) { const e = g.adjEdge[g.adjFirst[t] + (k % (g.adjFirst[t + 1] - g.adjFirst[t]))]; t = e > 0 ? g.edgeV[e - 1] : g.edgeU[-e - 1]; }
+      ch.reset(); ch.addSource(s, 0); ch.addTarget(t, 0);
+      const best = ch.run();
+      if (best === Infinity || best === 0) continue;
+      const edges = new Set(Array.from(ch.path(), (e) => Math.abs(e) - 1));
+      const alts = via.find([{ node: s, cost: 0 }], [{ node: t, cost: 0 }], best, 3, edges, 0, ch, [g.nodeLat[s] / 1e7, g.nodeLon[s] / 1e7], [g.nodeLat[t] / 1e7, g.nodeLon[t] / 1e7]);
+      for (const a of alts) {
+        expect(a.cost).toBeGreaterThanOrEqual(best);
+        expect(a.edges.reduce((w, e) => w + g.edgeW[Math.abs(e) - 1], 0)).toBe(a.cost);
+      }
+      found += alts.length;
+    }
+    expect(found).toBeGreaterThan(0);
+    expect(via.bytes()).toBeLessThan((52 * n) / 4);
+  });
+});
