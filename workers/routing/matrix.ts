@@ -351,9 +351,13 @@ class ByteWriter {
         if (j) b[n++] = 44;
         const v = arr[off + j];
         if (v === Infinity) { view.setUint32(n, NULL, true); n += 4; continue; }
-        const t = secs ? Math.round((v / 1000) * 10) : Math.round(v * 10);
-        if (t >= 1e9) { n = this.big(n, t); continue; }
-        const ip = (t / 10) | 0, f = t - ip * 10;
+        // Math.round and an integer division by 10 were over half of this loop's time; for
+        // 0.5 ≤ x < 1e9, ⌊x + 0.5⌋ is exactly Math.round(x) (the sum is exact there), and t × 0.1
+        // never falls below the next lower multiple's quotient (0.1 is slightly above 1/10).
+        const x = secs ? (v / 1000) * 10 : v * 10;
+        if (x >= 1e9 - 0.5) { n = this.big(n, Math.round(x)); continue; }
+        const t = x < 0.5 ? 0 : (x + 0.5) | 0;
+        const ip = (t * 0.1) | 0, f = t - ip * 10;
         const k = ((32 - Math.clz32(ip)) * 1233) >>> 12; // ⌊log10⌋ or one less
         const len = ip >= P[k] ? k + 1 : k || 1;
         if (ip < 10000) { view.setUint32(n, L[ip] >>> ((4 - len) << 3), true); n += len; }
