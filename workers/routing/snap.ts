@@ -38,7 +38,7 @@ export function snap(g: GraphViews, index: Flatbush, lat: number, lng: number, r
   return r.dist > radius ? null : r;
 }
 
-/** Flatbush's packed tree (its fields are not in its type declarations). */
+/** Flatbush's packed tree (fields of flatbush 4.7, pinned in package.json; not in its type declarations). */
 interface PackedTree { _boxes: Float64Array; _indices: Uint32Array | Uint16Array; _levelBounds: number[]; nodeSize: number; numItems: number }
 
 const queue = new MinHeap(256);
