@@ -88,7 +88,8 @@ describe('route_matrix task', () => {
 
   it('writes every cell as JSON.stringify writes /route\'s rounded value', () => {
     const r = rng(3);
-    const vals = [0, 1, 9, 10, 49, 50, 95, 99.95, 100, 999.94, 1000, 9999.96, 10000, 12345.65, 99999.5, 1e6, 1234567.8, 99999999.9, 1e8, 123456789.4, 5e9, Infinity];
+    const vals = [0, 1, 9, 10, 49, 50, 95, 99.95, 100, 999.94, 1000, 9999.96, 10000, 12345.65, 99999.5, 1e6, 1234567.8, 99999999.9, 1e8, 123456789.4, 5e9, Infinity,
+      0.049999999999999994, 0.05, 0.44999999999999996, 99999999.94, 99999999.96, 2.5];
     for (let i = 0; i < 2000; i++) vals.push(Math.floor(r() * 10 ** (1 + Math.floor(r() * 9))) + (r() < 0.5 ? 0 : r()));
     const arr = Float64Array.from(vals);
     for (const secs of [true, false]) {

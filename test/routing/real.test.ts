@@ -78,11 +78,15 @@ describe('routing on real extracts', () => {
     const index = loadIndex(g);
     const rand = rng(3);
     const [w, so, e, n] = g.meta.bbox;
+    // half the points unfiltered, half only onto edges a filter accepts (as the big-component candidate is)
+    const every3 = (edge: number) => edge % 3 === 0;
     for (let k = 0; k < 150; k++) {
       const lat = so + rand() * (n - so), lng = w + rand() * (e - w);
+      const filter = k % 2 ? every3 : undefined;
       const kx = Math.cos((lat * Math.PI) / 180) * M_PER_DEG;
       let best = Infinity;
       for (let i = 0; i < g.segPt.length; i++) {
+        if (filter && !filter(g.segEdge[i])) continue;
         const p = g.segPt[i];
         const ax = (g.shapeLon[p] / E7 - lng) * kx, ay = (g.shapeLat[p] / E7 - lat) * M_PER_DEG;
         const dx = (g.shapeLon[p + 1] / E7 - lng) * kx - ax, dy = (g.shapeLat[p + 1] / E7 - lat) * M_PER_DEG - ay;
@@ -90,7 +94,7 @@ describe('routing on real extracts', () => {
         const t = l2 > 0 ? Math.min(1, Math.max(0, -(ax * dx + ay * dy) / l2)) : 0;
         best = Math.min(best, Math.hypot(ax + t * dx, ay + t * dy));
       }
-      const s = snap(g, index, lat, lng, 10000);
+      const s = snap(g, index, lat, lng, 10000, filter);
       if (best > 9990) continue;
       expect(s, `point ${lat},${lng}`).not.toBeNull();
       // s.dist is haversine, best is planar: they differ by ~1e-4 relative at several km
