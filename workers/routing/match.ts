@@ -26,7 +26,7 @@ import { manyToMany } from './matrix.ts';
 import { loadedGraphs } from './graphs.ts';
 import { leg } from './route.ts';
 import { JsonCoordSink } from './geometry.ts';
-import type { Snap } from './snap.ts';
+import { boxSlack, nearOnSeg, project, type Snap } from './snap.ts';
 
 export interface TracePoint { lat: number; lng: number; ts?: number; accuracy_m?: number }
 export interface MatchArgs { points: TracePoint[]; mode?: string }
@@ -63,30 +63,17 @@ export interface Matching {
 function pointCandidates(graph: LoadedGraph, lat: number, lng: number, search: number): Snap[] {
   const g = graph.g, c = g.meta.index_cos_lat;
   const kx = Math.cos(lat * (Math.PI / 180)) * M_PER_DEG, ky = M_PER_DEG;
-  const slack = 1.05 * Math.max(1, c / Math.max(0.01, Math.cos(lat * (Math.PI / 180))));
   const byEdge = new Map<number, { i: number; t: number; d: number }>();
-  for (const i of graph.index.neighbors(lng * c, lat, 64, (search / M_PER_DEG) * slack)) {
+  const m = { t: 0, d: 0 };
+  for (const i of graph.index.neighbors(lng * c, lat, 64, (search / M_PER_DEG) * boxSlack(g, lat))) {
     if (i >= g.segEdge.length) continue;
-    const p = g.segPt[i], e = g.segEdge[i];
-    const ax = (g.shapeLon[p] / E7 - lng) * kx, ay = (g.shapeLat[p] / E7 - lat) * ky;
-    const bx = (g.shapeLon[p + 1] / E7 - lng) * kx, by = (g.shapeLat[p + 1] / E7 - lat) * ky;
-    const dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy;
-    let t = l2 > 0 ? -(ax * dx + ay * dy) / l2 : 0;
-    if (t < 0) t = 0; else if (t > 1) t = 1;
-    const px = ax + t * dx, py = ay + t * dy, d = Math.sqrt(px * px + py * py);
-    if (d > search) continue;
-    const o = byEdge.get(e);
-    if (!o || d < o.d) byEdge.set(e, { i, t, d });
+    nearOnSeg(g, i, lat, lng, kx, ky, m);
+    if (m.d > search) continue;
+    const e = g.segEdge[i], o = byEdge.get(e);
+    if (!o || m.d < o.d) byEdge.set(e, { i, t: m.t, d: m.d });
   }
   const best = [...byEdge.values()].sort((a, b) => a.d - b.d).slice(0, CANDIDATES);
-  return best.map((b) => {
-    const p = g.segPt[b.i], e = g.segEdge[b.i];
-    const la1 = g.shapeLat[p] / E7, lo1 = g.shapeLon[p] / E7, la2 = g.shapeLat[p + 1] / E7, lo2 = g.shapeLon[p + 1] / E7;
-    const plat = la1 + b.t * (la2 - la1), plng = lo1 + b.t * (lo2 - lo1);
-    const pos = g.shapeCum[p] + b.t * (g.shapeCum[p + 1] - g.shapeCum[p]);
-    const len = g.edgeDist[e];
-    return { edge: e, pt: p, pos, frac: len > 0 ? Math.min(1, Math.max(0, pos / len)) : 0, lat: plat, lng: plng, dist: haversine(lat, lng, plat, plng) };
-  });
+  return best.map((b) => project(g, b.i, b.t, lat, lng));
 }
 
 /** The matchings of a trace on one graph (see the file comment). */

@@ -31,7 +31,7 @@ export function snap(g: GraphViews, index: Flatbush, lat: number, lng: number, r
   // Box distance is a lower bound on segment distance, up to the index's fixed cos(lat0) scaling of
   // longitude (exact at lat0, stretched by cos(lat0)/cos(lat) elsewhere): scale the search radius by it.
   // So every box within the best exact distance found so far (× slack) must be looked at, and no other.
-  const slack = 1.05 * Math.max(1, c / Math.max(0.01, Math.cos(lat * (Math.PI / 180))));
+  const slack = boxSlack(g, lat);
   const best = nearestSeg(g, index, x, y, lat, lng, (radius / M_PER_DEG) * slack, slack, onEdge);
   if (best.i < 0) return null;
   const r = project(g, best.i, best.t, lat, lng);
@@ -96,8 +96,29 @@ function nearestSeg(g: GraphViews, index: Flatbush, x: number, y: number, lat: n
   return { i: bi, t: bt, d: bd };
 }
 
+/** How much the index's box distance can understate the distance in metres at latitude `lat` (see snap()). */
+export function boxSlack(g: GraphViews, lat: number): number {
+  return 1.05 * Math.max(1, g.meta.index_cos_lat / Math.max(0.01, Math.cos(lat * (Math.PI / 180))));
+}
+
+/**
+ * Where index segment i comes nearest to the point, in a metric plane around it (kx, ky: metres
+ * per degree of longitude and latitude there): the fraction `t` along the segment and the distance
+ * `d` in metres, written into `out`. (nearestSeg() has the same lines inlined: it is the hot loop.)
+ */
+export function nearOnSeg(g: GraphViews, i: number, lat: number, lng: number, kx: number, ky: number, out: { t: number; d: number }) {
+  const p = g.segPt[i];
+  const ax = (g.shapeLon[p] / E7 - lng) * kx, ay = (g.shapeLat[p] / E7 - lat) * ky;
+  const bx = (g.shapeLon[p + 1] / E7 - lng) * kx, by = (g.shapeLat[p + 1] / E7 - lat) * ky;
+  const dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy;
+  let t = l2 > 0 ? -(ax * dx + ay * dy) / l2 : 0;
+  if (t < 0) t = 0; else if (t > 1) t = 1;
+  const px = ax + t * dx, py = ay + t * dy;
+  out.t = t; out.d = Math.sqrt(px * px + py * py);
+}
+
 /** The snap at fraction t of index segment i, measured from the query point. */
-function project(g: GraphViews, i: number, t: number, lat: number, lng: number): Snap {
+export function project(g: GraphViews, i: number, t: number, lat: number, lng: number): Snap {
   const p = g.segPt[i], e = g.segEdge[i];
   const la1 = g.shapeLat[p] / E7, lo1 = g.shapeLon[p] / E7, la2 = g.shapeLat[p + 1] / E7, lo2 = g.shapeLon[p + 1] / E7;
   const plat = la1 + t * (la2 - la1), plng = lo1 + t * (lo2 - lo1);
@@ -115,22 +136,16 @@ function project(g: GraphViews, i: number, t: number, lat: number, lng: number):
 export function nearestPerComponent(g: GraphViews, index: Flatbush, lat: number, lng: number, radius: number, skip: Set<number>): Snap[] {
   if (g.segEdge.length === 0) return [];
   const c = g.meta.index_cos_lat;
-  const slack = 1.05 * Math.max(1, c / Math.max(0.01, Math.cos(lat * (Math.PI / 180))));
   const kx = Math.cos(lat * (Math.PI / 180)) * M_PER_DEG, ky = M_PER_DEG;
   const best = new Map<number, { i: number; t: number; d: number }>();
-  for (const i of index.neighbors(lng * c, lat, Infinity, (radius / M_PER_DEG) * slack)) {
+  const m = { t: 0, d: 0 };
+  for (const i of index.neighbors(lng * c, lat, Infinity, (radius / M_PER_DEG) * boxSlack(g, lat))) {
     if (i >= g.segEdge.length) continue;
     const comp = g.edgeComp[g.segEdge[i]];
     if (comp < 0 || skip.has(comp)) continue;
-    const p = g.segPt[i];
-    const ax = (g.shapeLon[p] / E7 - lng) * kx, ay = (g.shapeLat[p] / E7 - lat) * ky;
-    const bx = (g.shapeLon[p + 1] / E7 - lng) * kx, by = (g.shapeLat[p + 1] / E7 - lat) * ky;
-    const dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy;
-    let t = l2 > 0 ? -(ax * dx + ay * dy) / l2 : 0;
-    if (t < 0) t = 0; else if (t > 1) t = 1;
-    const px = ax + t * dx, py = ay + t * dy, d = Math.sqrt(px * px + py * py);
+    nearOnSeg(g, i, lat, lng, kx, ky, m);
     const o = best.get(comp);
-    if (!o || d < o.d) best.set(comp, { i, t, d });
+    if (!o || m.d < o.d) best.set(comp, { i, t: m.t, d: m.d });
   }
   const out: Snap[] = [];
   for (const b of best.values()) {
