@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { Store } from '../src/store/index.ts';
 import { createKey } from '../src/auth/keys.ts';
+import { numArg } from './lib/args.ts';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -247,15 +248,10 @@ export async function runCrash(o: CrashOptions): Promise<CrashReport> {
   }
 }
 
-function arg(args: string[], name: string, def: number): number {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : def;
-}
-
 export async function main(args: string[]) {
   const pglite = args.includes('--pglite');
   const report = await runCrash({
-    kills: arg(args, 'kills', 10), clients: arg(args, 'clients', 8), pglite, minLoadMs: 500, maxLoadMs: 2500,
+    kills: numArg(args, 'kills', 10), clients: numArg(args, 'clients', 8), pglite, minLoadMs: 500, maxLoadMs: 2500,
     log: (s) => process.stderr.write(s + '\n'),
   });
   const out = {

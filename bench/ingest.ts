@@ -18,17 +18,13 @@ import { join } from 'node:path';
 import { Store } from '../src/store/index.ts';
 import { insertBatches, type Ping } from '../src/api/logistics/pings.ts';
 import { REPO, freshDatabase, makeKey, startChild } from './crash.ts';
+import { numArg } from './lib/args.ts';
 
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
 const r1 = (x: number) => Math.round(x * 10) / 10;
 // Phones report about six decimals of a degree (0.1 m); the bench sends what devices send.
 const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
-
-function arg(args: string[], name: string, def: number): number {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : def;
-}
 
 class Client {
   private agent: http.Agent;
@@ -82,10 +78,10 @@ async function drive(seconds: number, clients: number, size: number, send: (devi
 }
 
 export async function main(args: string[]) {
-  const seconds = arg(args, 'seconds', 8);
-  const rounds = arg(args, 'rounds', 3);
-  const batchClients = arg(args, 'batch-clients', 8);
-  const singleClients = arg(args, 'single-clients', 32);
+  const seconds = numArg(args, 'seconds', 8);
+  const rounds = numArg(args, 'rounds', 3);
+  const batchClients = numArg(args, 'batch-clients', 8);
+  const singleClients = numArg(args, 'single-clients', 32);
   if (!process.env.DATABASE_URL) throw new Error('DATABASE_URL is required: this benchmark runs on real PostgreSQL');
   const db = await freshDatabase(process.env.DATABASE_URL, 'svc_ingest');
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-ingest-'));

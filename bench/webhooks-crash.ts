@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO, startChild, freshDatabase, makeKey } from './crash.ts';
 import { verifySignature } from '../src/webhooks/sign.ts';
+import { numArg } from './lib/args.ts';
 
 export interface WebhookCrashOptions { kills: number; clients: number; pglite: boolean; minLoadMs: number; maxLoadMs: number; failRate?: number; log?: (s: string) => void }
 
@@ -114,15 +115,10 @@ export async function runWebhookCrash(o: WebhookCrashOptions): Promise<WebhookCr
   }
 }
 
-function arg(args: string[], name: string, def: number): number {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : def;
-}
-
 export async function main(args: string[]) {
   const pglite = args.includes('--pglite');
   const report = await runWebhookCrash({
-    kills: arg(args, 'kills', 5), clients: arg(args, 'clients', 6), pglite, minLoadMs: 500, maxLoadMs: 2000,
+    kills: numArg(args, 'kills', 5), clients: numArg(args, 'clients', 6), pglite, minLoadMs: 500, maxLoadMs: 2000,
     log: (s) => process.stderr.write(s + '\n'),
   });
   const out = {
