@@ -21,6 +21,7 @@ import { readStreets } from './sources/streets.ts';
 import { readAdmin1, type Admin1Unit } from './sources/admin1.ts';
 import { buildTextIndex } from './textindex.ts';
 import { pointIndex, ringSections, segmentSections } from './spatialindex.ts';
+import { stringTable } from '../string-table.ts';
 
 export interface GazetteerSources {
   name?: string;
@@ -268,18 +269,7 @@ export async function buildGazetteer(opts: BuildOptions): Promise<Manifest> {
 
   step('writing');
   mkdirSync(outDir, { recursive: true });
-  const enc = new TextEncoder();
-  const blob = (strs: string[]) => {
-    const parts = strs.map((s) => enc.encode(s));
-    const off = new Uint32Array(parts.length + 1);
-    let k = 0;
-    for (let i = 0; i < parts.length; i++) { off[i] = k; k += parts[i].length; }
-    off[parts.length] = k;
-    const bytes = new Uint8Array(k);
-    for (let i = 0; i < parts.length; i++) bytes.set(parts[i], off[i]);
-    return { bytes, off };
-  };
-  const cb = blob(codes), nb = blob(names), ab = blob(addr), eb = blob(extras);
+  const cb = stringTable(codes), nb = stringTable(names), ab = stringTable(addr), eb = stringTable(extras);
   const meta = {
     layers: layerRange,
     categories: CATEGORIES,

@@ -9,6 +9,7 @@ import { tokens, deletes, hash32 } from '../../src/core/text/normalize.ts';
 import { neighbourLists } from '../../src/core/text/fuzzy.ts';
 import { buildNameRecords } from '../../src/core/text/records.ts';
 import type { Feat } from './model.ts';
+import { stringTable } from '../string-table.ts';
 
 export interface TextIndex {
   sections: Record<string, Uint8Array | Uint32Array | Float32Array>;
@@ -106,19 +107,8 @@ export function buildTextIndex(feats: Feat[], contextOf: (i: number) => string[]
   const delHashArr = Uint32Array.from(delHash), delTokArr = Uint32Array.from(delTok);
   const nb = neighbourLists({ tokens: sorted, delDir: dir, delHash: delHashArr, delTok: delTokArr, delShift: shift });
 
-  const enc = new TextEncoder();
-  const blob = (strs: string[]) => {
-    const parts = strs.map((s) => enc.encode(s));
-    const off = new Uint32Array(parts.length + 1);
-    let n = 0;
-    for (let i = 0; i < parts.length; i++) { off[i] = n; n += parts[i].length; }
-    off[parts.length] = n;
-    const bytes = new Uint8Array(n);
-    for (let i = 0; i < parts.length; i++) bytes.set(parts[i], off[i]);
-    return { bytes, off };
-  };
-  const tok = blob(sorted);
-  const nt = blob(nameText);
+  const tok = stringTable(sorted);
+  const nt = stringTable(nameText);
   return {
     sections: {
       tokStr: tok.bytes, tokOff: tok.off, tokMaxImp: maxImp,

@@ -14,6 +14,7 @@ import type { Rings } from '../gazetteer/sources/naturalearth.ts';
 import { writeContainer, writeManifest, type Manifest } from '../../src/core/format/index.ts';
 import { POI_FILES, POI_VERSION, POI_KINDS } from '../../src/core/format/pois.ts';
 import { EARTH_R } from '../../src/core/geometry.ts';
+import { stringTable } from '../string-table.ts';
 
 export interface PoiBuildOptions { input: string; name: string; out: string; progress?: boolean }
 
@@ -141,17 +142,6 @@ export async function buildPois(opts: PoiBuildOptions): Promise<Manifest> {
   const lat = new Float64Array(n), lng = new Float64Array(n), area = new Float64Array(n);
   const kind = new Uint8Array(n), cat = new Uint16Array(n), group = new Uint8Array(n);
   const rings: Rings = { owner: [], start: [], coords: [] };
-  const enc = new TextEncoder();
-  const blob = (strs: string[]) => {
-    const parts = strs.map((s) => enc.encode(s));
-    const off = new Uint32Array(parts.length + 1);
-    let k = 0;
-    for (let i = 0; i < parts.length; i++) { off[i] = k; k += parts[i].length; }
-    off[parts.length] = k;
-    const bytes = new Uint8Array(k);
-    for (let i = 0; i < parts.length; i++) bytes.set(parts[i], off[i]);
-    return { bytes, off };
-  };
   list.forEach((it, i) => {
     lat[i] = it.lat; lng[i] = it.lng; area[i] = it.area;
     kind[i] = POI_KINDS.indexOf(it.c.kind); cat[i] = idx(categories, it.c.category); group[i] = idx(groups, it.c.group);
@@ -160,7 +150,7 @@ export async function buildPois(opts: PoiBuildOptions): Promise<Manifest> {
       for (const [x, y] of r) rings.coords.push(x, y);
     }
   });
-  const ids = blob(list.map((it) => it.osm)), names = blob(list.map((it) => it.name)), tags = blob(list.map((it) => (Object.keys(it.tags).length ? JSON.stringify(it.tags) : '')));
+  const ids = stringTable(list.map((it) => it.osm)), names = stringTable(list.map((it) => it.name)), tags = stringTable(list.map((it) => (Object.keys(it.tags).length ? JSON.stringify(it.tags) : '')));
   const counts = Object.fromEntries(POI_KINDS.map((k) => [k, list.filter((it) => it.c.kind === k).length]));
   const outDir = join(opts.out, opts.name);
   mkdirSync(outDir, { recursive: true });
