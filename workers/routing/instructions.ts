@@ -25,7 +25,41 @@ export interface PhraseStep {
   mode: string;
 }
 
+/**
+ * Phrasings already made, by everything the text depends on. Compiling one (templates tokenised,
+ * grammar rules applied) cost more than building the rest of a step; routes through one city
+ * repeat the same streets and turns, so most are found here. Cleared when full, to stay bounded.
+ */
+const made = new Map<string, string>();
+const MADE_MAX = 20_000;
+
 export function instruction(lang: Lang, step: PhraseStep, legIndex: number, legCount: number): string {
+  const m = step.maneuver;
+  // legIndex and legCount matter to depart and arrive only ("your 2nd destination")
+  const leg = m.type === 'arrive' || m.type === 'depart' ? `${legIndex}/${legCount}` : '';
+  const key = `${lang}\u0001${m.type}\u0001${m.modifier ?? ''}\u0001${m.exit ?? ''}\u0001${step.name}\u0001${step.ref ?? ''}\u0001${step.destinations ?? ''}\u0001${step.rotary_name ?? ''}\u0001${step.mode}\u0001${leg}\u0001${bearingWord(m.bearing_after)}`;
+  let text = made.get(key);
+  if (text === undefined) {
+    if (made.size >= MADE_MAX) made.clear();
+    text = phrase(lang, step, legIndex, legCount);
+    made.set(key, text);
+  }
+  return text;
+}
+
+/** Which compass word a depart instruction may use ("Head north"), with osrm-text-instructions' own bounds. */
+function bearingWord(b: number): number {
+  if (b <= 20) return 0;
+  if (b < 70) return 1;
+  if (b <= 110) return 2;
+  if (b < 160) return 3;
+  if (b <= 200) return 4;
+  if (b < 250) return 5;
+  if (b <= 290) return 6;
+  return b < 340 ? 7 : 0;
+}
+
+function phrase(lang: Lang, step: PhraseStep, legIndex: number, legCount: number): string {
   // osrm-text-instructions requires a modifier on every type but depart and arrive
   const s = step.maneuver.modifier || step.maneuver.type === 'depart' || step.maneuver.type === 'arrive'
     ? step : { ...step, maneuver: { ...step.maneuver, modifier: 'straight' } };

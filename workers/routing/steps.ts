@@ -28,7 +28,6 @@
 // straightest option, and unnamed road continuing straight, merge into the current step, as OSRM
 // does; see decide() for each type.
 import { readWayAttrs, type GraphViews, type WayAttr } from '../../src/core/format/route.ts';
-import { haversine } from '../../src/core/geometry.ts';
 import type { LegTrace } from './route.ts';
 import { instruction, type Lang } from './instructions.ts';
 
@@ -82,13 +81,6 @@ const RAD = Math.PI / 180;
 /** Metres looked along a road to measure its bearing: shape noise at a junction should not decide a turn. */
 const BEARING_LOOK = 12;
 
-export function bearing(lat1: number, lng1: number, lat2: number, lng2: number): number {
-  const p1 = lat1 * RAD, p2 = lat2 * RAD, dl = (lng2 - lng1) * RAD;
-  const y = Math.sin(dl) * Math.cos(p2), x = Math.cos(p1) * Math.sin(p2) - Math.sin(p1) * Math.cos(p2) * Math.cos(dl);
-  const b = Math.round(Math.atan2(y, x) / RAD);
-  return (b + 360) % 360;
-}
-
 /** Signed turn from bearing a to bearing b in (-180, 180]: negative = left. */
 export function turnAngle(a: number, b: number): number {
   let d = (b - a) % 360;
@@ -131,15 +123,34 @@ function add(out: number[], x: number, y: number) {
 }
 
 /**
+ * Bearing from one E7 point to another a few metres on, on the local plane (dx scaled by cos φ):
+ * over the ≤ ~100 m a step's bearing is read from, it equals the great-circle bearing to well
+ * under the degree the answer is rounded to, without six trigonometric calls per node.
+ */
+function planeBearing(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const b = Math.round(Math.atan2((lng2 - lng1) * Math.cos(lat1 * (RAD / 1e7)), lat2 - lat1) / RAD);
+  return b < 0 ? b + 360 : b === 360 ? 0 : b;
+}
+
+/** BEARING_LOOK metres, squared, in E7 degrees of latitude (the plane's unit). */
+const LOOK2 = (BEARING_LOOK / 111_195 * 1e7) ** 2;
+
+/** Whether two E7 points are at least BEARING_LOOK metres apart (k = cos φ). */
+function far(lat1: number, lng1: number, lat2: number, lng2: number, k: number): boolean {
+  const dx = (lng2 - lng1) * k, dy = lat2 - lat1;
+  return dx * dx + dy * dy >= LOOK2;
+}
+
+/**
  * Direction of travel at coordinate i (flat E7 pairs) measured over ~BEARING_LOOK metres within
  * [lo, hi]: leaving i (step 1, bearing_after) or arriving at i (step -1, bearing_before).
  */
-function lookBearing(c: number[], i: number, step: 1 | -1, lo: number, hi: number): number {
-  const la = c[2 * i + 1] / 1e7, lo0 = c[2 * i] / 1e7;
+function lookBearing(c: ArrayLike<number>, i: number, step: 1 | -1, lo: number, hi: number): number {
+  const la = c[2 * i + 1], lo0 = c[2 * i], k = Math.cos(la * (RAD / 1e7));
   let j = i + step;
   while (j >= lo && j <= hi) {
-    const lb = c[2 * j + 1] / 1e7, lb0 = c[2 * j] / 1e7;
-    if (haversine(la, lo0, lb, lb0) >= BEARING_LOOK || j === (step > 0 ? hi : lo)) return step > 0 ? bearing(la, lo0, lb, lb0) : bearing(lb, lb0, la, lo0);
+    const lb = c[2 * j + 1], lb0 = c[2 * j];
+    if (j === (step > 0 ? hi : lo) || far(la, lo0, lb, lb0, k)) return step > 0 ? planeBearing(la, lo0, lb, lb0) : planeBearing(lb, lb0, la, lo0);
     j += step;
   }
   return 0;
@@ -175,10 +186,10 @@ function nodeOptions(g: GraphViews, attrs: WayAttr[], x: number): Option[] {
 function edgeBearing(g: GraphViews, e: number, atU: boolean): number {
   const s0 = g.edgeShape[e], s1 = g.edgeShape[e + 1];
   const a = atU ? s0 : s1 - 1, step = atU ? 1 : -1;
-  const la = g.shapeLat[a] / 1e7, lo = g.shapeLon[a] / 1e7;
-  for (let k = a + step; k >= s0 && k < s1; k += step) {
-    const lb = g.shapeLat[k] / 1e7, lb0 = g.shapeLon[k] / 1e7;
-    if (haversine(la, lo, lb, lb0) >= BEARING_LOOK || k === (atU ? s1 - 1 : s0)) return bearing(la, lo, lb, lb0);
+  const la = g.shapeLat[a], lo = g.shapeLon[a], k = Math.cos(la * (RAD / 1e7));
+  for (let j = a + step; j >= s0 && j < s1; j += step) {
+    const lb = g.shapeLat[j], lb0 = g.shapeLon[j];
+    if (j === (atU ? s1 - 1 : s0) || far(la, lo, lb, lb0, k)) return planeBearing(la, lo, lb, lb0);
   }
   return 0;
 }
