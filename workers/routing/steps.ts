@@ -40,7 +40,7 @@ export interface Piece { e: number; fwd: boolean; from: number; to: number }
  * line of two equal points (an arrive step).
  */
 export class E7Line {
-  constructor(readonly c: number[], readonly from = 0, readonly to = c.length / 2 - 1) {}
+  constructor(readonly c: ArrayLike<number>, readonly from = 0, readonly to = c.length / 2 - 1) {}
   /** [lng, lat] pairs as E7 integers, for encoders that want a plain list */
   *points(): Generator<[number, number]> {
     for (let k = this.from; k <= this.to; k++) yield [this.c[2 * k], this.c[2 * k + 1]];
@@ -48,8 +48,24 @@ export class E7Line {
   }
 }
 
+/** A route's line as it is assembled: flat E7 [lng, lat, …] pairs, a repeat of the last point dropped. */
+export class Coords {
+  a = new Int32Array(4096);
+  /** integers used (twice the points) */
+  n = 0;
+  get points(): number { return this.n >> 1; }
+  add(x: number, y: number) {
+    const n = this.n;
+    if (n >= 2 && this.a[n - 2] === x && this.a[n - 1] === y) return;
+    if (n + 2 > this.a.length) { const b = new Int32Array(2 * this.a.length); b.set(this.a); this.a = b; }
+    this.a[n] = x; this.a[n + 1] = y; this.n = n + 2;
+  }
+  /** The pairs, as a view (the list is not appended to after). */
+  done(): Int32Array { return this.a.subarray(0, this.n); }
+}
+
 /** A leg's place in its route's line: where each of its pieces starts and ends (point indices of c). */
-export interface LegLine { c: number[]; start: number[]; end: number[] }
+export interface LegLine { c: ArrayLike<number>; start: ArrayLike<number>; end: ArrayLike<number> }
 
 export class Pieces implements LegTrace {
   list: Piece[] = [];
@@ -97,29 +113,23 @@ export function modifierOf(delta: number): Modifier {
   return 'uturn';
 }
 
-/** Appends the E7 coordinates [lng, lat, …] of a piece to out, dropping a repeat of the last point. */
-export function pieceCoords(g: GraphViews, p: Piece, out: number[]) {
-  const s0 = g.edgeShape[p.e], s1 = g.edgeShape[p.e + 1];
+/** Appends the E7 coordinates [lng, lat, …] of a piece to out. */
+export function pieceCoords(g: GraphViews, p: Piece, out: Coords) {
+  const s0 = g.edgeShape[p.e], s1 = g.edgeShape[p.e + 1], cum = g.shapeCum, lon = g.shapeLon, lat = g.shapeLat;
   pointAt(g, p.e, p.from, out);
-  if (p.fwd) { for (let k = s0; k < s1; k++) { const c = g.shapeCum[k]; if (c > p.from && c < p.to) add(out, g.shapeLon[k], g.shapeLat[k]); } }
-  else { for (let k = s1 - 1; k >= s0; k--) { const c = g.shapeCum[k]; if (c < p.from && c > p.to) add(out, g.shapeLon[k], g.shapeLat[k]); } }
+  if (p.fwd) { for (let k = s0; k < s1; k++) { const c = cum[k]; if (c > p.from && c < p.to) out.add(lon[k], lat[k]); } }
+  else { for (let k = s1 - 1; k >= s0; k--) { const c = cum[k]; if (c < p.from && c > p.to) out.add(lon[k], lat[k]); } }
   pointAt(g, p.e, p.to, out);
 }
 
-function pointAt(g: GraphViews, e: number, pos: number, out: number[]) {
+function pointAt(g: GraphViews, e: number, pos: number, out: Coords) {
   const s0 = g.edgeShape[e], s1 = g.edgeShape[e + 1];
   let k = s0;
   while (k + 2 < s1 && g.shapeCum[k + 1] < pos) k++;
   const c0 = g.shapeCum[k], c1 = g.shapeCum[k + 1];
   let t = c1 > c0 ? (pos - c0) / (c1 - c0) : 0;
   if (t < 0) t = 0; else if (t > 1) t = 1;
-  add(out, Math.round(g.shapeLon[k] + t * (g.shapeLon[k + 1] - g.shapeLon[k])), Math.round(g.shapeLat[k] + t * (g.shapeLat[k + 1] - g.shapeLat[k])));
-}
-
-function add(out: number[], x: number, y: number) {
-  const n = out.length;
-  if (n >= 2 && out[n - 2] === x && out[n - 1] === y) return;
-  out.push(x, y);
+  out.add(Math.round(g.shapeLon[k] + t * (g.shapeLon[k + 1] - g.shapeLon[k])), Math.round(g.shapeLat[k] + t * (g.shapeLat[k + 1] - g.shapeLat[k])));
 }
 
 /**
@@ -161,6 +171,9 @@ const refs = (a: WayAttr) => (a.ref ? a.ref.split(';').map((x) => x.trim()) : []
 /** The same road: equal names, or (a name missing on either side) a common ref, as "RN 8" with and without its street name. */
 export function sameRoad(a: WayAttr, b: WayAttr): boolean {
   if (a.name && b.name) return a.name === b.name;
+  // most roads outside towns have neither name nor ref: no lists to build for them
+  if (!a.ref || !b.ref) return false;
+  if (a.ref === b.ref) return true;
   const rb = refs(b);
   return refs(a).some((r) => rb.includes(r));
 }
@@ -212,7 +225,10 @@ export function legSteps(g: GraphViews, pieces: Piece[], costMs: number, o: Step
   const c = line.c;
   // zero-length pieces (a point snapped onto a node) carry no direction; keep at least one
   const ps: Piece[] = [], start: number[] = [], end: number[] = [];
-  pieces.forEach((p, i) => { if (Math.abs(p.to - p.from) > 0.01) { ps.push(p); start.push(line.start[i]); end.push(line.end[i]); } });
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i];
+    if (Math.abs(p.to - p.from) > 0.01) { ps.push(p); start.push(line.start[i]); end.push(line.end[i]); }
+  }
   if (ps.length === 0) { ps.push(pieces[0]); start.push(line.start[0]); end.push(line.end[0]); }
   const first = line.start[0];
   start[0] = first;
@@ -223,11 +239,6 @@ export function legSteps(g: GraphViews, pieces: Piece[], costMs: number, o: Step
   if (o.intersections) cur.inter = depInter(c, first, cur.ba);
   steps.push(cur);
   let rb: Building | null = null, exits = 0;
-  const addPiece = (b: Building, p: Piece) => {
-    const len = Math.abs(p.to - p.from), ed = g.edgeDist[p.e];
-    b.dist += len;
-    b.dur += ed > 0 ? (g.edgeW[p.e] * len) / ed : 0;
-  };
   for (let i = 0; i < ps.length; i++) {
     const p = ps[i];
     if (i > 0) {
@@ -240,7 +251,7 @@ export function legSteps(g: GraphViews, pieces: Piece[], costMs: number, o: Step
       // The common case, the same road (or unnamed road) going on within 35° outside roundabouts
       // and ramps, is no maneuver whatever else meets there (decide() agrees): skip the options.
       if (!rb && !A.rb && !B.rb && isLink(A) === isLink(B) && Math.abs(delta) < 35 && (sameRoad(A, B) || (!named(A) && !named(B)))) {
-        addPiece(cur, p);
+        addPiece(g, cur, p);
         continue;
       }
       const all = nodeOptions(g, attrs, x);
@@ -261,7 +272,7 @@ export function legSteps(g: GraphViews, pieces: Piece[], costMs: number, o: Step
         steps.push(cur);
       }
     }
-    addPiece(cur, p);
+    addPiece(g, cur, p);
   }
   let totalDur = 0;
   for (const st of steps) totalDur += st.dur;
@@ -277,6 +288,13 @@ export function legSteps(g: GraphViews, pieces: Piece[], costMs: number, o: Step
   if (o.intersections) arrive.inter = { location: endLoc, bearings: [(lastBb + 180) % 360], entry: [true], in: 0 };
   out.push(finish(arrive, 0, o, c));
   return out;
+}
+
+/** A piece driven within step b: its length, and its share of its edge's time. */
+function addPiece(g: GraphViews, b: Building, p: Piece) {
+  const len = Math.abs(p.to - p.from), ed = g.edgeDist[p.e];
+  b.dist += len;
+  b.dur += ed > 0 ? (g.edgeW[p.e] * len) / ed : 0;
 }
 
 const GENTLE = new Set(['straight', 'slight left', 'slight right']);
@@ -299,11 +317,11 @@ function collapse(steps: Building[]) {
   }
 }
 
-function depInter(c: number[], at: number, ba: number): Intersection {
+function depInter(c: ArrayLike<number>, at: number, ba: number): Intersection {
   return { location: [c[2 * at] / 1e7, c[2 * at + 1] / 1e7], bearings: [ba], entry: [true], out: 0 };
 }
 
-function intersection(c: number[], at: number, bb: number, all: Option[], p: Piece, q: Piece): Intersection {
+function intersection(c: ArrayLike<number>, at: number, bb: number, all: Option[], p: Piece, q: Piece): Intersection {
   const bs = all.map((op) => ({ b: op.bearing, entry: op.enter, out: op.e === p.e && op.atU === p.fwd, in: op.e === q.e && op.atU !== q.fwd }));
   bs.sort((a, b) => a.b - b.b);
   const r: Intersection = { location: [c[2 * at] / 1e7, c[2 * at + 1] / 1e7], bearings: bs.map((x) => x.b), entry: bs.map((x) => x.entry) };
@@ -316,7 +334,7 @@ function intersection(c: number[], at: number, bb: number, all: Option[], p: Pie
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
-function finish(s: Building, durMs: number, o: StepOptions, c: number[]): Step {
+function finish(s: Building, durMs: number, o: StepOptions, c: ArrayLike<number>): Step {
   const m: Step['maneuver'] = { type: s.type, bearing_before: s.bb, bearing_after: s.ba, location: [c[2 * s.loc] / 1e7, c[2 * s.loc + 1] / 1e7] };
   if (s.modifier) m.modifier = s.modifier;
   if (s.exit !== undefined) m.exit = s.exit;
