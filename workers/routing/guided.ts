@@ -7,7 +7,7 @@ import type { LoadedGraph } from './graphs.ts';
 import type { Snap } from './snap.ts';
 import { tracePath } from './route.ts';
 import { solve, searchFor, type RouteArgs } from './index.ts';
-import { Pieces, Coords, pieceCoords, legSteps, E7Line, type Piece, type Step } from './steps.ts';
+import { Pieces, Coords, pieceCoords, legSteps, E7Line, type Step } from './steps.ts';
 import { ViaSearch, MAX_ALTERNATIVES, type Seed } from './alternatives.ts';
 import { writePoint } from './geometry.ts';
 import type { Lang } from './instructions.ts';
@@ -25,7 +25,7 @@ export interface GuideOptions {
   instructions?: boolean;
 }
 
-export interface GuidedLeg { cost: number; dist: number; pieces: Piece[]; steps?: Step[] }
+export interface GuidedLeg { cost: number; dist: number; pieces: Pieces; steps?: Step[] }
 export interface GuidedRoute { cost: number; dist: number; line: E7Line; legs: GuidedLeg[] }
 export interface Guided { graph: LoadedGraph; snaps: Snap[]; routes: GuidedRoute[]; traffic: ReturnType<typeof searchFor>['traffic'] }
 
@@ -39,7 +39,7 @@ export function guide(args: RouteArgs, o: GuideOptions): Guided {
   const solved = solve(args, () => null, () => new Pieces());
   const { graph, snaps } = solved;
   const g = graph.g;
-  const legs: GuidedLeg[] = solved.legs.map((l) => ({ cost: l.cost, dist: l.dist, pieces: l.trace!.list }));
+  const legs: GuidedLeg[] = solved.legs.map((l) => ({ cost: l.cost, dist: l.dist, pieces: l.trace! }));
   const routes: GuidedRoute[] = [assemble(g, legs, o)];
   if (o.alternatives > 0 && snaps.length === 2) {
     for (const alt of alternatives(graph, snaps[0], snaps[1], legs[0], Math.min(o.alternatives, MAX_ALTERNATIVES))) routes.push(assemble(g, [alt], o));
@@ -54,7 +54,7 @@ export function assemble(g: GraphViews, legs: GuidedLeg[], o: GuideOptions): Gui
   for (const l of legs) {
     // every piece's first point is the previous piece's last (the node, or the via point between legs)
     const n = l.pieces.length, start = new Int32Array(n), end = new Int32Array(n);
-    for (let k = 0; k < n; k++) { start[k] = Math.max(0, c.points - 1); pieceCoords(g, l.pieces[k], c); end[k] = c.points - 1; }
+    for (let k = 0; k < n; k++) { start[k] = Math.max(0, c.points - 1); pieceCoords(g, l.pieces, k, c); end[k] = c.points - 1; }
     ranges.push({ start, end });
     cost += l.cost; dist += l.dist;
   }
@@ -79,7 +79,7 @@ function alternatives(graph: LoadedGraph, s: Snap, t: Snap, best: GuidedLeg, wan
   if (ft & 1) targets.push({ node: g.edgeU[et], cost: r(t.frac * g.edgeW[et]) });
   if (ft & 2) targets.push({ node: g.edgeV[et], cost: r((1 - t.frac) * g.edgeW[et]) });
   const bestSet = new Set<number>();
-  for (const p of best.pieces) bestSet.add(p.e);
+  for (let k = 0; k < best.pieces.length; k++) bestSet.add(best.pieces.e(k));
   const out: GuidedLeg[] = [];
   for (const a of vs.find(sources, targets, best.cost, want, bestSet, best.dist, graph.query, [s.lat, s.lng], [t.lat, t.lng])) {
     if (a.edges.some((e) => Math.abs(e) - 1 === es || Math.abs(e) - 1 === et)) continue; // leaves by one end and comes back: not simple
@@ -89,8 +89,8 @@ function alternatives(graph: LoadedGraph, s: Snap, t: Snap, best: GuidedLeg, wan
     const tr = new Pieces();
     tracePath(g, tr, es, leaveForward, s.pos, a.edges, a.edges.length, et, enterForward, t.pos);
     let dist = 0;
-    for (const p of tr.list) dist += Math.abs(p.to - p.from);
-    out.push({ cost: a.cost, dist, pieces: tr.list });
+    for (let k = 0; k < tr.length; k++) dist += tr.len(k);
+    out.push({ cost: a.cost, dist, pieces: tr });
   }
   return out;
 }

@@ -115,10 +115,10 @@ function summary(steps: Step[]): string {
 function annotation(g: GraphViews, l: GuidedLeg, which: string[]) {
   const distance: number[] = [], duration: number[] = [];
   const line = new Coords();
-  for (const p of l.pieces) {
-    const from = line.points;
-    pieceCoords(g, p, line);
-    const rate = g.edgeDist[p.e] > 0 ? g.edgeW[p.e] / g.edgeDist[p.e] / 1000 : 0;
+  for (let i = 0; i < l.pieces.length; i++) {
+    const from = line.points, e = l.pieces.e(i);
+    pieceCoords(g, l.pieces, i, line);
+    const rate = g.edgeDist[e] > 0 ? g.edgeW[e] / g.edgeDist[e] / 1000 : 0;
     const c = line.a;
     for (let k = Math.max(1, from); k < line.points; k++) {
       const d = haversine(c[2 * k - 1] / 1e7, c[2 * k - 2] / 1e7, c[2 * k + 1] / 1e7, c[2 * k] / 1e7);
@@ -347,12 +347,12 @@ export function osrmMatchTask(a: OsrmMatchArgs): JsonText | { code: string; mess
     for (let k = 1; k < m.snaps.length; k++) {
       const tr = new Pieces();
       const l = leg(g, graph!.query, m.snaps[k - 1], m.snaps[k], undefined, tr);
-      legs.push(l ? { cost: l.cost, dist: l.dist, pieces: tr.list } : { cost: 0, dist: 0, pieces: [] });
+      legs.push(l ? { cost: l.cost, dist: l.dist, pieces: tr } : { cost: 0, dist: 0, pieces: new Pieces() });
     }
     if (!legs.length || legs.every((l) => !l.pieces.length)) {
       // one matched fix: a zero-length route at it
       const s = m.snaps[0];
-      legs.splice(0, legs.length, { cost: 0, dist: 0, pieces: [{ e: s.edge, fwd: true, from: s.pos, to: s.pos }] });
+      legs.splice(0, legs.length, { cost: 0, dist: 0, pieces: Pieces.of(s.edge, true, s.pos, s.pos) });
     }
     const rt = assemble(g, legs.filter((l) => l.pieces.length), opts);
     return { ...osrmRoute(g, rt, { ...a, alternatives: 0, radius: 0 }, geom), confidence: Math.round(m.confidence * 1000) / 1000 };

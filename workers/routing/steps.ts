@@ -31,8 +31,6 @@ import { readWayAttrs, type GraphViews, type WayAttr } from '../../src/core/form
 import type { LegTrace } from './route.ts';
 import { instruction, type Lang } from './instructions.ts';
 
-/** A stretch of base edge e from `from` to `to` metres (from ≤ to when driven u→v). */
-export interface Piece { e: number; fwd: boolean; from: number; to: number }
 
 /**
  * Points from..to (inclusive) of a flat E7 array [lng, lat, …] (a route's line, or a step's range
@@ -67,9 +65,27 @@ export class Coords {
 /** A leg's place in its route's line: where each of its pieces starts and ends (point indices of c). */
 export interface LegLine { c: ArrayLike<number>; start: ArrayLike<number>; end: ArrayLike<number> }
 
+/**
+ * A leg's pieces, four numbers each in one array (edge, 1 if driven u→v, from, to): a leg of a
+ * long route has hundreds, and an object apiece (with its two boxed doubles) was most of what
+ * guidance allocated.
+ */
 export class Pieces implements LegTrace {
-  list: Piece[] = [];
-  piece(e: number, fwd: boolean, from: number, to: number) { this.list.push({ e, fwd, from, to }); }
+  private d = new Float64Array(256);
+  length = 0;
+  piece(e: number, fwd: boolean, from: number, to: number) {
+    const k = 4 * this.length;
+    if (k + 4 > this.d.length) { const d = new Float64Array(2 * this.d.length); d.set(this.d); this.d = d; }
+    this.d[k] = e; this.d[k + 1] = fwd ? 1 : 0; this.d[k + 2] = from; this.d[k + 3] = to;
+    this.length++;
+  }
+  e(k: number): number { return this.d[4 * k]; }
+  fwd(k: number): boolean { return this.d[4 * k + 1] === 1; }
+  from(k: number): number { return this.d[4 * k + 2]; }
+  to(k: number): number { return this.d[4 * k + 3]; }
+  /** metres driven on piece k */
+  len(k: number): number { return Math.abs(this.d[4 * k + 3] - this.d[4 * k + 2]); }
+  static of(e: number, fwd: boolean, from: number, to: number): Pieces { const p = new Pieces(); p.piece(e, fwd, from, to); return p; }
 }
 
 export type Modifier = 'uturn' | 'sharp right' | 'right' | 'slight right' | 'straight' | 'slight left' | 'left' | 'sharp left';
@@ -105,25 +121,29 @@ export function turnAngle(a: number, b: number): number {
 }
 
 export function modifierOf(delta: number): Modifier {
-  const a = Math.abs(delta), side = delta < 0 ? 'left' : 'right';
+  const a = Math.abs(delta), left = delta < 0;
   if (a < 20) return 'straight';
-  if (a < 60) return `slight ${side}` as Modifier;
-  if (a < 135) return side;
-  if (a < 170) return `sharp ${side}` as Modifier;
+  if (a < 60) return left ? 'slight left' : 'slight right';
+  if (a < 135) return left ? 'left' : 'right';
+  if (a < 170) return left ? 'sharp left' : 'sharp right';
   return 'uturn';
 }
 
 /** Appends the E7 coordinates [lng, lat, …] of a piece to out. */
-export function pieceCoords(g: GraphViews, p: Piece, out: Coords) {
-  const s0 = g.edgeShape[p.e], s1 = g.edgeShape[p.e + 1], cum = g.shapeCum, lon = g.shapeLon, lat = g.shapeLat;
-  pointAt(g, p.e, p.from, out);
-  if (p.fwd) { for (let k = s0; k < s1; k++) { const c = cum[k]; if (c > p.from && c < p.to) out.add(lon[k], lat[k]); } }
-  else { for (let k = s1 - 1; k >= s0; k--) { const c = cum[k]; if (c < p.from && c > p.to) out.add(lon[k], lat[k]); } }
-  pointAt(g, p.e, p.to, out);
+export function pieceCoords(g: GraphViews, ps: Pieces, i: number, out: Coords) {
+  const e = ps.e(i), from = ps.from(i), to = ps.to(i);
+  const s0 = g.edgeShape[e], s1 = g.edgeShape[e + 1], cum = g.shapeCum, lon = g.shapeLon, lat = g.shapeLat;
+  pointAt(g, e, from, out);
+  if (ps.fwd(i)) { for (let k = s0; k < s1; k++) { const c = cum[k]; if (c > from && c < to) out.add(lon[k], lat[k]); } }
+  else { for (let k = s1 - 1; k >= s0; k--) { const c = cum[k]; if (c < from && c > to) out.add(lon[k], lat[k]); } }
+  pointAt(g, e, to, out);
 }
 
 function pointAt(g: GraphViews, e: number, pos: number, out: Coords) {
   const s0 = g.edgeShape[e], s1 = g.edgeShape[e + 1];
+  // a whole edge's ends (most pieces) without walking its shape
+  if (pos <= 0 && g.shapeCum[s0] === 0) { out.add(g.shapeLon[s0], g.shapeLat[s0]); return; }
+  if (pos >= g.shapeCum[s1 - 1] && g.shapeCum[s1 - 1] > g.shapeCum[s1 - 2]) { out.add(g.shapeLon[s1 - 1], g.shapeLat[s1 - 1]); return; }
   let k = s0;
   while (k + 2 < s1 && g.shapeCum[k + 1] < pos) k++;
   const c0 = g.shapeCum[k], c1 = g.shapeCum[k + 1];
@@ -220,45 +240,50 @@ interface Building {
  * The steps of one leg from its pieces. `costMs` is the leg's duration: piece durations (each
  * edge's time shared by length) are scaled to it so steps sum exactly to the leg.
  */
-export function legSteps(g: GraphViews, pieces: Piece[], costMs: number, o: StepOptions, line: LegLine): Step[] {
+export function legSteps(g: GraphViews, pieces: Pieces, costMs: number, o: StepOptions, line: LegLine): Step[] {
   const attrs = readWayAttrs(g);
   const c = line.c;
   // zero-length pieces (a point snapped onto a node) carry no direction; keep at least one
-  const ps: Piece[] = [], start: number[] = [], end: number[] = [];
-  for (let i = 0; i < pieces.length; i++) {
-    const p = pieces[i];
-    if (Math.abs(p.to - p.from) > 0.01) { ps.push(p); start.push(line.start[i]); end.push(line.end[i]); }
-  }
-  if (ps.length === 0) { ps.push(pieces[0]); start.push(line.start[0]); end.push(line.end[0]); }
+  const keep = new Int32Array(Math.max(1, pieces.length));
+  let nk = 0;
+  for (let i = 0; i < pieces.length; i++) if (pieces.len(i) > 0.01) keep[nk++] = i;
+  if (nk === 0) keep[nk++] = 0;
   const first = line.start[0];
-  start[0] = first;
   const last = line.end[line.end.length - 1];
+  // the kept pieces' lines: the first starts where the leg does
+  const start = (k: number) => (k === 0 ? first : line.start[keep[k]]), end = (k: number) => line.end[keep[k]];
   const steps: Building[] = [];
-  const a0 = attrs[g.edgeAttr[ps[0].e]];
-  let cur: Building = { type: 'depart', bb: 0, ba: last > first ? lookBearing(c, first, 1, first, end[0]) : 0, loc: first, attr: a0, to: 0, dist: 0, dur: 0 };
+  const a0 = attrs[g.edgeAttr[pieces.e(keep[0])]];
+  let cur: Building = { type: 'depart', bb: 0, ba: last > first ? lookBearing(c, first, 1, first, end(0)) : 0, loc: first, attr: a0, to: 0, dist: 0, dur: 0 };
   if (o.intersections) cur.inter = depInter(c, first, cur.ba);
   steps.push(cur);
   let rb: Building | null = null, exits = 0;
-  for (let i = 0; i < ps.length; i++) {
-    const p = ps[i];
+  for (let i = 0; i < nk; i++) {
+    const p = keep[i], pe = pieces.e(p), pf = pieces.fwd(p);
     if (i > 0) {
-      const q = ps[i - 1];
-      const x = q.fwd ? g.edgeV[q.e] : g.edgeU[q.e];
-      const A = attrs[g.edgeAttr[q.e]], B = attrs[g.edgeAttr[p.e]];
-      const at = start[i];
-      const bb = lookBearing(c, at, -1, start[i - 1], at), ba = lookBearing(c, at, 1, at, end[i]);
+      const q = keep[i - 1], qe = pieces.e(q), qf = pieces.fwd(q);
+      const x = qf ? g.edgeV[qe] : g.edgeU[qe];
+      const A = attrs[g.edgeAttr[qe]], B = attrs[g.edgeAttr[pe]];
+      const at = start(i);
+      const bb = lookBearing(c, at, -1, start(i - 1), at), ba = lookBearing(c, at, 1, at, end(i));
       const delta = turnAngle(bb, ba);
       // The common case, the same road (or unnamed road) going on within 35° outside roundabouts
       // and ramps, is no maneuver whatever else meets there (decide() agrees): skip the options.
       if (!rb && !A.rb && !B.rb && isLink(A) === isLink(B) && Math.abs(delta) < 35 && (sameRoad(A, B) || (!named(A) && !named(B)))) {
-        addPiece(g, cur, p);
+        addPiece(g, cur, pieces, p);
         continue;
       }
       const all = nodeOptions(g, attrs, x);
       // other roads one may leave x by: not the edge taken, not back along the edge arrived on
-      const opts = all.filter((op) => op.enter && !(op.e === p.e && op.atU === p.fwd) && !(op.e === q.e && op.atU !== q.fwd));
-      const d = decide(A, B, delta, opts.map((op) => ({ angle: turnAngle(bb, op.bearing), attr: op.attr })), !!rb);
-      if (rb && A.rb) exits += opts.some((op) => !op.attr.rb) || !B.rb ? 1 : 0;
+      const alts: Alt[] = [];
+      let exitHere = !B.rb;
+      for (const op of all) {
+        if (!op.enter || (op.e === pe && op.atU === pf) || (op.e === qe && op.atU !== qf)) continue;
+        alts.push({ angle: turnAngle(bb, op.bearing), attr: op.attr });
+        if (!op.attr.rb) exitHere = true;
+      }
+      const d = decide(A, B, delta, alts, !!rb);
+      if (rb && A.rb && exitHere) exits++;
       if (d) {
         if (rb && !B.rb) {
           rb.exit = exits;
@@ -268,11 +293,11 @@ export function legSteps(g: GraphViews, pieces: Piece[], costMs: number, o: Step
         }
         cur = { type: d.type, modifier: d.modifier, bb, ba, loc: at, attr: B, to: 0, dist: 0, dur: 0 };
         if (d.type === 'roundabout') { rb = cur; exits = 0; cur.rotary = localName(B, o.lang) || undefined; }
-        if (o.intersections) cur.inter = intersection(c, at, bb, all, p, q);
+        if (o.intersections) cur.inter = intersection(c, at, all, pe, pf, qe, qf);
         steps.push(cur);
       }
     }
-    addPiece(g, cur, p);
+    addPiece(g, cur, pieces, p);
   }
   let totalDur = 0;
   for (const st of steps) totalDur += st.dur;
@@ -291,10 +316,10 @@ export function legSteps(g: GraphViews, pieces: Piece[], costMs: number, o: Step
 }
 
 /** A piece driven within step b: its length, and its share of its edge's time. */
-function addPiece(g: GraphViews, b: Building, p: Piece) {
-  const len = Math.abs(p.to - p.from), ed = g.edgeDist[p.e];
+function addPiece(g: GraphViews, b: Building, ps: Pieces, k: number) {
+  const len = ps.len(k), e = ps.e(k), ed = g.edgeDist[e];
   b.dist += len;
-  b.dur += ed > 0 ? (g.edgeW[p.e] * len) / ed : 0;
+  b.dur += ed > 0 ? (g.edgeW[e] * len) / ed : 0;
 }
 
 const GENTLE = new Set(['straight', 'slight left', 'slight right']);
@@ -321,18 +346,18 @@ function depInter(c: ArrayLike<number>, at: number, ba: number): Intersection {
   return { location: [c[2 * at] / 1e7, c[2 * at + 1] / 1e7], bearings: [ba], entry: [true], out: 0 };
 }
 
-function intersection(c: ArrayLike<number>, at: number, bb: number, all: Option[], p: Piece, q: Piece): Intersection {
-  const bs = all.map((op) => ({ b: op.bearing, entry: op.enter, out: op.e === p.e && op.atU === p.fwd, in: op.e === q.e && op.atU !== q.fwd }));
+function intersection(c: ArrayLike<number>, at: number, all: Option[], pe: number, pf: boolean, qe: number, qf: boolean): Intersection {
+  const bs = all.map((op) => ({ b: op.bearing, entry: op.enter, out: op.e === pe && op.atU === pf, in: op.e === qe && op.atU !== qf }));
   bs.sort((a, b) => a.b - b.b);
   const r: Intersection = { location: [c[2 * at] / 1e7, c[2 * at + 1] / 1e7], bearings: bs.map((x) => x.b), entry: bs.map((x) => x.entry) };
   const i = bs.findIndex((x) => x.in), o = bs.findIndex((x) => x.out);
   if (i >= 0) r.in = i;
   if (o >= 0) r.out = o;
-  void bb;
   return r;
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
+const list = (v?: string) => v?.split(';').map((x) => x.trim()).filter(Boolean).join(', ');
 
 function finish(s: Building, durMs: number, o: StepOptions, c: ArrayLike<number>): Step {
   const m: Step['maneuver'] = { type: s.type, bearing_before: s.bb, bearing_after: s.ba, location: [c[2 * s.loc] / 1e7, c[2 * s.loc + 1] / 1e7] };
@@ -349,7 +374,6 @@ function finish(s: Building, durMs: number, o: StepOptions, c: ArrayLike<number>
   };
   if (s.attr.ref) step.ref = s.attr.ref;
   // OSRM's form: "ref: destination, destination" (OSM separates values with ';')
-  const list = (v?: string) => v?.split(';').map((x) => x.trim()).filter(Boolean).join(', ');
   if (s.attr.dest || s.attr.destRef) step.destinations = s.attr.destRef && s.attr.dest ? `${list(s.attr.destRef)}: ${list(s.attr.dest)}` : list(s.attr.destRef ?? s.attr.dest);
   if (s.rotary) step.rotary_name = s.rotary;
   if (o.instructions !== false) step.instruction = instruction(o.lang, step, o.legIndex, o.legCount);
