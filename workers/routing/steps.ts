@@ -172,18 +172,44 @@ function far(lat1: number, lng1: number, lat2: number, lng2: number, k: number):
 }
 
 /**
- * Direction of travel at coordinate i (flat E7 pairs) measured over ~BEARING_LOOK metres within
- * [lo, hi]: leaving i (step 1, bearing_after) or arriving at i (step -1, bearing_before).
+ * The coordinate ~BEARING_LOOK metres from coordinate i (flat E7 pairs) within [lo, hi], going
+ * forward (step 1) or back (step -1); -1 when i is at that end. k = cos φ at i.
+ */
+function lookAt(c: ArrayLike<number>, i: number, step: 1 | -1, lo: number, hi: number, k: number): number {
+  const la = c[2 * i + 1], lo0 = c[2 * i];
+  for (let j = i + step; j >= lo && j <= hi; j += step) {
+    if (j === (step > 0 ? hi : lo) || far(la, lo0, c[2 * j + 1], c[2 * j], k)) return j;
+  }
+  return -1;
+}
+
+/**
+ * Direction of travel at coordinate i measured over ~BEARING_LOOK metres within [lo, hi]: leaving
+ * i (step 1, bearing_after) or arriving at i (step -1, bearing_before).
  */
 function lookBearing(c: ArrayLike<number>, i: number, step: 1 | -1, lo: number, hi: number): number {
-  const la = c[2 * i + 1], lo0 = c[2 * i], k = Math.cos(la * (RAD / 1e7));
-  let j = i + step;
-  while (j >= lo && j <= hi) {
-    const lb = c[2 * j + 1], lb0 = c[2 * j];
-    if (j === (step > 0 ? hi : lo) || far(la, lo0, lb, lb0, k)) return step > 0 ? planeBearing(la, lo0, lb, lb0) : planeBearing(lb, lb0, la, lo0);
-    j += step;
-  }
-  return 0;
+  const j = lookAt(c, i, step, lo, hi, Math.cos(c[2 * i + 1] * (RAD / 1e7)));
+  if (j < 0) return 0;
+  return step > 0 ? planeBearing(c[2 * i + 1], c[2 * i], c[2 * j + 1], c[2 * j]) : planeBearing(c[2 * j + 1], c[2 * j], c[2 * i + 1], c[2 * i]);
+}
+
+/** tan² of the turn below which a node is surely no maneuver on the same road (< 35° after rounding both bearings). */
+const GENTLE_TAN2 = Math.tan(32 * RAD) ** 2;
+
+/**
+ * Whether the road turns by less than 32° at coordinate `at` (vectors ~BEARING_LOOK metres back
+ * and ahead, no trigonometry beyond one cosine): such a node is no maneuver when the road goes on,
+ * and its bearings need not be computed. Margin over the 35° rule: each bearing rounds by ≤ 0.5°,
+ * and the plane's scale is taken at `at` for both.
+ */
+function surelyGentle(c: ArrayLike<number>, at: number, lo: number, hi: number): boolean {
+  const k = Math.cos(c[2 * at + 1] * (RAD / 1e7));
+  const jb = lookAt(c, at, -1, lo, at, k), ja = lookAt(c, at, 1, at, hi, k);
+  if (jb < 0 || ja < 0) return false;
+  const x1 = (c[2 * at] - c[2 * jb]) * k, y1 = c[2 * at + 1] - c[2 * jb + 1];
+  const x2 = (c[2 * ja] - c[2 * at]) * k, y2 = c[2 * ja + 1] - c[2 * at + 1];
+  const dot = x1 * x2 + y1 * y2, cross = x1 * y2 - y1 * x2;
+  return dot > 0 && cross * cross < GENTLE_TAN2 * dot * dot;
 }
 
 const named = (a: WayAttr) => !!(a.name || a.ref);
@@ -265,14 +291,14 @@ export function legSteps(g: GraphViews, pieces: Pieces, costMs: number, o: StepO
       const x = qf ? g.edgeV[qe] : g.edgeU[qe];
       const A = attrs[g.edgeAttr[qe]], B = attrs[g.edgeAttr[pe]];
       const at = start(i);
+      // The common case, the same road (or unnamed road) going on within 35° outside roundabouts
+      // and ramps, is no maneuver whatever else meets there (decide() agrees): skip the options,
+      // and the bearings too when the turn is clearly gentle.
+      const goesOn = !rb && !A.rb && !B.rb && isLink(A) === isLink(B) && (sameRoad(A, B) || (!named(A) && !named(B)));
+      if (goesOn && surelyGentle(c, at, start(i - 1), end(i))) { addPiece(g, cur, pieces, p); continue; }
       const bb = lookBearing(c, at, -1, start(i - 1), at), ba = lookBearing(c, at, 1, at, end(i));
       const delta = turnAngle(bb, ba);
-      // The common case, the same road (or unnamed road) going on within 35° outside roundabouts
-      // and ramps, is no maneuver whatever else meets there (decide() agrees): skip the options.
-      if (!rb && !A.rb && !B.rb && isLink(A) === isLink(B) && Math.abs(delta) < 35 && (sameRoad(A, B) || (!named(A) && !named(B)))) {
-        addPiece(g, cur, pieces, p);
-        continue;
-      }
+      if (goesOn && Math.abs(delta) < 35) { addPiece(g, cur, pieces, p); continue; }
       const all = nodeOptions(g, attrs, x);
       // other roads one may leave x by: not the edge taken, not back along the edge arrived on
       const alts: Alt[] = [];
