@@ -36,6 +36,14 @@ const VARIANTS = {
 } as const;
 type Variant = keyof typeof VARIANTS;
 
+/**
+ * osrm-routed closes a kept-alive connection after a fixed number of requests; a request that
+ * fetch sent on it just then fails with "other side closed" and is sent again.
+ */
+async function fetchRetry(url: string, init?: RequestInit): Promise<Response> {
+  try { return await fetch(url, init); } catch { return fetch(url, init); }
+}
+
 export async function main(argv: string[]) {
   const { values } = parseArgs({
     args: argv, options: {
@@ -71,8 +79,8 @@ export async function main(argv: string[]) {
       drawn++;
       const a = vertex(), b = vertex();
       const [o, s] = await Promise.all([
-        fetch(`${svc.base}${oursPath(a, b, '')}`, { headers: auth }),
-        fetch(`${osrm.url}${osrmPath(a, b, '')}`),
+        fetchRetry(`${svc.base}${oursPath(a, b, '')}`, { headers: auth }),
+        fetchRetry(`${osrm.url}${osrmPath(a, b, '')}`),
       ]);
       await o.arrayBuffer(); await s.arrayBuffer();
       if (o.status !== 200) oursRefused++;
