@@ -7,7 +7,7 @@ import type { LoadedGraph } from './graphs.ts';
 import type { Snap } from './snap.ts';
 import { tracePath } from './route.ts';
 import { solve, searchFor, type RouteArgs } from './index.ts';
-import { Pieces, Coords, pieceCoords, legSteps, E7Line, type Step } from './steps.ts';
+import { Pieces, Coords, pieceCoords, legSteps, E7Line, startLines, takeInts, type Step } from './steps.ts';
 import { ViaSearch, MAX_ALTERNATIVES, type Seed } from './alternatives.ts';
 import { writePoint } from './geometry.ts';
 import type { Lang } from './instructions.ts';
@@ -36,6 +36,7 @@ const r = Math.round;
 export function guide(args: RouteArgs, o: GuideOptions): Guided {
   // The legs are searched once, recording the pieces they drive (with traffic=live|forecast, the
   // traffic-aware search, as /route).
+  startLines();
   const solved = solve(args, () => null, () => new Pieces());
   const { graph, snaps } = solved;
   const g = graph.g;
@@ -50,10 +51,10 @@ export function guide(args: RouteArgs, o: GuideOptions): Guided {
 export function assemble(g: GraphViews, legs: GuidedLeg[], o: GuideOptions): GuidedRoute {
   const c = new Coords();
   let cost = 0, dist = 0;
-  const ranges: { start: Int32Array; end: Int32Array }[] = [];
+  const ranges: { start: number[]; end: number[] }[] = [];
   for (const l of legs) {
     // every piece's first point is the previous piece's last (the node, or the via point between legs)
-    const n = l.pieces.length, start = new Int32Array(n), end = new Int32Array(n);
+    const n = l.pieces.length, start: number[] = new Array(n), end: number[] = new Array(n);
     for (let k = 0; k < n; k++) { start[k] = Math.max(0, c.points - 1); pieceCoords(g, l.pieces, k, c); end[k] = c.points - 1; }
     ranges.push({ start, end });
     cost += l.cost; dist += l.dist;
@@ -165,7 +166,7 @@ function writePoints(c: ArrayLike<number>): { bytes: Uint8Array; at: Int32Array 
   const n = c.length / 2;
   // at most 28 bytes a point, and the 3 bytes writeE7 may touch past the end
   if (scratch.length - used < n * 28 + 16) { scratch = new Uint8Array(Math.max(scratch.length, n * 28 + 16)); scratchView = new DataView(scratch.buffer); used = 0; }
-  const d = scratchView, at = new Int32Array(n + 1), base = used;
+  const d = scratchView, at = takeInts(n + 1), base = used;
   let m = base;
   for (let k = 0; k < n; k++) {
     at[k] = m - base;

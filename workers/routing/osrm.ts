@@ -6,7 +6,7 @@ import { JsonText, TaskError } from '../../src/core/task.ts';
 import { readWayAttrs, type GraphViews } from '../../src/core/format/route.ts';
 import { haversine } from '../../src/core/geometry.ts';
 import { guide, assemble, LineTexts, STEP_MODE, type GuidedRoute, type GuidedLeg } from './guided.ts';
-import { pieceCoords, Pieces, Coords, E7Line, localName, type Step } from './steps.ts';
+import { pieceCoords, Pieces, Coords, E7Line, localName, startLines, type Step } from './steps.ts';
 import { snap, type Snap } from './snap.ts';
 import type { Mode } from './index.ts';
 import { loadedGraphs } from './graphs.ts';
@@ -119,9 +119,8 @@ function annotation(g: GraphViews, l: GuidedLeg, which: string[]) {
     const from = line.points, e = l.pieces.e(i);
     pieceCoords(g, l.pieces, i, line);
     const rate = g.edgeDist[e] > 0 ? g.edgeW[e] / g.edgeDist[e] / 1000 : 0;
-    const c = line.a;
     for (let k = Math.max(1, from); k < line.points; k++) {
-      const d = haversine(c[2 * k - 1] / 1e7, c[2 * k - 2] / 1e7, c[2 * k + 1] / 1e7, c[2 * k] / 1e7);
+      const d = haversine(line.y(k - 1) / 1e7, line.x(k - 1) / 1e7, line.y(k) / 1e7, line.x(k) / 1e7);
       distance.push(r6(d)); duration.push(r1(d * rate));
     }
   }
@@ -342,6 +341,7 @@ export function osrmMatchTask(a: OsrmMatchArgs): JsonText | { code: string; mess
   const t = new LineTexts();
   const geom = (l: E7Line) => (a.geometries === 'geojson' ? { type: 'LineString', coordinates: t.ref(l) } : encode(l, a.geometries === 'polyline6' ? 6 : 5));
   const opts = { steps: a.steps, lang: 'en' as const, alternatives: 0, stepMode: STEP_MODE[a.mode], intersections: true, instructions: false };
+  startLines();
   const matchings = r.matchings.map((m) => {
     const legs: GuidedLeg[] = [];
     for (let k = 1; k < m.snaps.length; k++) {

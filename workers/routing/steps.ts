@@ -46,20 +46,51 @@ export class E7Line {
   }
 }
 
+/**
+ * Int32 space for the lines of the thread's current answer, reused by its next one (tasks run one
+ * at a time; guide() and the OSRM match task start it over with startLines()): each long route's
+ * line and point offsets were fresh arrays off the heap, counted as external memory, and churning
+ * them brought the worker's full collections forward. When full, a larger one replaces it and the
+ * lines already taken keep the old one.
+ */
+let arena = new Int32Array(1 << 16);
+let arenaUsed = 0;
+export function startLines() { arenaUsed = 0; }
+
+/** n Int32s of the current answer's space (zeroed is not promised). */
+export function takeInts(n: number): Int32Array {
+  if (arenaUsed + n > arena.length) { arena = new Int32Array(Math.max(arena.length, 2 * n)); arenaUsed = 0; }
+  arenaUsed += n;
+  return arena.subarray(arenaUsed - n, arenaUsed);
+}
+
 /** A route's line as it is assembled: flat E7 [lng, lat, …] pairs, a repeat of the last point dropped. */
 export class Coords {
-  a = new Int32Array(4096);
+  private a = arena;
+  private base = arenaUsed;
   /** integers used (twice the points) */
   n = 0;
   get points(): number { return this.n >> 1; }
+  /** lng (x) and lat (y) of point k */
+  x(k: number): number { return this.a[this.base + 2 * k]; }
+  y(k: number): number { return this.a[this.base + 2 * k + 1]; }
   add(x: number, y: number) {
-    const n = this.n;
-    if (n >= 2 && this.a[n - 2] === x && this.a[n - 1] === y) return;
-    if (n + 2 > this.a.length) { const b = new Int32Array(2 * this.a.length); b.set(this.a); this.a = b; }
-    this.a[n] = x; this.a[n + 1] = y; this.n = n + 2;
+    const i = this.base + this.n;
+    if (this.n >= 2 && this.a[i - 2] === x && this.a[i - 1] === y) return;
+    if (i + 2 > this.a.length) this.grow();
+    const j = this.base + this.n;
+    this.a[j] = x; this.a[j + 1] = y; this.n += 2;
   }
-  /** The pairs, as a view (the list is not appended to after). */
-  done(): Int32Array { return this.a.subarray(0, this.n); }
+  private grow() {
+    const b = new Int32Array(Math.max(arena.length, 4 * (this.n + 2)));
+    b.set(this.a.subarray(this.base, this.base + this.n));
+    arena = this.a = b; this.base = 0; arenaUsed = 0;
+  }
+  /** The pairs, as a view: the line is not appended to after, and the next line starts past it. */
+  done(): Int32Array {
+    if (this.a === arena) arenaUsed = this.base + this.n;
+    return this.a.subarray(this.base, this.base + this.n);
+  }
 }
 
 /** A leg's place in its route's line: where each of its pieces starts and ends (point indices of c). */
