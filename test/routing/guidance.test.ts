@@ -4,7 +4,8 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { join } from 'node:path';
 import { buildRoadNetwork, buildRoadExtract } from '../../graph-build/roads.ts';
 import { tempDir, loadInto, task, network, SHARED_DATA } from './helpers.ts';
-import { decide, modifierOf, turnAngle } from '../../workers/routing/steps.ts';
+import { decide, modifierOf, turnAngle, lookBearing, surelyGentle } from '../../workers/routing/steps.ts';
+import fc from 'fast-check';
 import { negotiateLang } from '../../src/core/guidance.ts';
 import { haversine } from '../../src/core/geometry.ts';
 
@@ -151,6 +152,28 @@ describe('guidance steps on hand-built junctions', () => {
         for (const s of l.steps) expect(s.geometry.coordinates[0]).toEqual(s.maneuver.location);
       }
     }
+  });
+
+  it('the vector test that skips bearings never passes a node whose rounded bearings turn by 35° or more', () => {
+    // three points ~12–80 m apart at any latitude of the continent, turning by up to 60°
+    const E7 = 1e7, M = E7 / 111_195;
+    let skipped = 0;
+    fc.assert(fc.property(
+      // integers scaled (fast-check's doubles crowd at the ends of their range; turns need to be spread)
+      fc.integer({ min: -3500, max: 3700 }), fc.integer({ min: 0, max: 3599 }), fc.integer({ min: -600, max: 600 }),
+      fc.integer({ min: 120, max: 800 }), fc.integer({ min: 120, max: 800 }),
+      (lat100, b10, turn10, d10, e10) => {
+        const lat = lat100 / 100, b1 = b10 / 10, turn = turn10 / 10, d1 = d10 / 10, d2 = e10 / 10;
+        const k = Math.cos((lat * Math.PI) / 180), r = Math.PI / 180, b2 = b1 + turn;
+        const y0 = Math.round(lat * E7), x0 = Math.round(20 * E7);
+        const x1 = Math.round(x0 + (Math.sin(b1 * r) * d1 * M) / k), y1 = Math.round(y0 + Math.cos(b1 * r) * d1 * M);
+        const x2 = Math.round(x1 + (Math.sin(b2 * r) * d2 * M) / k), y2 = Math.round(y1 + Math.cos(b2 * r) * d2 * M);
+        const c = [x0, y0, x1, y1, x2, y2];
+        if (!surelyGentle(c, 1, 0, 2)) return;
+        skipped++;
+        expect(Math.abs(turnAngle(lookBearing(c, 1, -1, 0, 1), lookBearing(c, 1, 1, 1, 2)))).toBeLessThan(35);
+      }), { numRuns: 20_000, seed: 7 });
+    expect(skipped).toBeGreaterThan(5_000);
   });
 
   it('u-turns and modifiers by angle', () => {

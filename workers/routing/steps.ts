@@ -218,7 +218,7 @@ function lookAt(c: ArrayLike<number>, i: number, step: 1 | -1, lo: number, hi: n
  * Direction of travel at coordinate i measured over ~BEARING_LOOK metres within [lo, hi]: leaving
  * i (step 1, bearing_after) or arriving at i (step -1, bearing_before).
  */
-function lookBearing(c: ArrayLike<number>, i: number, step: 1 | -1, lo: number, hi: number): number {
+export function lookBearing(c: ArrayLike<number>, i: number, step: 1 | -1, lo: number, hi: number): number {
   const j = lookAt(c, i, step, lo, hi, Math.cos(c[2 * i + 1] * (RAD / 1e7)));
   if (j < 0) return 0;
   return step > 0 ? planeBearing(c[2 * i + 1], c[2 * i], c[2 * j + 1], c[2 * j]) : planeBearing(c[2 * j + 1], c[2 * j], c[2 * i + 1], c[2 * i]);
@@ -233,7 +233,7 @@ const GENTLE_TAN2 = Math.tan(32 * RAD) ** 2;
  * and its bearings need not be computed. Margin over the 35° rule: each bearing rounds by ≤ 0.5°,
  * and the plane's scale is taken at `at` for both.
  */
-function surelyGentle(c: ArrayLike<number>, at: number, lo: number, hi: number): boolean {
+export function surelyGentle(c: ArrayLike<number>, at: number, lo: number, hi: number): boolean {
   const k = Math.cos(c[2 * at + 1] * (RAD / 1e7));
   const jb = lookAt(c, at, -1, lo, at, k), ja = lookAt(c, at, 1, at, hi, k);
   if (jb < 0 || ja < 0) return false;
