@@ -21,9 +21,9 @@
 // other one reached much later, a motorway over streets it has no exit to. A grid (the method
 // before) could only put whole cells on one side, which left out a quarter of the reached vertices
 // of inner contours or let reached roads' late neighbours in.
-// The adjacency for the search is built per worker on first use (4 + 12 bytes per arc).
+// The search reads the graph file's directed adjacency (arcFirst/arcs), shared by every worker.
 import { TaskError } from '../../src/core/task.ts';
-import { E7, type GraphViews } from '../../src/core/format/route.ts';
+import { E7 } from '../../src/core/format/route.ts';
 import { MinHeap } from '../../src/core/heap.ts';
 import type { LoadedGraph } from './graphs.ts';
 import { candidates, modeAndRadius, checkPoint } from './candidates.ts';
@@ -40,32 +40,11 @@ const GRID = 240;
 const OFFROAD_CELLS = 1;
 const OFFROAD_MPS = 1.4;
 
-interface Adjacency { first: Uint32Array; to: Int32Array; edge: Int32Array }
-const adjCache = new WeakMap<GraphViews, Adjacency>();
-
-function adjacency(g: GraphViews): Adjacency {
-  let a = adjCache.get(g);
-  if (a) return a;
-  const n = g.meta.nodes, m = g.edgeU.length;
-  const first = new Uint32Array(n + 1);
-  for (let e = 0; e < m; e++) { if (g.edgeFlags[e] & 1) first[g.edgeU[e] + 1]++; if (g.edgeFlags[e] & 2) first[g.edgeV[e] + 1]++; }
-  for (let v = 0; v < n; v++) first[v + 1] += first[v];
-  const fill = first.slice(0, n), to = new Int32Array(first[n]), edge = new Int32Array(first[n]);
-  for (let e = 0; e < m; e++) {
-    if (g.edgeFlags[e] & 1) { const k = fill[g.edgeU[e]]++; to[k] = g.edgeV[e]; edge[k] = e; }
-    if (g.edgeFlags[e] & 2) { const k = fill[g.edgeV[e]]++; to[k] = g.edgeU[e]; edge[k] = e; }
-  }
-  a = { first, to, edge };
-  adjCache.set(g, a);
-  return a;
-}
-
 /** Reach value (ms, or metres with byDistance) of every node within `limit`, from the snapped point. */
 export function reach(graph: LoadedGraph, from: [number, number], radius: number, limit: number, byDistance: boolean) {
   const g = graph.g;
   const c = candidates(graph, from[0], from[1], radius);
   if (!c) throw new TaskError(400, 'no_road_nearby', `No ${graph.profile} road within ${radius} m of 'from'.`);
-  const { first, to, edge } = adjacency(g);
   const dist = new Map<number, number>();
   const h = new MinHeap(256);
   const push = (v: number, d: number) => { if (d <= limit && !(dist.get(v)! <= d)) { dist.set(v, d); h.push(d, v); } };
@@ -82,7 +61,10 @@ export function reach(graph: LoadedGraph, from: [number, number], radius: number
     h.pop();
     if (settled.has(x) || d > dist.get(x)!) continue;
     settled.set(x, d);
-    for (let k = first[x]; k < first[x + 1]; k++) push(to[k], d + cost(edge[k]));
+    for (let k = g.arcFirst[x], kEnd = g.arcFirst[x + 1]; k < kEnd; k++) {
+      const s = g.arcs[2 * k + 1];
+      push(g.arcs[2 * k], d + cost(s > 0 ? s - 1 : -s - 1));
+    }
   }
   return { settled, snaps: c, cost };
 }
