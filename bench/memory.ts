@@ -10,7 +10,8 @@
 // Loads per worker: route 100 routes; matrix_100 3 matrices of 100 × 100; matrix_1000 one of
 // 1,000 × 1,000; match 3 traces of ~40 km (a fix every 5–30 s, σ 10 m) driven on a random walk;
 // isochrone 5 isochrones of 10 minutes (a search on the uncontracted graph, as traffic routes run).
-// --root runs the child of another checkout (the code before a change) over the same loads.
+// --root runs the child of another checkout (the code before a change) over the same loads; across a
+// route format version, run the other checkout's own bench instead (files and cache are per version).
 import { mkdirSync, writeFileSync, existsSync, readFileSync, symlinkSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
