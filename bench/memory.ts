@@ -1,5 +1,5 @@
 // npm run bench -- memory [--cache DIR] [--nodes 4000000] [--workers 3] [--extract tanzania-sw]
-//                         [--tasks route,matrix_100,matrix_1000,match] [--no-synthetic] [--root DIR] [--out DIR]
+//                         [--tasks route,matrix_100,matrix_1000,match,isochrone] [--no-synthetic] [--root DIR] [--out DIR]
 // Extra RSS per busy worker (issue 11 §6). For each graph (the SYNTHETIC grid of --nodes, built
 // once into --cache as `bench -- scale --cache` does, and the built real extract) and each task
 // kind, the engine is started in a fresh process with 1 and with --workers workers, every worker is
@@ -8,8 +8,10 @@
 // graph files are shared, so this is what each thread adds (its engine code, V8 heap, query state);
 // idle per worker is the same difference before any task, so busy − idle is what the work added.
 // Loads per worker: route 100 routes; matrix_100 3 matrices of 100 × 100; matrix_1000 one of
-// 1,000 × 1,000; match 3 traces of ~40 km (a fix every 5–30 s, σ 10 m) driven on a random walk.
-// --root runs the child of another checkout (the code before a change) over the same loads.
+// 1,000 × 1,000; match 3 traces of ~40 km (a fix every 5–30 s, σ 10 m) driven on a random walk;
+// isochrone 5 isochrones of 10 minutes (a search on the uncontracted graph, as traffic routes run).
+// --root runs the child of another checkout (the code before a change) over the same loads; across a
+// route format version, run the other checkout's own bench instead (files and cache are per version).
 import { mkdirSync, writeFileSync, existsSync, readFileSync, symlinkSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,6 +87,7 @@ function loads(g: GraphViews, seed: number): Record<string, { op: string; per_wo
     matrix_100: { op: 'route_matrix', per_worker: matrix(100, 3) },
     matrix_1000: { op: 'route_matrix', per_worker: matrix(1000, 1) },
     match: { op: 'route_match', per_worker: match },
+    isochrone: { op: 'route_isochrone', per_worker: points(g, 5, rand).map((from) => ({ from, minutes: [10], mode: 'driving' })) },
   };
 }
 
@@ -94,7 +97,7 @@ export async function main(argv: string[]) {
     tasks: { type: 'string' }, 'no-synthetic': { type: 'boolean' }, root: { type: 'string' }, out: { type: 'string' },
   } });
   const nodes = Number(values.nodes ?? 4_000_000), N = Number(values.workers ?? 3);
-  const tasks = (values.tasks ?? 'route,matrix_100,matrix_1000,match').split(',');
+  const tasks = (values.tasks ?? 'route,matrix_100,matrix_1000,match,isochrone').split(',');
   const root = resolve(values.root ?? ROOT);
   const child = join(root, 'bench', 'lib', 'memory-child.ts');
   const tmp = mkdtempSync(join(tmpdir(), 'svc-bench-memory-'));

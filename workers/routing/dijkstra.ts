@@ -3,7 +3,9 @@
 // routes, whose weights change under it (a CH would need re-contracting; see docs/traffic.md).
 // Its state is paged (pages.ts): 16-byte records (f64 [2r] dist, i32 [4r+2] stamp, i32 [4r+3] pred)
 // for the pages a search reaches, so a short search holds little; the few targets sit in a list.
-// The adjacency it reads is built per worker on first use (4 bytes a node + 16 an arc).
+// It reads the graph file's directed adjacency (arcFirst/arcs, route.ts), one copy shared by every
+// worker, where each worker used to build its own on first use (4 bytes a node + 16 an arc: 226 MB
+// per worker at 4M nodes).
 import type { GraphViews } from '../../src/core/format/route.ts';
 import type { PathSearch } from './search.ts';
 import { MinHeap } from '../../src/core/heap.ts';
@@ -12,9 +14,6 @@ import { Pages, PAGE_SHIFT, PAGE_MASK } from './pages.ts';
 const STAMP = 2, PRED = 3;
 
 export class DijkstraQuery implements PathSearch {
-  private first: Uint32Array; private to: Int32Array; private w: Int32Array; private eid: Int32Array;
-  /** Per adjacency entry: 2 * edge + direction, the index into a directed-weight override. */
-  private dix: Int32Array;
   private override: Int32Array | null = null;
   private pages: Pages;
   /** targets of the current query and their costs */
@@ -25,22 +24,7 @@ export class DijkstraQuery implements PathSearch {
   settled = 0;
 
   constructor(private g: GraphViews) {
-    const n = g.meta.nodes, m = g.edgeU.length;
-    // forward adjacency (both allowed directions of every base edge)
-    const first = new Uint32Array(n + 1);
-    for (let e = 0; e < m; e++) {
-      if (g.edgeFlags[e] & 1) first[g.edgeU[e] + 1]++;
-      if (g.edgeFlags[e] & 2) first[g.edgeV[e] + 1]++;
-    }
-    for (let v = 0; v < n; v++) first[v + 1] += first[v];
-    const fill = first.slice(0, n);
-    const to = new Int32Array(first[n]), w = new Int32Array(first[n]), eid = new Int32Array(first[n]), dix = new Int32Array(first[n]);
-    for (let e = 0; e < m; e++) {
-      if (g.edgeFlags[e] & 1) { const k = fill[g.edgeU[e]]++; to[k] = g.edgeV[e]; w[k] = g.edgeW[e]; eid[k] = e + 1; dix[k] = 2 * e; }
-      if (g.edgeFlags[e] & 2) { const k = fill[g.edgeV[e]]++; to[k] = g.edgeU[e]; w[k] = g.edgeW[e]; eid[k] = -(e + 1); dix[k] = 2 * e + 1; }
-    }
-    this.first = first; this.to = to; this.w = w; this.eid = eid; this.dix = dix;
-    this.pages = new Pages(n, 16);
+    this.pages = new Pages(g.meta.nodes, 16);
   }
 
   /**
@@ -77,7 +61,8 @@ export class DijkstraQuery implements PathSearch {
   }
 
   run(): number {
-    const { first, to, w, eid, dix, heap, pages, tNode, tCost } = this;
+    const { heap, pages, tNode, tCost } = this;
+    const first = this.g.arcFirst, arcs = this.g.arcs, ew = this.g.edgeW;
     const table = pages.table, nt = tNode.length;
     let dist = pages.f64, rec = pages.i32;
     const PS = PAGE_SHIFT, M = PAGE_MASK; // locals: an imported binding is a property load per use under a CommonJS loader (tsx)
@@ -91,13 +76,14 @@ export class DijkstraQuery implements PathSearch {
       if (d >= best) break;
       settled++;
       for (let j = 0; j < nt; j++) if (tNode[j] === x && d + tCost[j] < best) { best = d + tCost[j]; end = x; }
-      for (let k = first[x]; k < first[x + 1]; k++) {
-        const o = ov === null ? 0 : ov[dix[k]];
-        const y = to[k], nd = d + (o > 0 ? o : w[k]);
+      for (let k = first[x], kEnd = first[x + 1]; k < kEnd; k++) {
+        const y = arcs[2 * k], s = arcs[2 * k + 1], e = s > 0 ? s - 1 : -s - 1;
+        const o = ov === null ? 0 : ov[s > 0 ? 2 * e : 2 * e + 1];
+        const nd = d + (o > 0 ? o : ew[e]);
         let b = table[y >>> PS];
         if (b < 0) { b = pages.attach(y >>> PS); dist = pages.f64; rec = pages.i32; }
         const r = b + (y & M);
-        if (rec[4 * r + STAMP] !== cur || nd < dist[2 * r]) { rec[4 * r + STAMP] = cur; dist[2 * r] = nd; rec[4 * r + PRED] = eid[k]; heap.push(nd, y); }
+        if (rec[4 * r + STAMP] !== cur || nd < dist[2 * r]) { rec[4 * r + STAMP] = cur; dist[2 * r] = nd; rec[4 * r + PRED] = s; heap.push(nd, y); }
       }
     }
     this.end = end; this.settled = settled;
@@ -107,7 +93,7 @@ export class DijkstraQuery implements PathSearch {
   /** Edge by which x was reached (signed as in path()), 0 at a source. */
   private pred(x: number): number { return this.pages.i32[4 * (this.pages.table[x >>> PAGE_SHIFT] + (x & PAGE_MASK)) + PRED]; }
 
-  /** Bytes of query state held now (pages, heap, scratch), for the memory figures; the adjacency is not counted. */
+  /** Bytes of query state held now (pages, heap, scratch), for the memory figures (the adjacency is the shared graph's). */
   bytes(): number { return this.pages.bytes() + this.edges.byteLength + 12 * this.heap.keys.length; }
 
   endNode() { return this.end; }

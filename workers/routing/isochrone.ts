@@ -6,27 +6,30 @@
 //           where nothing is reached), properties { contour, metric: 'time'|'distance',
 //           minutes | meters }; plus snapped, mode, extract.
 //
-// Method: plain Dijkstra on the uncontracted graph from the snapped point's phantom (as /route
+// Method: plain Dijkstra on the uncontracted graph from the snapped point's candidates (as /route
 // starts), bounded by the largest contour, gives a reach value (ms or metres) at each settled node.
-// A grid (GRID cells on the long side of the reached area) then holds, per cell, the dearest value
-// of every road point in it, reached or not (all roads in the grid, from the spatial index, sampled
-// at every shape point and at most half a cell apart; a point's value is the cheaper of its edge's
-// ends plus the part travelled, allowed directions only, Infinity if neither end is reached). A grid
-// point next to a road cell takes the dearest of those cells, so a cell holding a road point not
-// reached within a contour lies wholly outside it: every road vertex inside a contour is reached
-// within its value, whichever edge /route snaps it to. A grid point with no road in its four cells
-// takes the cheapest road cell within OFFROAD_CELLS plus a walk at OFFROAD_MPS, so blocks between
-// reached streets fill. Contours of that grid (d3-contour, marching squares) are the polygons; a
-// reached road whose cells also hold roads reached later (a motorway beside local streets it has no
-// exit to) is left out, as the grid cannot tell them apart.
-// The adjacency for the search is built per worker on first use (4 + 12 bytes per arc).
-import { contours } from 'd3-contour';
+// Every road point is then worth what /route answers for it: the cheaper of its edge's ends plus
+// the part driven (allowed directions only), or of its big-component candidate when its edge lies
+// outside every big SCC (candidates.ts); Infinity if neither is reached. Every road in the area
+// (from the spatial index; a grid of GRID cells on the long side of the reached area sets the
+// sampling) is sampled at each shape point and at most half a cell apart, and these samples, with
+// grid points far from roads valued at the cheapest road nearby plus a walk at OFFROAD_MPS (blocks
+// between reached streets fill), are the sites of a Delaunay triangulation whose marching-triangle
+// contours (tri-contour.ts) are the polygons. The contour crosses each triangle edge between a site
+// within its value and one beyond, so every sampled road point inside is reached within its value
+// and every one outside is not, however close the two lie: a oneway carriageway reached beside the
+// other one reached much later, a motorway over streets it has no exit to. A grid (the method
+// before) could only put whole cells on one side, which left out a quarter of the reached vertices
+// of inner contours or let reached roads' late neighbours in.
+// The search reads the graph file's directed adjacency (arcFirst/arcs), shared by every worker.
 import { TaskError } from '../../src/core/task.ts';
-import { E7, type GraphViews } from '../../src/core/format/route.ts';
+import { E7 } from '../../src/core/format/route.ts';
 import { MinHeap } from '../../src/core/heap.ts';
 import type { LoadedGraph } from './graphs.ts';
 import { candidates, modeAndRadius, checkPoint } from './candidates.ts';
+import { snap } from './snap.ts';
 import { pickGraph } from './matrix.ts';
+import { triContours } from './tri-contour.ts';
 
 export interface IsochroneArgs { from: [number, number]; minutes?: number[]; meters?: number[]; mode?: string; radius?: number }
 
@@ -37,32 +40,11 @@ const GRID = 240;
 const OFFROAD_CELLS = 1;
 const OFFROAD_MPS = 1.4;
 
-interface Adjacency { first: Uint32Array; to: Int32Array; edge: Int32Array }
-const adjCache = new WeakMap<GraphViews, Adjacency>();
-
-function adjacency(g: GraphViews): Adjacency {
-  let a = adjCache.get(g);
-  if (a) return a;
-  const n = g.meta.nodes, m = g.edgeU.length;
-  const first = new Uint32Array(n + 1);
-  for (let e = 0; e < m; e++) { if (g.edgeFlags[e] & 1) first[g.edgeU[e] + 1]++; if (g.edgeFlags[e] & 2) first[g.edgeV[e] + 1]++; }
-  for (let v = 0; v < n; v++) first[v + 1] += first[v];
-  const fill = first.slice(0, n), to = new Int32Array(first[n]), edge = new Int32Array(first[n]);
-  for (let e = 0; e < m; e++) {
-    if (g.edgeFlags[e] & 1) { const k = fill[g.edgeU[e]]++; to[k] = g.edgeV[e]; edge[k] = e; }
-    if (g.edgeFlags[e] & 2) { const k = fill[g.edgeV[e]]++; to[k] = g.edgeU[e]; edge[k] = e; }
-  }
-  a = { first, to, edge };
-  adjCache.set(g, a);
-  return a;
-}
-
 /** Reach value (ms, or metres with byDistance) of every node within `limit`, from the snapped point. */
 export function reach(graph: LoadedGraph, from: [number, number], radius: number, limit: number, byDistance: boolean) {
   const g = graph.g;
   const c = candidates(graph, from[0], from[1], radius);
   if (!c) throw new TaskError(400, 'no_road_nearby', `No ${graph.profile} road within ${radius} m of 'from'.`);
-  const { first, to, edge } = adjacency(g);
   const dist = new Map<number, number>();
   const h = new MinHeap(256);
   const push = (v: number, d: number) => { if (d <= limit && !(dist.get(v)! <= d)) { dist.set(v, d); h.push(d, v); } };
@@ -79,7 +61,10 @@ export function reach(graph: LoadedGraph, from: [number, number], radius: number
     h.pop();
     if (settled.has(x) || d > dist.get(x)!) continue;
     settled.set(x, d);
-    for (let k = first[x]; k < first[x + 1]; k++) push(to[k], d + cost(edge[k]));
+    for (let k = g.arcFirst[x], kEnd = g.arcFirst[x + 1]; k < kEnd; k++) {
+      const s = g.arcs[2 * k + 1];
+      push(g.arcs[2 * k], d + cost(s > 0 ? s - 1 : -s - 1));
+    }
   }
   return { settled, snaps: c, cost };
 }
@@ -115,9 +100,17 @@ export function isochroneTask(args: IsochroneArgs) {
     }
     return v;
   };
+  // A point on an edge outside every big SCC also gets a candidate on a big one within the radius
+  // (candidates.ts), and /route answers the cheaper of the two: so does its value here, instead of
+  // Infinity for a road the search cannot enter (a oneway leading out of a dead end).
+  const viaBig = (lat: number, lng: number): number => {
+    const m = snap(g, graph.index, lat, lng, radius, graph.onBig);
+    return m ? valueAt(m.edge, m.pos, settled.get(g.edgeU[m.edge]), settled.get(g.edgeV[m.edge])) : Infinity;
+  };
   /** Every shape point of edge e and points at most `step` metres apart between them. */
-  const sample = (e: number, step: number, emit: (lat: number, lng: number, v: number) => void) => {
+  const sample = (e: number, step: number, out: (lat: number, lng: number, v: number) => void) => {
     const du = settled.get(g.edgeU[e]), dv = settled.get(g.edgeV[e]);
+    const emit = graph.onBig(e) ? out : (lat: number, lng: number, v: number) => out(lat, lng, Math.min(v, viaBig(lat, lng)));
     const a = g.edgeShape[e], b = g.edgeShape[e + 1];
     for (let p = a; p < b; p++) {
       const la = g.shapeLat[p] / E7, lo = g.shapeLon[p] / E7;
@@ -151,23 +144,38 @@ export function isochroneTask(args: IsochroneArgs) {
   const cellM = cell * 111_195;
   la0 -= 2 * cell; lo0 -= (2 * cell) / kx;
   const nx = Math.ceil(((lo1 - lo0) * kx) / cell) + 3, ny = Math.ceil((la1 - la0) / cell) + 3;
-  const BIG = limits[0] * 4 + 1;
 
-  // Every road in the grid, reached or not, sampled at most half a cell apart: a cell (the square
-  // between grid points x..x+1, y..y+1) keeps its dearest and cheapest sample. A grid point next to
-  // a cell with a road takes the dearest value of those cells, so a cell holding a road point that
-  // is not reached within a contour's value has all four corners above it and lies outside that
-  // contour: every road point inside a contour is reached within it (by the edge it lies on, as
-  // /route snaps it to, whichever edge that is). A grid point with no road in its four cells takes
-  // the cheapest road cell within OFFROAD_CELLS more plus a walk at OFFROAD_MPS over the cell
-  // between, so blocks between reached streets fill instead of becoming holes.
-  const cmax = new Float64Array((nx - 1) * (ny - 1)).fill(-1), cmin = new Float64Array((nx - 1) * (ny - 1)).fill(Infinity);
+  // Every road in the grid, reached or not, sampled at every shape point and at most half a cell
+  // apart, is a site of the triangulation (tri-contour.ts) with its value: the contour passes
+  // between every road point reached within its value and every one that is not, however close
+  // (a oneway carriageway beside the other, a street under a motorway). Points that coincide (a
+  // node, the end of each edge at it) are one site: the value /route answers for it when their
+  // edges disagree. Grid points with no road in their four cells are sites too, valued at the
+  // cheapest road cell within OFFROAD_CELLS more plus a walk at OFFROAD_MPS, so blocks between
+  // reached streets fill and the area stops a little way into a park or the sea; a frame of
+  // unreached sites one cell outside the grid closes every ring.
+  const cmin = new Float64Array((nx - 1) * (ny - 1)).fill(Infinity);
+  const site = new Map<number, number>(); // quantised position → site index
+  let xy = new Float64Array(1 << 16), lo = new Float64Array(1 << 15), hi = new Float64Array(1 << 15);
+  let n = 0;
+  const addSite = (x: number, y: number, v: number) => {
+    const key = Math.round(x * 4096) * 67_108_864 + Math.round(y * 4096); // 1/4096 of a cell apart
+    const i = site.get(key);
+    if (i !== undefined) { if (v < lo[i]) lo[i] = v; if (v > hi[i]) hi[i] = v; return; }
+    if (n === lo.length) {
+      const a = new Float64Array(2 * xy.length); a.set(xy); xy = a;
+      const b = new Float64Array(2 * n); b.set(lo); lo = b;
+      const c = new Float64Array(2 * n); c.set(hi); hi = c;
+    }
+    site.set(key, n); xy[2 * n] = x; xy[2 * n + 1] = y; lo[n] = v; hi[n] = v; n++;
+  };
   const put = (lat: number, lng: number, v: number) => {
-    const ix = Math.floor(((lng - lo0) * kx) / cell), iy = Math.floor((lat - la0) / cell);
+    const x = ((lng - lo0) * kx) / cell, y = (lat - la0) / cell;
+    const ix = Math.floor(x), iy = Math.floor(y);
     if (ix < 0 || iy < 0 || ix >= nx - 1 || iy >= ny - 1) return;
-    const k = iy * (nx - 1) + ix, val = v > BIG ? BIG : v;
-    if (val > cmax[k]) cmax[k] = val;
-    if (val < cmin[k]) cmin[k] = val;
+    const k = iy * (nx - 1) + ix;
+    if (v < cmin[k]) cmin[k] = v;
+    addSite(x, y, v);
   };
   for (const x of snaps) put(x.lat, x.lng, 0);
   const inGrid = new Set<number>(reachedEdges);
@@ -175,18 +183,18 @@ export function isochroneTask(args: IsochroneArgs) {
   for (const i of graph.index.search(lo0 * ic, la0, (lo0 + ((nx - 1) * cell) / kx) * ic, la0 + (ny - 1) * cell)) inGrid.add(g.segEdge[i]);
   const step = Math.min(50, cellM / 2);
   for (const e of inGrid) sample(e, step, put);
-  const grid = new Float64Array(nx * ny).fill(BIG);
+  const roadSites = n;
   const offRoad = byDistance ? 1 : 1000 / OFFROAD_MPS; // value units per metre off the road
   const R = 1 + OFFROAD_CELLS;
+  // fill value of each grid point with no road in its four cells (NaN: a road there)
+  const fill = new Float64Array(nx * ny);
   for (let y = 0; y < ny; y++) for (let x = 0; x < nx; x++) {
-    let road = false, hi = -1;
-    for (let cy = y - 1; cy <= y; cy++) for (let cx = x - 1; cx <= x; cx++) {
-      if (cx < 0 || cy < 0 || cx >= nx - 1 || cy >= ny - 1) continue;
-      const k = cy * (nx - 1) + cx;
-      if (cmax[k] >= 0) { road = true; if (cmax[k] > hi) hi = cmax[k]; }
+    let road = false;
+    for (let cy = y - 1; cy <= y && !road; cy++) for (let cx = x - 1; cx <= x; cx++) {
+      if (cx >= 0 && cy >= 0 && cx < nx - 1 && cy < ny - 1 && cmin[cy * (nx - 1) + cx] !== Infinity) { road = true; break; }
     }
-    if (road) { grid[y * nx + x] = hi; continue; }
-    let lo = BIG;
+    if (road) { fill[y * nx + x] = NaN; continue; }
+    let best = Infinity;
     for (let cy = y - R; cy < y + R; cy++) for (let cx = x - R; cx < x + R; cx++) {
       if (cx < 0 || cy < 0 || cx >= nx - 1 || cy >= ny - 1) continue;
       const m = cmin[cy * (nx - 1) + cx];
@@ -194,18 +202,38 @@ export function isochroneTask(args: IsochroneArgs) {
       // the nearest point of that cell is at least this far from the grid point
       const gapX = Math.max(0, cx - x, x - cx - 1), gapY = Math.max(0, cy - y, y - cy - 1);
       const val = m + Math.hypot(gapX, gapY) * cellM * offRoad;
-      if (val < lo) lo = val;
+      if (val < best) best = val;
     }
-    grid[y * nx + x] = lo;
+    fill[y * nx + x] = best;
   }
-  // marching squares on -value: the area where value ≤ limit is where -value ≥ -limit
-  const neg = Array.from(grid, (v) => -v);
-  const polys = contours().size([nx, ny]).thresholds(limits.map((l) => -l))(neg);
-  // d3-contour draws the value at index i at coordinate i + 0.5
-  const toLngLat = (ring: number[][]) => ring.map(([x, y]) => [Math.round((lo0 + ((x - 0.5) * cell) / kx) * 1e6) / 1e6, Math.round((la0 + (y - 0.5) * cell) * 1e6) / 1e6]);
+  // Far from every road only the first unreached grid points are sites: the rest is left to the frame.
+  const near = (x: number, y: number) => x >= 0 && y >= 0 && x < nx && y < ny && fill[y * nx + x] !== Infinity;
+  for (let y = 0; y < ny; y++) for (let x = 0; x < nx; x++) {
+    const f = fill[y * nx + x];
+    if (f !== f) continue;
+    if (f === Infinity && !near(x - 1, y) && !near(x + 1, y) && !near(x, y - 1) && !near(x, y + 1)) continue;
+    addSite(x, y, f);
+  }
+  for (let x = -1; x <= nx; x++) { addSite(x, -1, Infinity); addSite(x, ny, Infinity); }
+  for (let y = 0; y < ny; y++) { addSite(-1, y, Infinity); addSite(nx, y, Infinity); }
+  // Coinciding road points whose values fall on both sides of a contour: what /route answers there.
+  const value = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    value[i] = hi[i];
+    if (i >= roadSites || !limits.some((l) => lo[i] <= l && hi[i] > l)) continue;
+    const lat = la0 + xy[2 * i + 1] * cell, lng = lo0 + (xy[2 * i] * cell) / kx;
+    const cs = candidates(graph, lat, lng, radius);
+    if (cs) value[i] = Math.min(...cs.map((c) => valueAt(c.edge, c.pos, settled.get(g.edgeU[c.edge]), settled.get(g.edgeV[c.edge]))));
+  }
+  const polys = triContours(xy.subarray(0, 2 * n), value, limits);
+  const toLngLat = (ring: number[]) => {
+    const out: number[][] = [];
+    for (let i = 0; i < ring.length; i += 2) out.push([Math.round((lo0 + (ring[i] * cell) / kx) * 1e6) / 1e6, Math.round((la0 + ring[i + 1] * cell) * 1e6) / 1e6]);
+    return out;
+  };
   const features = polys.map((p, i) => ({
     type: 'Feature',
-    geometry: { type: 'MultiPolygon', coordinates: p.coordinates.map((poly) => poly.map(toLngLat)) },
+    geometry: { type: 'MultiPolygon', coordinates: p.map((poly) => poly.map(toLngLat)) },
     properties: { contour: levels[i], metric: byDistance ? 'distance' : 'time', [name]: levels[i] },
   }));
   return {
