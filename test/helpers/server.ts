@@ -9,7 +9,8 @@ import type { TestDb } from './db.ts';
 import { checkResponse } from './responses.ts';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
-export const SHARED_DATA = resolve(REPO, '..', 'shared', 'data');
+/** The shared data folder: SHARED_DATA_DIR as the server reads it (src/core/config.ts), else ../shared/data beside the checkout. */
+export const SHARED_DATA = resolve(process.env.SHARED_DATA_DIR || resolve(REPO, '..', 'shared', 'data'));
 
 export interface TestServer {
   app: Running;

@@ -10,7 +10,7 @@ import { hashTrees } from '../helpers/tree-hash.ts';
 import { buildTiles } from '../../graph-build/tiles/index.ts';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
-export const SHARED_DATA = resolve(REPO, '..', 'shared', 'data');
+export const SHARED_DATA = resolve(process.env.SHARED_DATA_DIR || resolve(REPO, '..', 'shared', 'data'));
 
 /** Web-mercator tile of a point. */
 export function tileOf(lat: number, lng: number, z: number): [number, number] {

@@ -9,7 +9,8 @@ import { TaskError, JsonText, type Dataset } from '../../src/core/task.ts';
 import type { RawNetwork } from '../../graph-build/osm/read.ts';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
-export const SHARED_DATA = resolve(REPO, '..', 'shared', 'data');
+/** The shared data folder: SHARED_DATA_DIR as the server reads it (src/core/config.ts), else ../shared/data beside the checkout. */
+export const SHARED_DATA = resolve(process.env.SHARED_DATA_DIR || resolve(REPO, '..', 'shared', 'data'));
 
 export function tempDir(prefix = 'svc-routing-'): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
