@@ -29,6 +29,7 @@ import type { Snap } from './snap.ts';
 import { leg } from './route.ts';
 import { searchFor, type TrafficArgs, type TrafficUse } from './traffic-search.ts';
 import { TRAFFIC_MATRIX_MAX_CELLS } from '../../src/core/limits.ts';
+import { collectSoon } from '../collect.ts';
 
 export interface MatrixArgs extends TrafficArgs {
   sources: [number, number][];
@@ -136,7 +137,10 @@ class Settled {
 }
 
 // The thread's state for the next matrix: a matrix runs start to end on one thread, and only one at a time.
-const entries = new Entries(), buckets = new Buckets(), settled = new Settled();
+let entries = new Entries(), buckets = new Buckets();
+const settled = new Settled();
+/** Bucket entries above this many are not kept after the matrix that needed them (~48 bytes each, see KEEP_CELLS). */
+const KEEP_ENTRIES = 1 << 17;
 
 let up: UpwardSearch | null = null;
 let upGraph: LoadedGraph | null = null;
@@ -224,12 +228,28 @@ export function manyToMany(graph: LoadedGraph, src: (Snap[] | null)[], dst: (Sna
       }
     }
   }
-  return Math.max(bytes, q.bytes() + b.bytes());
+  const held = Math.max(bytes, q.bytes() + b.bytes());
+  if (entries.node.length > KEEP_ENTRIES) { entries = new Entries(); buckets = new Buckets(); }
+  return held;
 }
 
-/** Cell arrays kept for the thread's next matrix (matrixTask), so a large one does not allocate and fault in ~16 MB per request. */
+/**
+ * Matrices up to this many cells reuse the thread's cell arrays and answer buffer (no allocation per
+ * request on the hot path); larger ones get their own, which are garbage once the answer is out, so a
+ * thread that once answered a 1,000 × 1,000 matrix does not hold ~50 MB for the rest of its life
+ * (issue 11 §6; measured in `bench -- memory`). Allocating and faulting in ~16 MB costs a few ms of a
+ * 1,000 × 1,000 matrix's 100+ ms.
+ */
+export const KEEP_CELLS = 40_000;
+/**
+ * From this many cells on, the thread collects its garbage right after answering (workers/collect.ts):
+ * ~10 ms in idle time after a 500 × 1,000 part that takes 60+ ms, and ~16 MB less resident after it.
+ */
+const COLLECT_CELLS = 250_000;
+
 let cellMs = new Float64Array(0), cellMetres = new Float64Array(0);
 function cellScratch(n: number): [Float64Array, Float64Array] {
+  if (n > KEEP_CELLS) return [new Float64Array(n).fill(Infinity), new Float64Array(n).fill(Infinity)];
   if (cellMs.length < n) { cellMs = new Float64Array(n); cellMetres = new Float64Array(n); }
   return [cellMs.subarray(0, n).fill(Infinity), cellMetres.subarray(0, n).fill(Infinity)];
 }
@@ -322,9 +342,10 @@ const DIGITS_LEN = new Uint8Array(10000);
 for (let i = 0; i < 10000; i++) DIGITS_LEN[i] = String(i).length;
 
 class ByteWriter {
-  buf = new Uint8Array(1 << 16);
-  view = new DataView(this.buf.buffer);
+  buf: Uint8Array;
+  view: DataView;
   n = 0;
+  constructor(cap = 1 << 16) { this.buf = new Uint8Array(cap); this.view = new DataView(this.buf.buffer); }
   ensure(k: number) {
     if (this.n + k <= this.buf.length) return;
     let cap = this.buf.length * 2;
@@ -400,8 +421,12 @@ const snappedJson = (c: Snap[] | null) => c
 /** The whole answer as JSON bytes, or with `rows` a part (see the file comment); both in the thread's reused buffer. */
 export function matrixTask(args: MatrixArgs): JsonText | BinaryBody {
   const r = matrixCosts(args, true);
-  const w = writer, part = !!args.rows;
-  const rows = r.r1 - r.r0, cols = r.cols;
+  const part = !!args.rows;
+  const rows = r.r1 - r.r0, cols = r.cols, own = rows * cols > KEEP_CELLS;
+  // A large answer gets a buffer of its own sized for it at once: doubling a kept one would leave
+  // every smaller copy behind as garbage. Pages past what is written are never touched.
+  const w = own ? new ByteWriter(2 * rows * (cols * 24 + 8) + (rows + cols) * 64 + 4096) : writer;
+  if (rows * cols >= COLLECT_CELLS) collectSoon(); // the cells and bytes are garbage once the answer has left
   w.n = 0;
   if (part) w.n = 12; else w.str('{"durations_s":[');
   const a = w.n;
@@ -418,7 +443,7 @@ export function matrixTask(args: MatrixArgs): JsonText | BinaryBody {
   w.str(part ? '"destinations":[' : '],"destinations":[');
   w.snapped(r.dst, 0, r.dst.length);
   w.str(`],"mode":${JSON.stringify(r.graph.profile)},"extract":${JSON.stringify(r.graph.extract)}${r.traffic ? `,"traffic":${JSON.stringify(r.traffic)}` : ''}`);
-  if (!part) { w.str('}'); return new JsonText([w.buf.subarray(0, w.n)], true); }
+  if (!part) { w.str('}'); return new JsonText([w.buf.subarray(0, w.n)], !own); }
   w.view.setUint32(0, b - a, true); w.view.setUint32(4, d - c, true); w.view.setUint32(8, f - e, true);
-  return new BinaryBody(w.buf.subarray(0, w.n), true);
+  return new BinaryBody(w.buf.subarray(0, w.n), !own);
 }
