@@ -26,18 +26,21 @@ function nodes(graph: LoadedGraph, n: number): [number, number][] {
   return out;
 }
 
-/** Starts the warm-up on the smallest graph (the code is the same for all); returns at once. */
-export function warmUpMatrix(graphs: LoadedGraph[], sizes = WARM_UP_SIZES, done?: () => void) {
+/**
+ * Starts the warm-up on the smallest graph (the code is the same for all); returns at once.
+ * `done` gets the number of matrices answered.
+ */
+export function warmUpMatrix(graphs: LoadedGraph[], sizes = WARM_UP_SIZES, done?: (answered: number) => void) {
   const graph = graphs.find((x) => x.profile === 'driving') ?? graphs[0];
-  if (!graph) { done?.(); return; }
+  if (!graph) { done?.(0); return; }
   const pts = nodes(graph, 2 * Math.max(...sizes));
-  let k = 0;
+  let k = 0, answered = 0;
   const step = () => {
     const n = Math.min(sizes[k++], pts.length >> 1);
     try {
-      if (n > 0) matrixTask({ sources: pts.slice(0, n), destinations: pts.slice(pts.length - n), mode: graph.profile });
+      if (n > 0) { matrixTask({ sources: pts.slice(0, n), destinations: pts.slice(pts.length - n), mode: graph.profile }); answered++; }
     } catch { k = sizes.length; } // a graph without roads in range: nothing to warm on it
-    if (k < sizes.length) setImmediate(step); else done?.();
+    if (k < sizes.length) setImmediate(step); else done?.(answered);
   };
   setImmediate(step);
 }
