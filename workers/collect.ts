@@ -1,8 +1,7 @@
-// A full garbage collection of this worker thread, run after a task that allocated large buffers of
-// its own (a 1,000 × 1,000 matrix: ~50 MB of cells and answer bytes). A thread that goes idle after
-// such a task never collects on its own, so that memory would stay resident until its next busy
-// spell (issue 11 §6: extra RSS per busy worker). Runs in the next event-loop turn, after the
-// answer has left, so the caller does not wait for it.
+// A full garbage collection of this worker thread, run when it has dropped large buffers (the arrays
+// a 1,000 × 1,000 matrix left, ~50 MB: workers/routing/matrix.ts release()). An idle thread never
+// collects on its own, so that memory would stay resident until its next busy spell (issue 11 §6:
+// extra RSS per busy worker). Runs in the next event-loop turn, so the caller does not wait for it.
 import v8 from 'node:v8';
 import vm from 'node:vm';
 

@@ -10,7 +10,7 @@ import { randomPoints } from '../../bench/lib/check.ts';
 import { loadedGraphs } from '../../workers/routing/graphs.ts';
 import { joinParts, MATRIX_LIMITS } from '../../src/api/matrix.ts';
 import { routing } from '../../workers/routing/index.ts';
-import { rowsText, KEEP_CELLS } from '../../workers/routing/matrix.ts';
+import { rowsText, KEEP_CELLS, RELEASE_MS, keptBytes } from '../../workers/routing/matrix.ts';
 import { warmUpMatrix, WARM_UP_SIZES } from '../../workers/routing/warm-up.ts';
 import type { BinaryBody } from '../../src/core/task.ts';
 import { ATTRIBUTION } from '../../src/core/attribution.ts';
@@ -87,7 +87,7 @@ describe('route_matrix task', () => {
     expect(JSON.parse(Buffer.concat(joinParts(parts)).toString())).toEqual({ ...whole, attribution: ATTRIBUTION });
   });
 
-  it(`a matrix above ${KEEP_CELLS} cells (buffers of its own) equals its rows computed on the thread's kept arrays; smaller ones after it are unchanged`, () => {
+  it(`a matrix above ${KEEP_CELLS} cells equals its row parts; smaller ones after it are unchanged; its arrays are given back ${RELEASE_MS} ms after`, async () => {
     const S = points('tanzania-sw', 'driving', 220, 31), D = points('tanzania-sw', 'driving', 200, 32);
     expect(S.length * D.length).toBeGreaterThan(KEEP_CELLS);
     const small = () => task('route_matrix', { sources: S.slice(0, 30), destinations: D.slice(0, 40) });
@@ -97,6 +97,10 @@ describe('route_matrix task', () => {
     expect(JSON.parse(Buffer.concat(joinParts(parts)).toString())).toEqual({ ...whole, attribution: ATTRIBUTION });
     expect(small()).toEqual(before);
     expect(task('route_matrix', { sources: S, destinations: D })).toEqual(whole); // a second large one starts from clean cells
+    expect(keptBytes()).toBeGreaterThan(16 * S.length * D.length);
+    await new Promise((r) => setTimeout(r, RELEASE_MS + 200));
+    expect(keptBytes()).toBeLessThan(256 * 1024);
+    expect(small()).toEqual(before);
   });
 
   it('the warm-up runs matrices on a loaded graph to the end, and answers after it are unchanged', async () => {

@@ -139,8 +139,6 @@ class Settled {
 // The thread's state for the next matrix: a matrix runs start to end on one thread, and only one at a time.
 let entries = new Entries(), buckets = new Buckets();
 const settled = new Settled();
-/** Bucket entries above this many are not kept after the matrix that needed them (~48 bytes each, see KEEP_CELLS). */
-const KEEP_ENTRIES = 1 << 17;
 
 let up: UpwardSearch | null = null;
 let upGraph: LoadedGraph | null = null;
@@ -228,30 +226,41 @@ export function manyToMany(graph: LoadedGraph, src: (Snap[] | null)[], dst: (Sna
       }
     }
   }
-  const held = Math.max(bytes, q.bytes() + b.bytes());
-  if (entries.node.length > KEEP_ENTRIES) { entries = new Entries(); buckets = new Buckets(); }
-  return held;
+  return Math.max(bytes, q.bytes() + b.bytes());
 }
 
 /**
- * Matrices up to this many cells reuse the thread's cell arrays and answer buffer (no allocation per
- * request on the hot path); larger ones get their own, which are garbage once the answer is out, so a
- * thread that once answered a 1,000 × 1,000 matrix does not hold ~50 MB for the rest of its life
- * (issue 11 §6; measured in `bench -- memory`). Allocating and faulting in ~16 MB costs a few ms of a
- * 1,000 × 1,000 matrix's 100+ ms.
+ * The thread's arrays for the next matrix (cells here, answer bytes in `writer`, bucket entries
+ * above) are kept and reused: allocating and faulting in ~40 MB per 1,000 × 1,000 request was a
+ * third of the server's CPU. But a thread that answered one large matrix would hold them for the
+ * rest of its life (issue 11 §6): after a matrix of more than KEEP_CELLS cells, RELEASE_MS without
+ * another one gives them back (release()) and collects the garbage.
  */
 export const KEEP_CELLS = 40_000;
-/**
- * From this many cells on, the thread collects its garbage right after answering (workers/collect.ts):
- * ~10 ms in idle time after a 500 × 1,000 part that takes 60+ ms, and ~16 MB less resident after it.
- */
-const COLLECT_CELLS = 250_000;
+export const RELEASE_MS = 1000;
 
 let cellMs = new Float64Array(0), cellMetres = new Float64Array(0);
 function cellScratch(n: number): [Float64Array, Float64Array] {
-  if (n > KEEP_CELLS) return [new Float64Array(n).fill(Infinity), new Float64Array(n).fill(Infinity)];
   if (cellMs.length < n) { cellMs = new Float64Array(n); cellMetres = new Float64Array(n); }
   return [cellMs.subarray(0, n).fill(Infinity), cellMetres.subarray(0, n).fill(Infinity)];
+}
+
+let releaseTimer: ReturnType<typeof setTimeout> | null = null;
+function releaseLater() {
+  if (releaseTimer) releaseTimer.refresh();
+  else releaseTimer = setTimeout(release, RELEASE_MS).unref();
+}
+function release() {
+  releaseTimer = null;
+  cellMs = new Float64Array(0); cellMetres = new Float64Array(0);
+  writer = new ByteWriter();
+  entries = new Entries(); buckets = new Buckets();
+  collectSoon();
+}
+
+/** Bytes of the arrays this thread keeps for its next matrix (tests). */
+export function keptBytes(): number {
+  return cellMs.byteLength + cellMetres.byteLength + writer.buf.byteLength + entries.node.length * 24 + buckets.bytes();
 }
 
 /**
@@ -405,7 +414,7 @@ class ByteWriter {
   }
 }
 
-const writer = new ByteWriter();
+let writer = new ByteWriter();
 
 /** Rows as ByteWriter.rows writes them, as text (for tests). */
 export function rowsText(arr: Float64Array, rows: number, cols: number, secs: boolean): string {
@@ -422,11 +431,13 @@ const snappedJson = (c: Snap[] | null) => c
 export function matrixTask(args: MatrixArgs): JsonText | BinaryBody {
   const r = matrixCosts(args, true);
   const part = !!args.rows;
-  const rows = r.r1 - r.r0, cols = r.cols, own = rows * cols > KEEP_CELLS;
-  // A large answer gets a buffer of its own sized for it at once: doubling a kept one would leave
-  // every smaller copy behind as garbage. Pages past what is written are never touched.
-  const w = own ? new ByteWriter(2 * rows * (cols * 24 + 8) + (rows + cols) * 64 + 4096) : writer;
-  if (rows * cols >= COLLECT_CELLS) collectSoon(); // the cells and bytes are garbage once the answer has left
+  const rows = r.r1 - r.r0, cols = r.cols;
+  // Grown once to what the answer can take, not by doubling (which left every smaller copy behind
+  // as garbage); pages past what is written are never touched.
+  const bound = 2 * rows * (cols * 24 + 8) + (rows + cols) * 64 + 4096;
+  if (writer.buf.length < bound) writer = new ByteWriter(bound);
+  if (rows * cols > KEEP_CELLS) releaseLater();
+  const w = writer;
   w.n = 0;
   if (part) w.n = 12; else w.str('{"durations_s":[');
   const a = w.n;
@@ -443,7 +454,7 @@ export function matrixTask(args: MatrixArgs): JsonText | BinaryBody {
   w.str(part ? '"destinations":[' : '],"destinations":[');
   w.snapped(r.dst, 0, r.dst.length);
   w.str(`],"mode":${JSON.stringify(r.graph.profile)},"extract":${JSON.stringify(r.graph.extract)}${r.traffic ? `,"traffic":${JSON.stringify(r.traffic)}` : ''}`);
-  if (!part) { w.str('}'); return new JsonText([w.buf.subarray(0, w.n)], !own); }
+  if (!part) { w.str('}'); return new JsonText([w.buf.subarray(0, w.n)], true); }
   w.view.setUint32(0, b - a, true); w.view.setUint32(4, d - c, true); w.view.setUint32(8, f - e, true);
-  return new BinaryBody(w.buf.subarray(0, w.n), !own);
+  return new BinaryBody(w.buf.subarray(0, w.n), true);
 }
