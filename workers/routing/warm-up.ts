@@ -2,11 +2,13 @@
 //
 // A fresh thread runs the matrix code in V8's interpreter until TurboFan has compiled it, and the
 // first task that grows a buffer (buckets, cells, answer bytes) deoptimises code compiled without
-// that path: measured on Tanzania SW, the first 100 × 100 matrices of a new server took 30–40 ms in
-// the worker, the next ones 10–20 ms until about the 6th to 20th (more under load, when the
+// that path: measured on Tanzania SW, the first 100 × 100 matrix of a new server took 117–160 ms in
+// the worker, the next ones 10–40 ms until about the 6th to 20th (later under load, when the
 // compiler threads wait for a core), then ~2 ms. Running a few matrices of growing size right
-// after start takes that cost off the first requests. Each runs in its own event-loop turn, so a
-// request that arrives meanwhile waits for one warm-up matrix at most.
+// after start took the first one to 20–36 ms and, over the 20 requests after it, p50 9.2 → 7.6 ms
+// and server CPU 270 → 215 ms (docs/routing.md, *Matrix*), for ~100 ms of CPU per thread at start
+// and ~5 MB more RSS per idle worker. Each runs in its own event-loop turn, so a request that
+// arrives meanwhile waits for one warm-up matrix at most.
 import type { LoadedGraph } from './graphs.ts';
 import { E7 } from '../../src/core/format/route.ts';
 import { matrixTask } from './matrix.ts';
