@@ -39,12 +39,12 @@ const ATTACH_TIMEOUT_MS = 10_000;
 const packr = new Packr({ useRecords: false });
 /**
  * Young generation of a worker thread's heap, MB. V8 grows it to 48 MB in a thread that makes
- * garbage (map matching, large matrices) and keeps it resident: with 4 MB, extra RSS per busy
- * worker on Tanzania SW went from 30.5 to 21.4 MB for matching and from 48 to 37 MB for a
- * 1,000 × 1,000 matrix (`bench -- memory`), with no measurable change in their time in process
- * (--max-semi-space-size=1, the same semi-space: matrix 100 × 100, 3 traces, 1,000 × 1,000).
+ * garbage (map matching, large matrices) and keeps it resident (issue 11 §6). `bench -- memory`,
+ * extra RSS per busy worker, 4M graph / Tanzania SW, one run each: matching 24.7 / 26.5 MB at 8,
+ * 24.5 / 23.0 at 4, 32.6 / 34.8 at 16 (30.1 on Tanzania SW uncapped). 4 cost a 1,000 × 1,000 matrix
+ * over HTTP ~20% more server CPU (1,050–1,190 against 810–1,040 ms for 8 requests, 8 MB 930–940).
  */
-const YOUNG_MB = 4;
+const YOUNG_MB = 8;
 
 interface Pending {
   req: TaskRequest;

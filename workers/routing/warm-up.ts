@@ -7,7 +7,7 @@
 // compiler threads wait for a core), then ~2 ms. Running a few matrices of growing size right
 // after start took the first one to 20–36 ms and, over the 20 requests after it, p50 9.2 → 7.6 ms
 // and server CPU 270 → 215 ms (docs/routing.md, *Matrix*), for ~100 ms of CPU per thread at start
-// and ~5 MB more RSS per idle worker. Each runs in its own event-loop turn, so a request that
+// and 5–8 MB more RSS per idle worker (not per busy one). Each runs in its own event-loop turn, so a request that
 // arrives meanwhile waits for one warm-up matrix at most.
 import type { LoadedGraph } from './graphs.ts';
 import { E7 } from '../../src/core/format/route.ts';
