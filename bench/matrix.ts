@@ -1,4 +1,5 @@
 // npm run bench -- matrix [--rounds 5] [--cache DIR] [--osrm-cache DIR] [--no-http] [--no-synthetic]
+// (SHARED_DATA_DIR: the shared data folder when it is not ../shared/data beside the checkout)
 //
 // Issue 11 §2. Prints one JSON object and writes bench/results/matrix.json.
 //  1. Compute, one thread, in process (the worker's task: snapping, bucket searches, JSON text):
@@ -34,7 +35,7 @@ import { rng } from './lib/rand.ts';
 import { median, round } from './lib/stats.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const SHARED = resolve(HERE, '..', '..', 'shared', 'data');
+const SHARED = process.env.SHARED_DATA_DIR ?? resolve(HERE, '..', '..', 'shared', 'data');
 const TZ = { name: 'tanzania-sw', file: 'tanzania-sw-rural-roads-gostnets-2025.osm.pbf' };
 const SIZES = [100, 1000];
 

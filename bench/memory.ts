@@ -6,7 +6,9 @@
 // given the same load of that task kind (bench/lib/memory-child.ts), and the process RSS is read
 // idle (engine up) and after the load. Per busy worker = (RSS with N − RSS with 1) / (N − 1): the
 // graph files are shared, so this is what each thread adds (its engine code, V8 heap, query state);
-// idle per worker is the same difference before any task, so busy − idle is what the work added.
+// idle per worker is the same difference before any task, so busy − idle is what the work added;
+// per_busy_worker_released is busy measured again once workers have given back a large matrix's
+// arrays (RELEASE_MS after their last one, workers/routing/matrix.ts).
 // Loads per worker: route 100 routes; matrix_100 3 matrices of 100 × 100; matrix_1000 one of
 // 1,000 × 1,000; match 3 traces of ~40 km (a fix every 5–30 s, σ 10 m) driven on a random walk;
 // isochrone 5 isochrones of 10 minutes (a search on the uncontracted graph, as traffic routes run).
@@ -148,6 +150,8 @@ export async function main(argv: string[]) {
           per_busy_worker_mb: r1((b.busy_rss_mb - a.busy_rss_mb) / (N - 1)),
           per_idle_worker_mb: r1((b.idle_rss_mb - a.idle_rss_mb) / (N - 1)),
           work_added_per_worker_mb: r1((b.busy_rss_mb - a.busy_rss_mb - (b.idle_rss_mb - a.idle_rss_mb)) / (N - 1)),
+          // the same ~1.5 s later, once workers have given back a large matrix's arrays
+          per_busy_worker_released_mb: r1((b.released_rss_mb - a.released_rss_mb) / (N - 1)),
           runs: [a, b],
         });
       }

@@ -37,6 +37,14 @@ const MAX_INFLIGHT = 4;
 /** How long the attach handshake waits for every thread to take its lane. */
 const ATTACH_TIMEOUT_MS = 10_000;
 const packr = new Packr({ useRecords: false });
+/**
+ * Young generation of a worker thread's heap, MB. V8 grows it to 48 MB in a thread that makes
+ * garbage (map matching, large matrices) and keeps it resident (issue 11 §6). `bench -- memory`,
+ * extra RSS per busy worker, 4M graph / Tanzania SW, one run each: matching 24.7 / 26.5 MB at 8,
+ * 24.5 / 23.0 at 4, 32.6 / 34.8 at 16 (30.1 on Tanzania SW uncapped). 4 cost a 1,000 × 1,000 matrix
+ * over HTTP ~20% more server CPU (1,050–1,190 against 810–1,040 ms for 8 requests, 8 MB 930–940).
+ */
+const YOUNG_MB = 8;
 
 interface Pending {
   req: TaskRequest;
@@ -137,6 +145,7 @@ export class Engine {
       recordTiming: false,
       // Idle threads must run their event loop (not block in Atomics.wait) to hear their lane.
       atomics: 'disabled',
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB },
     });
     const r = await pool.run({ op: 'describe', args: null } satisfies TaskRequest);
     const body = JSON.parse(new TextDecoder().decode(r.body));

@@ -9,7 +9,7 @@ import type { TestDb } from './db.ts';
 import { checkResponse } from './responses.ts';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
-// as src/core/config.ts: SHARED_DATA_DIR, or shared/data beside the checkout
+/** The shared data folder: SHARED_DATA_DIR as the server reads it (src/core/config.ts), else ../shared/data beside the checkout. */
 export const SHARED_DATA = resolve(process.env.SHARED_DATA_DIR || resolve(REPO, '..', 'shared', 'data'));
 
 export interface TestServer {

@@ -9,7 +9,7 @@ import { TaskError, JsonText, type Dataset } from '../../src/core/task.ts';
 import type { RawNetwork } from '../../graph-build/osm/read.ts';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
-// as src/core/config.ts: SHARED_DATA_DIR, or shared/data beside the checkout
+/** The shared data folder: SHARED_DATA_DIR as the server reads it (src/core/config.ts), else ../shared/data beside the checkout. */
 export const SHARED_DATA = resolve(process.env.SHARED_DATA_DIR || resolve(REPO, '..', 'shared', 'data'));
 
 export function tempDir(prefix = 'svc-routing-'): { dir: string; remove(): void } {

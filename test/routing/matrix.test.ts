@@ -10,7 +10,8 @@ import { randomPoints } from '../../bench/lib/check.ts';
 import { loadedGraphs } from '../../workers/routing/graphs.ts';
 import { joinParts, MATRIX_LIMITS } from '../../src/api/matrix.ts';
 import { routing } from '../../workers/routing/index.ts';
-import { rowsText } from '../../workers/routing/matrix.ts';
+import { rowsText, KEEP_CELLS, RELEASE_MS, keptBytes } from '../../workers/routing/matrix.ts';
+import { warmUpMatrix, WARM_UP_SIZES } from '../../workers/routing/warm-up.ts';
 import type { BinaryBody } from '../../src/core/task.ts';
 import { ATTRIBUTION } from '../../src/core/attribution.ts';
 import { freshPglite, type TestDb } from '../helpers/db.ts';
@@ -84,6 +85,30 @@ describe('route_matrix task', () => {
     // each part copied out, as the engine does before the thread's next task reuses its buffer
     const parts = [[0, 11], [11, 12], [12, 30]].map((rows) => (routing.tasks.route_matrix({ sources: S, destinations: D, rows }, { sandbox: false }) as BinaryBody).bytes.slice());
     expect(JSON.parse(Buffer.concat(joinParts(parts)).toString())).toEqual({ ...whole, attribution: ATTRIBUTION });
+  });
+
+  it(`a matrix above ${KEEP_CELLS} cells equals its row parts; smaller ones after it are unchanged; its arrays are given back ${RELEASE_MS} ms after`, async () => {
+    const S = points('tanzania-sw', 'driving', 220, 31), D = points('tanzania-sw', 'driving', 200, 32);
+    expect(S.length * D.length).toBeGreaterThan(KEEP_CELLS);
+    const small = () => task('route_matrix', { sources: S.slice(0, 30), destinations: D.slice(0, 40) });
+    const before = small();
+    const whole = task('route_matrix', { sources: S, destinations: D });
+    const parts = [[0, 100], [100, 200], [200, 220]].map((rows) => (routing.tasks.route_matrix({ sources: S, destinations: D, rows }, { sandbox: false }) as BinaryBody).bytes.slice());
+    expect(JSON.parse(Buffer.concat(joinParts(parts)).toString())).toEqual({ ...whole, attribution: ATTRIBUTION });
+    expect(small()).toEqual(before);
+    expect(task('route_matrix', { sources: S, destinations: D })).toEqual(whole); // a second large one starts from clean cells
+    expect(keptBytes()).toBeGreaterThan(16 * S.length * D.length);
+    await new Promise((r) => setTimeout(r, RELEASE_MS + 200));
+    expect(keptBytes()).toBeLessThan(256 * 1024);
+    expect(small()).toEqual(before);
+  });
+
+  it('the warm-up runs matrices on a loaded graph to the end, and answers after it are unchanged', async () => {
+    const S = points('tanzania-sw', 'driving', 30, 41), D = points('tanzania-sw', 'driving', 30, 42);
+    const before = task('route_matrix', { sources: S, destinations: D });
+    const answered = await new Promise<number>((done) => warmUpMatrix(loadedGraphs(), WARM_UP_SIZES, done));
+    expect(answered).toBe(WARM_UP_SIZES.length);
+    expect(task('route_matrix', { sources: S, destinations: D })).toEqual(before);
   });
 
   it('writes every cell as JSON.stringify writes /route\'s rounded value', () => {

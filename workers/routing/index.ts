@@ -17,6 +17,7 @@ import type { PathSearch } from './search.ts';
 import { searchFor, type TrafficUse } from './traffic-search.ts';
 export { searchFor, type TrafficUse };
 import { roadAccess } from './access.ts';
+import { warmUpMatrix } from './warm-up.ts';
 import { guidedRouteTask, type GuidedRouteArgs } from './guided.ts';
 import { osrmRouteTask, osrmNearestTask, osrmTableTask, osrmTripTask, osrmMatchTask } from './osrm.ts';
 
@@ -144,7 +145,7 @@ function snappedAll(snaps: Snap[]) {
 }
 
 export const routing: EngineModule = {
-  init(datasets) { setLoadedGraphs(loadGraphs(datasets)); },
+  init(datasets) { setLoadedGraphs(loadGraphs(datasets)); warmUpMatrix(loadedGraphs()); },
   tasks: {
     // steps and alternatives take the guided path (guided.ts); the plain answer keeps its own
     route: (args: GuidedRouteArgs) => (args.steps || args.alternatives ? guidedRouteTask(args) : routeTask(args)),

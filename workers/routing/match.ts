@@ -90,7 +90,7 @@ export function matchTrace(graph: LoadedGraph, pts: TracePoint[]): { matchings: 
   const chosen: (Snap | null)[] = new Array(n).fill(null);
   const piece: number[] = new Array(n).fill(-1);
   // Viterbi state of the current piece
-  let idx: number[] = [], score: Float64Array = new Float64Array(0), back: Int32Array[] = [], diffs: Float64Array[] = [], lens: Float64Array[] = [];
+  let idx: number[] = [], score: Float64Array = new Float64Array(0), back: Int32Array[] = [];
   let last = -1; // trace index of the last point in the piece
 
   const close = () => {
@@ -142,11 +142,11 @@ export function matchTrace(graph: LoadedGraph, pts: TracePoint[]): { matchings: 
     m.confidence = snaps.length > 1 ? Math.max(0, 1 - sumDiff / Math.max(1, m.distance)) : 0;
     for (let k = 0; k < idx.length; k++) { chosen[idx[k]] = snaps[k]; piece[idx[k]] = matchings.length; }
     matchings.push(m);
-    idx = []; back = []; diffs = []; lens = []; last = -1;
+    idx = []; back = []; last = -1;
   };
 
   const start = (i: number) => {
-    idx = [i]; back = [new Int32Array(0)]; diffs = [new Float64Array(0)]; lens = [new Float64Array(0)];
+    idx = [i]; back = [new Int32Array(0)];
     score = Float64Array.from(cands[i], (s) => emission(i, s));
     last = i;
   };
@@ -161,7 +161,7 @@ export function matchTrace(graph: LoadedGraph, pts: TracePoint[]): { matchings: 
     const gc = haversine(pts[last].lat, pts[last].lng, pts[i].lat, pts[i].lng);
     const ms = new Float64Array(P.length * K).fill(Infinity), metres = new Float64Array(P.length * K).fill(Infinity);
     manyToMany(graph, P.map((s) => [s]), C.map((s) => [s]), ms, metres);
-    const ns = new Float64Array(K).fill(-Infinity), nb = new Int32Array(K).fill(-1), diff = new Float64Array(P.length * K), len = new Float64Array(P.length * K);
+    const ns = new Float64Array(K).fill(-Infinity), nb = new Int32Array(K).fill(-1);
     for (let a = 0; a < P.length; a++) {
       if (score[a] === -Infinity) continue;
       for (let b = 0; b < K; b++) {
@@ -169,7 +169,6 @@ export function matchTrace(graph: LoadedGraph, pts: TracePoint[]): { matchings: 
         if (d === Infinity) continue;
         const dd = Math.abs(d - gc);
         if (d - gc > MAX_DETOUR_M) continue;
-        diff[a * K + b] = dd; len[a * K + b] = d;
         const v = score[a] - dd / BETA_M + emission(i, C[b]);
         if (v > ns[b]) { ns[b] = v; nb[b] = a; }
       }
@@ -182,7 +181,7 @@ export function matchTrace(graph: LoadedGraph, pts: TracePoint[]): { matchings: 
       if (j < n && reachable(graph, P, cands[j], pts[last], pts[j])) continue;
       close(); start(i); continue;
     }
-    idx.push(i); back.push(nb); diffs.push(diff); lens.push(len); score = ns; last = i;
+    idx.push(i); back.push(nb); score = ns; last = i;
   }
   close();
   return { matchings, chosen, piece };

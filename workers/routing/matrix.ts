@@ -29,6 +29,7 @@ import type { Snap } from './snap.ts';
 import { leg } from './route.ts';
 import { searchFor, type TrafficArgs, type TrafficUse } from './traffic-search.ts';
 import { TRAFFIC_MATRIX_MAX_CELLS } from '../../src/core/limits.ts';
+import { collectSoon } from '../collect.ts';
 
 export interface MatrixArgs extends TrafficArgs {
   sources: [number, number][];
@@ -136,7 +137,8 @@ class Settled {
 }
 
 // The thread's state for the next matrix: a matrix runs start to end on one thread, and only one at a time.
-const entries = new Entries(), buckets = new Buckets(), settled = new Settled();
+let entries = new Entries(), buckets = new Buckets();
+const settled = new Settled();
 
 let up: UpwardSearch | null = null;
 let upGraph: LoadedGraph | null = null;
@@ -227,11 +229,38 @@ export function manyToMany(graph: LoadedGraph, src: (Snap[] | null)[], dst: (Sna
   return Math.max(bytes, q.bytes() + b.bytes());
 }
 
-/** Cell arrays kept for the thread's next matrix (matrixTask), so a large one does not allocate and fault in ~16 MB per request. */
+/**
+ * The thread's arrays for the next matrix (cells here, answer bytes in `writer`, bucket entries
+ * above) are kept and reused: allocating and faulting in ~40 MB per 1,000 × 1,000 request was a
+ * third of the server's CPU. But a thread that answered one large matrix would hold them for the
+ * rest of its life (issue 11 §6): after a matrix of more than KEEP_CELLS cells, RELEASE_MS without
+ * another one gives them back (release()) and collects the garbage.
+ */
+export const KEEP_CELLS = 40_000;
+export const RELEASE_MS = 1000;
+
 let cellMs = new Float64Array(0), cellMetres = new Float64Array(0);
 function cellScratch(n: number): [Float64Array, Float64Array] {
   if (cellMs.length < n) { cellMs = new Float64Array(n); cellMetres = new Float64Array(n); }
   return [cellMs.subarray(0, n).fill(Infinity), cellMetres.subarray(0, n).fill(Infinity)];
+}
+
+let releaseTimer: ReturnType<typeof setTimeout> | null = null;
+function releaseLater() {
+  if (releaseTimer) releaseTimer.refresh();
+  else releaseTimer = setTimeout(release, RELEASE_MS).unref();
+}
+function release() {
+  releaseTimer = null;
+  cellMs = new Float64Array(0); cellMetres = new Float64Array(0);
+  writer = new ByteWriter();
+  entries = new Entries(); buckets = new Buckets();
+  collectSoon();
+}
+
+/** Bytes of the arrays this thread keeps for its next matrix (tests). */
+export function keptBytes(): number {
+  return cellMs.byteLength + cellMetres.byteLength + writer.buf.byteLength + entries.node.length * 24 + buckets.bytes();
 }
 
 /**
@@ -322,9 +351,10 @@ const DIGITS_LEN = new Uint8Array(10000);
 for (let i = 0; i < 10000; i++) DIGITS_LEN[i] = String(i).length;
 
 class ByteWriter {
-  buf = new Uint8Array(1 << 16);
-  view = new DataView(this.buf.buffer);
+  buf: Uint8Array;
+  view: DataView;
   n = 0;
+  constructor(cap = 1 << 16) { this.buf = new Uint8Array(cap); this.view = new DataView(this.buf.buffer); }
   ensure(k: number) {
     if (this.n + k <= this.buf.length) return;
     let cap = this.buf.length * 2;
@@ -384,7 +414,7 @@ class ByteWriter {
   }
 }
 
-const writer = new ByteWriter();
+let writer = new ByteWriter();
 
 /** Rows as ByteWriter.rows writes them, as text (for tests). */
 export function rowsText(arr: Float64Array, rows: number, cols: number, secs: boolean): string {
@@ -400,8 +430,14 @@ const snappedJson = (c: Snap[] | null) => c
 /** The whole answer as JSON bytes, or with `rows` a part (see the file comment); both in the thread's reused buffer. */
 export function matrixTask(args: MatrixArgs): JsonText | BinaryBody {
   const r = matrixCosts(args, true);
-  const w = writer, part = !!args.rows;
+  const part = !!args.rows;
   const rows = r.r1 - r.r0, cols = r.cols;
+  // Grown once to what the answer can take, not by doubling (which left every smaller copy behind
+  // as garbage); pages past what is written are never touched.
+  const bound = 2 * rows * (cols * 24 + 8) + (rows + cols) * 64 + 4096;
+  if (writer.buf.length < bound) writer = new ByteWriter(bound);
+  if (rows * cols > KEEP_CELLS) releaseLater();
+  const w = writer;
   w.n = 0;
   if (part) w.n = 12; else w.str('{"durations_s":[');
   const a = w.n;
