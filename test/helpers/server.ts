@@ -1,5 +1,5 @@
 // Start a real server (uWS + worker pool + store) on a free port for a suite.
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/core/config.ts';
 import { startServer, type Running } from '../../src/server.ts';
 import { createKey } from '../../src/auth/keys.ts';
@@ -8,9 +8,7 @@ import type { Plan } from '../../src/auth/scopes.ts';
 import type { TestDb } from './db.ts';
 import { checkResponse } from './responses.ts';
 
-export const REPO = resolve(import.meta.dirname, '..', '..');
-/** The shared data folder: SHARED_DATA_DIR as the server reads it (src/core/config.ts), else ../shared/data beside the checkout. */
-export const SHARED_DATA = resolve(process.env.SHARED_DATA_DIR || resolve(REPO, '..', 'shared', 'data'));
+export { REPO, SHARED_DATA } from './paths.ts';
 
 export interface TestServer {
   app: Running;

@@ -9,9 +9,8 @@ import { createHash } from 'node:crypto';
 import { hashTrees } from '../helpers/tree-hash.ts';
 import { buildTiles } from '../../graph-build/tiles/index.ts';
 
-export const REPO = resolve(import.meta.dirname, '..', '..');
-// as src/core/config.ts: SHARED_DATA_DIR, or shared/data beside the checkout
-export const SHARED_DATA = resolve(process.env.SHARED_DATA_DIR || resolve(REPO, '..', 'shared', 'data'));
+export { REPO, SHARED_DATA } from '../helpers/paths.ts';
+import { REPO, SHARED_DATA } from '../helpers/paths.ts';
 
 /** Web-mercator tile of a point. */
 export function tileOf(lat: number, lng: number, z: number): [number, number] {

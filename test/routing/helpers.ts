@@ -2,15 +2,13 @@
 // (catalog → SharedArrayBuffers → routing.init), so tests exercise the real path.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { loadDataset } from '../../src/data/catalog.ts';
 import { routing } from '../../workers/routing/index.ts';
 import { TaskError, JsonText, type Dataset } from '../../src/core/task.ts';
 import type { RawNetwork } from '../../graph-build/osm/read.ts';
 
-export const REPO = resolve(import.meta.dirname, '..', '..');
-/** The shared data folder: SHARED_DATA_DIR as the server reads it (src/core/config.ts), else ../shared/data beside the checkout. */
-export const SHARED_DATA = resolve(process.env.SHARED_DATA_DIR || resolve(REPO, '..', 'shared', 'data'));
+export { REPO, SHARED_DATA } from '../helpers/paths.ts';
 
 export function tempDir(prefix = 'svc-routing-'): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
