@@ -60,7 +60,19 @@ interface Lane {
   out: { part: Pending[]; us: number; spread?: boolean }[];
   /** Estimated worker µs of everything out on this lane. */
   us: number;
+  /** Reply buffers written out and released, handed back to the thread with its next batch. */
+  give: ArrayBuffer[];
 }
+
+/**
+ * Most reply buffers handed back to a thread at once. Each answer arrives on this thread as the
+ * worker's buffer, moved, and counted as external memory here; left to the collector, tens of
+ * MB of them piled up between young-generation collections and set off full ones, and the
+ * route throughput fell by a third after the first rounds of a run (docs/guidance.md, *Measured*).
+ */
+const GIVE_MAX = 4;
+/** Larger reply buffers (big matrices, isochrones) are left to the collector rather than held by a thread. */
+const GIVE_MAX_BYTES = 1 << 20;
 
 /** One generation of threads: replaced as a whole on reload. */
 interface Generation {
@@ -170,7 +182,7 @@ export class Engine {
   }
 
   private openLane(gen: Generation, port: MessagePort, thread: number) {
-    const lane: Lane = { port, thread, out: [], us: 0 };
+    const lane: Lane = { port, thread, out: [], us: 0, give: [] };
     port.on('message', (r: BatchReply) => {
       const { part, us, spread } = lane.out.shift()!;
       lane.us = lane.out.length ? lane.us - us : 0;
@@ -178,6 +190,16 @@ export class Engine {
       // A large job split by its caller (runSpread) says nothing about the usual task's cost.
       if (!spread) this.observeCost(batchMicros(r), part.length);
       const answers = readBatchReply(r);
+      // the buffer goes back once every answer in it has been written
+      let unreleased = answers.length;
+      for (const a of answers) {
+        let done = false;
+        a.release = () => {
+          if (done) return;
+          done = true;
+          if (--unreleased === 0 && lane.give.length < GIVE_MAX && r.buffer.byteLength <= GIVE_MAX_BYTES && gen.lanes.includes(lane)) lane.give.push(r.buffer as ArrayBuffer);
+        };
+      }
       for (let j = 0; j < part.length; j++) part[j].resolve(answers[j]);
       this.settled(gen);
     });
@@ -349,7 +371,11 @@ export class Engine {
     if (!lane.out.length) lane.port.ref();
     lane.out.push({ part, us, spread });
     lane.us += us;
-    lane.port.postMessage(packed, [packed.buffer]);
+    if (lane.give.length) {
+      const give = lane.give;
+      lane.give = [];
+      lane.port.postMessage({ packed, give }, [packed.buffer, ...give]);
+    } else lane.port.postMessage(packed, [packed.buffer]);
   }
 
   /** No lanes (a thread died and its replacement has none yet): through Piscina's queue, one batch per thread. */

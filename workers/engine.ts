@@ -43,6 +43,20 @@ function answer(status: number, body: unknown): Answer {
 
 /** The control task that hands this thread its private channel to the main thread (see src/pool.ts). */
 
+/**
+ * Reply buffers the main thread has written out and handed back (src/pool.ts): a batch's answers
+ * are encoded into one that is large enough instead of a new buffer.
+ */
+const free: ArrayBuffer[] = [];
+const FREE_MAX = 4;
+
+function replyBuffer(bytes: number): Buffer | undefined {
+  for (let i = 0; i < free.length; i++) {
+    if (free[i].byteLength >= bytes) return Buffer.from(free.splice(i, 1)[0]);
+  }
+  return undefined;
+}
+
 function runBatch(packed: Uint8Array): BatchReply {
   const t0 = performance.now();
   const reqs = unpackr.unpack(packed) as TaskRequest[];
@@ -52,12 +66,15 @@ function runBatch(packed: Uint8Array): BatchReply {
     if (a.scratch && i < reqs.length - 1) a.parts = a.parts.map((p) => (typeof p === 'string' ? p : p.slice()));
     return a;
   });
-  return encodeBatchReply(answers, (performance.now() - t0) * 1000);
+  return encodeBatchReply(answers, (performance.now() - t0) * 1000, replyBuffer);
 }
 
 function attach(msg: AttachRequest): number {
   const port = msg.attach;
-  port.on('message', (packed: Uint8Array) => {
+  port.on('message', (m: Uint8Array | { packed: Uint8Array; give: ArrayBuffer[] }) => {
+    let packed: Uint8Array;
+    if (m instanceof Uint8Array) packed = m;
+    else { packed = m.packed; free.push(...m.give); if (free.length > FREE_MAX) free.splice(0, free.length - FREE_MAX); }
     const r = runBatch(packed);
     port.postMessage(r, [r.buffer as ArrayBuffer]);
   });

@@ -31,13 +31,16 @@ export function batchMicros(r: BatchReply): number {
   return new Uint32Array(r.buffer, r.byteOffset, 2)[1];
 }
 
-/** An unpooled, transferable buffer in the BatchReply layout. */
-export function encodeBatchReply(answers: { status: number; parts: (string | Uint8Array)[] }[], micros: number): BatchReply {
+/**
+ * A transferable buffer in the BatchReply layout: one `reuse` offers (a buffer handed back to the
+ * worker, at least that many bytes) or a new unpooled one.
+ */
+export function encodeBatchReply(answers: { status: number; parts: (string | Uint8Array)[] }[], micros: number, reuse?: (bytes: number) => Buffer | undefined): BatchReply {
   const n = answers.length;
   const base = 4 * (HEAD + 2 * n);
   let total = 0;
   for (let i = 0; i < n; i++) for (const p of answers[i].parts) total += typeof p === 'string' ? Buffer.byteLength(p) : p.byteLength;
-  const buf = Buffer.allocUnsafeSlow(base + total);
+  const buf = reuse?.(base + total) ?? Buffer.allocUnsafeSlow(base + total);
   const words = new Uint32Array(buf.buffer, buf.byteOffset, HEAD + 2 * n);
   words[0] = n;
   words[1] = Math.min(0xffffffff, Math.round(micros));

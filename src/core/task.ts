@@ -75,6 +75,12 @@ export interface TaskRequest {
 export interface TaskReply {
   status: number;
   body: Uint8Array;
+  /**
+   * Says the body has been written and will not be read again, so its buffer may go back to the
+   * worker that wrote it (src/pool.ts). Only the HTTP writer calls it; a reply nobody releases is
+   * collected as usual.
+   */
+  release?: () => void;
 }
 
 /** Sent once to each worker thread at start: its private lane for batches (see src/pool.ts). */

@@ -365,7 +365,7 @@ export class HttpServer {
       status = reply.status ?? 200;
       body = withAttribution(reply.json);
     }
-    if (ex.aborted) return status;
+    if (ex.aborted) { if ('task' in reply) reply.task.release?.(); return status; }
     const res = ex.res, head = ex.method === 'HEAD';
     const close = ex.close || ex.bodyPending;
     const origin = ex.origin === undefined ? null : this.cors.allowOrigin(ex.origin, key);
@@ -390,6 +390,8 @@ export class HttpServer {
       else if (head) res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength, close);
       else res.end(body, close);
     });
+    // uWS has sent or copied the body: its buffer can go back to the worker
+    if ('task' in reply) reply.task.release?.();
     return status;
   }
 }

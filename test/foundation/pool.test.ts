@@ -57,6 +57,26 @@ describe('worker pool', () => {
     });
   });
 
+  it('hands a written reply\'s buffer back to its thread, which answers into it; an unreleased one stays', async () => {
+    // one request at a time, so each batch holds one answer and both lanes see traffic
+    const kept = await engine.run('describe', null);
+    const keptText = new TextDecoder().decode(kept.body);
+    const released: Uint8Array[] = [];
+    for (let i = 0; i < 8; i++) {
+      const r = await engine.run('describe', null);
+      expect(decode(r.body).ops).toContain('ping');
+      r.release!();
+      released.push(r.body);
+    }
+    // later batches on each lane carried the released buffers back: their views here are detached
+    for (let i = 0; i < 8; i++) await engine.run('ping', null);
+    expect(released.filter((b) => b.byteLength === 0).length).toBeGreaterThanOrEqual(6);
+    // a reply nobody released is untouched, and answers written into reused buffers are whole
+    expect(new TextDecoder().decode(kept.body)).toBe(keptText);
+    const again = await Promise.all(Array.from({ length: 50 }, () => engine.run('describe', null)));
+    for (const r of again) { expect(decode(r.body).ops).toContain('ping'); r.release!(); }
+  });
+
   it('keeps answering when a thread dies, and the replacement gets a lane', async () => {
     const pool = (engine as unknown as { gen: { pool: { threads: { terminate(): Promise<number> }[] } } }).gen.pool;
     await pool.threads[0].terminate();
