@@ -48,7 +48,7 @@ export class ViaSearch {
   private kx = 0;
 
   constructor(private g: GraphViews) {
-    this.pages = new Pages(g.meta.nodes, 32);
+    this.pages = new Pages(g.meta.nodes, 32, [ST, ST + 1], 0x3fffffff); // states 2·cur, 2·cur + 1: int32
     for (let e = 0; e < g.edgeW.length; e++) if (g.edgeW[e] > 0) this.vmax = Math.max(this.vmax, g.edgeDist[e] / g.edgeW[e]);
     // Equirectangular at the widest latitude of the extract (|lat| largest, so cos smallest): east-west
     // distances come out no longer than on the sphere; LB_SLACK covers the rest of the projection error.
@@ -71,11 +71,10 @@ export class ViaSearch {
    */
   find(sources: Seed[], targets: Seed[], best: number, want: number, bestEdges: Set<number>, bestLen: number, q: ChQuery, from: [number, number], to: [number, number]): AltPath[] {
     const g = this.g;
-    this.pages.clear();
-    if (++this.cur === 0x3fffffff) { const st = this.pages.i32; for (let i = 0; i < st.length; i += 8) { st[i + ST] = 0; st[i + ST + 1] = 0; } this.cur = 1; }
+    this.cur = this.pages.next(this.cur);
     const limit = (1 + STRETCH) * best;
-    const seenF = this.tree(sources, 0, limit, to), seenB = this.tree(targets, 1, limit, from);
-    void seenF;
+    this.tree(sources, 0, limit, to);
+    const seenB = this.tree(targets, 1, limit, from);
     const cands: { v: number; c: number }[] = [];
     const settledAt = 2 * this.cur + 1;
     for (const v of seenB) {

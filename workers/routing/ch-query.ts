@@ -31,16 +31,11 @@ export class ChQuery implements PathSearch {
   private edges = new Int32Array(256);
 
   constructor(private g: GraphViews) {
-    this.pages = new Pages(g.meta.nodes, 32);
+    this.pages = new Pages(g.meta.nodes, 32, [STAMP], 0x7fffffff);
   }
 
   reset() {
-    this.pages.clear();
-    if (++this.cur === 0x7fffffff) {
-      const rec = this.pages.i32;
-      for (let i = STAMP; i < rec.length; i += 8) rec[i] = 0;
-      this.cur = 1;
-    }
+    this.cur = this.pages.next(this.cur);
     this.heapF.clear(); this.heapB.clear();
     this.meet = -1; this.best = Infinity; this.settled = 0;
     this.seeds.length = 0;

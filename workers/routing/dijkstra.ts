@@ -24,7 +24,7 @@ export class DijkstraQuery implements PathSearch {
   settled = 0;
 
   constructor(private g: GraphViews) {
-    this.pages = new Pages(g.meta.nodes, 16);
+    this.pages = new Pages(g.meta.nodes, 16, [STAMP], 0x7fffffff);
   }
 
   /**
@@ -39,12 +39,7 @@ export class DijkstraQuery implements PathSearch {
   }
 
   reset() {
-    this.pages.clear();
-    if (++this.cur === 0x7fffffff) {
-      const rec = this.pages.i32;
-      for (let i = STAMP; i < rec.length; i += 4) rec[i] = 0;
-      this.cur = 1;
-    }
+    this.cur = this.pages.next(this.cur);
     this.heap.clear(); this.end = -1; this.settled = 0;
     this.tNode.length = 0; this.tCost.length = 0;
   }

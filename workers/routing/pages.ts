@@ -19,9 +19,25 @@ export class Pages {
   private n = 0;
   private slots = 0;
 
-  /** recBytes: bytes per record, a multiple of 8. */
-  constructor(nodes: number, private recBytes: number) {
+  /**
+   * recBytes: bytes per record, a multiple of 8; stampWords: the i32 words of a record that hold
+   * query stamps, all below maxStamp (see next()).
+   */
+  constructor(nodes: number, private recBytes: number, private stampWords: number[], private maxStamp: number) {
     this.table = new Int32Array((nodes >>> PAGE_SHIFT) + 1).fill(-1);
+  }
+
+  /**
+   * Starts the next query after the one stamped `cur`: detaches that query's pages and returns the
+   * new stamp. Before the stamps would reach maxStamp, every record's stamp words are cleared and
+   * they start again at 1.
+   */
+  next(cur: number): number {
+    this.clear();
+    if (++cur !== this.maxStamp) return cur;
+    const rec = this.i32, stride = this.recBytes >> 2;
+    for (const w of this.stampWords) for (let i = w; i < rec.length; i += stride) rec[i] = 0;
+    return 1;
   }
 
   /** Detaches every page the last query touched; their slots serve the next one. */
