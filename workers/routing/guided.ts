@@ -131,21 +131,17 @@ export class LineTexts {
   /** [[lng, lat], …] of the line, in pieces. */
   private pieces(l: E7Line): (string | Uint8Array)[] {
     const out: (string | Uint8Array)[] = ['['];
-    const close = this.linePieces(l, out);
-    out.push(close);
+    this.linePieces(l, out);
+    out.push(']');
     return out;
   }
-  /**
-   * Appends the line's points (no brackets) to out; returns the text that must follow them before
-   * the array's closing bracket ("" or, for a one-point line, the repeated point's text).
-   */
-  linePieces(l: E7Line, out: (string | Uint8Array)[]): string {
+  /** Appends the line's points, without the array's brackets, to out (a one-point line: the point twice). */
+  linePieces(l: E7Line, out: (string | Uint8Array)[]) {
     let w = this.written.get(l.c);
     if (!w) { w = writePoints(l.c); this.written.set(l.c, w); }
     const a = w.at[l.from];
-    if (l.to === l.from) { const p = Buffer.from(w.bytes.buffer, w.bytes.byteOffset + a, w.at[l.from + 1] - 1 - a).toString('latin1'); out.push(`${p},${p}`); return ']'; }
+    if (l.to === l.from) { const p = Buffer.from(w.bytes.buffer, w.bytes.byteOffset + a, w.at[l.from + 1] - 1 - a).toString('latin1'); out.push(`${p},${p}`); return; }
     out.push(w.bytes.subarray(a, w.at[l.to + 1] - 1));
-    return ']';
   }
 }
 
@@ -212,8 +208,8 @@ function stepsText(steps: Step[], t: LineTexts): (string | Uint8Array)[] {
     if (m.exit !== undefined) s += `,"exit":${m.exit}`;
     s += `},"name":${q(st.name)},"mode":${q(st.mode)},"distance_m":${st.distance_m},"duration_s":${st.duration_s},"geometry":{"type":"LineString","coordinates":[`;
     out.push(s);
-    s = t.linePieces(st.geometry, out);
-    s += `},"instruction":${q(st.instruction)}`;
+    t.linePieces(st.geometry, out);
+    s = `]},"instruction":${q(st.instruction)}`;
     if (st.ref !== undefined) s += `,"ref":${q(st.ref)}`;
     if (st.destinations !== undefined) s += `,"destinations":${q(st.destinations)}`;
     if (st.rotary_name !== undefined) s += `,"rotary_name":${q(st.rotary_name)}`;
