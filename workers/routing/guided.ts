@@ -7,9 +7,9 @@ import type { LoadedGraph } from './graphs.ts';
 import type { Snap } from './snap.ts';
 import { tracePath } from './route.ts';
 import { solve, searchFor, type RouteArgs } from './index.ts';
-import { Pieces, Coords, pieceCoords, legSteps, E7Line, startLines, takeInts, type Step } from './steps.ts';
+import { Pieces, pieceCoords, legSteps, type Step } from './steps.ts';
+import { Coords, E7Line, startLines, lineText } from './lines.ts';
 import { ViaSearch, MAX_ALTERNATIVES, type Seed } from './alternatives.ts';
-import { writePoint } from './geometry.ts';
 import type { Lang } from './instructions.ts';
 
 export interface GuideOptions {
@@ -109,9 +109,6 @@ const snapped = (s: Snap) => ({ lat: Math.round(s.lat * 1e7) / 1e7, lng: Math.ro
  */
 export class LineTexts {
   private lines: (string | Uint8Array)[][] = [];
-  private written = new Map<ArrayLike<number>, { bytes: Uint8Array; at: Int32Array }>();
-  /** A new answer's lines start the scratch buffer over: the previous answer has been copied out. */
-  constructor() { used = 0; }
   ref(l: E7Line): string { return this.refParts(this.pieces(l)); }
   /** A placeholder for JSON text already in pieces (a leg's steps). */
   refParts(p: (string | Uint8Array)[]): string { this.lines.push(p); return `\u0000L${this.lines.length - 1}`; }
@@ -137,42 +134,19 @@ export class LineTexts {
   }
   /** Appends the line's points, without the array's brackets, to out (a one-point line: the point twice). */
   linePieces(l: E7Line, out: (string | Uint8Array)[]) {
-    let w = this.written.get(l.c);
-    if (!w) { w = writePoints(l.c); this.written.set(l.c, w); }
-    const a = w.at[l.from];
+    const w = lineText(l.c), a = w.at[l.from];
     if (l.to === l.from) { const p = Buffer.from(w.bytes.buffer, w.bytes.byteOffset + a, w.at[l.from + 1] - 1 - a).toString('latin1'); out.push(`${p},${p}`); return; }
     out.push(w.bytes.subarray(a, w.at[l.to + 1] - 1));
+  }
+  /** "[lng,lat]" of point k of line c. */
+  point(c: ArrayLike<number>, k: number): Uint8Array {
+    const w = lineText(c);
+    return w.bytes.subarray(w.at[k], w.at[k + 1] - 1);
   }
 }
 
 /** How a placeholder of ref() reads in JSON text, before its number. */
 const MARK = '"\\u0000L';
-
-/**
- * The thread's buffer for line text, reused by every answer. A task's lines are written one after
- * the other (`used` bytes so far); when one does not fit, a new buffer replaces it and the
- * earlier lines keep the old one.
- */
-let scratch = new Uint8Array(1 << 17);
-let scratchView = new DataView(scratch.buffer);
-let used = 0;
-
-/** "[x,y],[x,y],…," for every point of c, in the scratch buffer, and where each point's text starts (at[n] = length). */
-function writePoints(c: ArrayLike<number>): { bytes: Uint8Array; at: Int32Array } {
-  const n = c.length / 2;
-  // at most 28 bytes a point, and the 3 bytes writeE7 may touch past the end
-  if (scratch.length - used < n * 28 + 16) { scratch = new Uint8Array(Math.max(scratch.length, n * 28 + 16)); scratchView = new DataView(scratch.buffer); used = 0; }
-  const d = scratchView, at = takeInts(n + 1), base = used;
-  let m = base;
-  for (let k = 0; k < n; k++) {
-    at[k] = m - base;
-    m = writePoint(d, m, c[2 * k], c[2 * k + 1]);
-    d.setUint8(m++, 44);
-  }
-  at[n] = m - base;
-  used = m;
-  return { bytes: scratch.subarray(base, m), at };
-}
 
 const geoJson = (t: LineTexts, l: E7Line) => ({ type: 'LineString', coordinates: t.ref(l) });
 
@@ -203,7 +177,10 @@ function stepsText(steps: Step[], t: LineTexts): (string | Uint8Array)[] {
   for (let i = 0; i < steps.length; i++) {
     const st = steps[i], m = st.maneuver;
     if (i > 0) s += ',';
-    s += `{"maneuver":{"type":${q(m.type)},"bearing_before":${m.bearing_before},"bearing_after":${m.bearing_after},"location":[${m.location[0]},${m.location[1]}]`;
+    s += `{"maneuver":{"type":${q(m.type)},"bearing_before":${m.bearing_before},"bearing_after":${m.bearing_after},"location":`;
+    // the maneuver's point is where the step's line starts: its text is already written
+    out.push(s, t.point(st.geometry.c, st.geometry.from));
+    s = '';
     if (m.modifier !== undefined) s += `,"modifier":${q(m.modifier)}`;
     if (m.exit !== undefined) s += `,"exit":${m.exit}`;
     s += `},"name":${q(st.name)},"mode":${q(st.mode)},"distance_m":${st.distance_m},"duration_s":${st.duration_s},"geometry":{"type":"LineString","coordinates":[`;

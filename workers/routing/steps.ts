@@ -30,68 +30,7 @@
 import { readWayAttrs, type GraphViews, type WayAttr } from '../../src/core/format/route.ts';
 import type { LegTrace } from './route.ts';
 import { instruction, type Lang } from './instructions.ts';
-
-
-/**
- * Points from..to (inclusive) of a flat E7 array [lng, lat, …] (a route's line, or a step's range
- * of it): written as GeoJSON or an encoded polyline by the answer's format. One point stands for a
- * line of two equal points (an arrive step).
- */
-export class E7Line {
-  constructor(readonly c: ArrayLike<number>, readonly from = 0, readonly to = c.length / 2 - 1) {}
-  /** [lng, lat] pairs as E7 integers, for encoders that want a plain list */
-  *points(): Generator<[number, number]> {
-    for (let k = this.from; k <= this.to; k++) yield [this.c[2 * k], this.c[2 * k + 1]];
-    if (this.to === this.from) yield [this.c[2 * this.to], this.c[2 * this.to + 1]];
-  }
-}
-
-/**
- * Int32 space for the lines of the thread's current answer, reused by its next one (tasks run one
- * at a time; guide() and the OSRM match task start it over with startLines()): each long route's
- * line and point offsets were fresh arrays off the heap, counted as external memory, and churning
- * them brought the worker's full collections forward. When full, a larger one replaces it and the
- * lines already taken keep the old one.
- */
-let arena = new Int32Array(1 << 16);
-let arenaUsed = 0;
-export function startLines() { arenaUsed = 0; }
-
-/** n Int32s of the current answer's space (zeroed is not promised). */
-export function takeInts(n: number): Int32Array {
-  if (arenaUsed + n > arena.length) { arena = new Int32Array(Math.max(arena.length, 2 * n)); arenaUsed = 0; }
-  arenaUsed += n;
-  return arena.subarray(arenaUsed - n, arenaUsed);
-}
-
-/** A route's line as it is assembled: flat E7 [lng, lat, …] pairs, a repeat of the last point dropped. */
-export class Coords {
-  private a = arena;
-  private base = arenaUsed;
-  /** integers used (twice the points) */
-  n = 0;
-  get points(): number { return this.n >> 1; }
-  /** lng (x) and lat (y) of point k */
-  x(k: number): number { return this.a[this.base + 2 * k]; }
-  y(k: number): number { return this.a[this.base + 2 * k + 1]; }
-  add(x: number, y: number) {
-    const i = this.base + this.n;
-    if (this.n >= 2 && this.a[i - 2] === x && this.a[i - 1] === y) return;
-    if (i + 2 > this.a.length) this.grow();
-    const j = this.base + this.n;
-    this.a[j] = x; this.a[j + 1] = y; this.n += 2;
-  }
-  private grow() {
-    const b = new Int32Array(Math.max(arena.length, 4 * (this.n + 2)));
-    b.set(this.a.subarray(this.base, this.base + this.n));
-    arena = this.a = b; this.base = 0; arenaUsed = 0;
-  }
-  /** The pairs, as a view: the line is not appended to after, and the next line starts past it. */
-  done(): Int32Array {
-    if (this.a === arena) arenaUsed = this.base + this.n;
-    return this.a.subarray(this.base, this.base + this.n);
-  }
-}
+import { E7Line, type Coords } from './lines.ts';
 
 /** A leg's place in its route's line: where each of its pieces starts and ends (point indices of c). */
 export interface LegLine { c: ArrayLike<number>; start: ArrayLike<number>; end: ArrayLike<number> }
@@ -164,6 +103,12 @@ export function modifierOf(delta: number): Modifier {
 export function pieceCoords(g: GraphViews, ps: Pieces, i: number, out: Coords) {
   const e = ps.e(i), from = ps.from(i), to = ps.to(i);
   const s0 = g.edgeShape[e], s1 = g.edgeShape[e + 1], cum = g.shapeCum, lon = g.shapeLon, lat = g.shapeLat;
+  // most pieces drive their whole edge: its shape points as they are
+  if (cum[s0] === 0 && Math.min(from, to) <= 0 && Math.max(from, to) >= cum[s1 - 1]) {
+    if (ps.fwd(i)) for (let k = s0; k < s1; k++) out.add(lon[k], lat[k]);
+    else for (let k = s1 - 1; k >= s0; k--) out.add(lon[k], lat[k]);
+    return;
+  }
   pointAt(g, e, from, out);
   if (ps.fwd(i)) { for (let k = s0; k < s1; k++) { const c = cum[k]; if (c > from && c < to) out.add(lon[k], lat[k]); } }
   else { for (let k = s1 - 1; k >= s0; k--) { const c = cum[k]; if (c < from && c > to) out.add(lon[k], lat[k]); } }
