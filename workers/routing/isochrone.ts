@@ -133,8 +133,11 @@ export function isochroneTask(args: IsochroneArgs) {
     if (lng < lo0) lo0 = lng; if (lng > lo1) lo1 = lng;
   };
   for (const x of snaps) grow(x.lat, x.lng, 0);
-  for (let e = 0; e < g.edgeU.length; e++) {
-    if (!settled.has(g.edgeU[e]) && !settled.has(g.edgeV[e]) && !startOn.has(e)) continue;
+  // the edges at settled nodes (and the start's), not a scan of the whole graph: an isochrone on
+  // the 4M-node graph spent 0.3–0.45 s there; in edge order, as that scan found them
+  const atReached = new Set<number>(startOn.keys());
+  for (const x of settled.keys()) for (let k = g.adjFirst[x], kEnd = g.adjFirst[x + 1]; k < kEnd; k++) atReached.add(Math.abs(g.adjEdge[k]) - 1);
+  for (const e of Int32Array.from(atReached).sort()) {
     reachedEdges.push(e);
     sample(e, 50, grow);
   }
