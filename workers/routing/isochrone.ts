@@ -30,6 +30,7 @@ import { candidates, modeAndRadius, checkPoint } from './candidates.ts';
 import { snap } from './snap.ts';
 import { pickGraph } from './matrix.ts';
 import { triContours } from './tri-contour.ts';
+import { collectSoon } from '../collect.ts';
 
 export interface IsochroneArgs { from: [number, number]; minutes?: number[]; meters?: number[]; mode?: string; radius?: number }
 
@@ -39,6 +40,12 @@ export const MAX_METERS = 100_000;
 const GRID = 240;
 const OFFROAD_CELLS = 1;
 const OFFROAD_MPS = 1.4;
+/**
+ * Sites above which the thread collects its garbage once the answer is out: a dense town's
+ * triangulation leaves tens of MB (site map, Delaunator's arrays) that an idle worker would
+ * otherwise hold until its next busy spell (issue 11 §6).
+ */
+const COLLECT_SITES = 20_000;
 
 /** Reach value (ms, or metres with byDistance) of every node within `limit`, from the snapped point. */
 export function reach(graph: LoadedGraph, from: [number, number], radius: number, limit: number, byDistance: boolean) {
@@ -229,6 +236,7 @@ export function isochroneTask(args: IsochroneArgs) {
     if (cs) value[i] = Math.min(...cs.map((c) => valueAt(c.edge, c.pos, settled.get(g.edgeU[c.edge]), settled.get(g.edgeV[c.edge]))));
   }
   const polys = triContours(xy.subarray(0, 2 * n), value, limits);
+  if (n > COLLECT_SITES) collectSoon();
   const toLngLat = (ring: number[]) => {
     const out: number[][] = [];
     for (let i = 0; i < ring.length; i += 2) out.push([Math.round((lo0 + (ring[i] * cell) / kx) * 1e6) / 1e6, Math.round((la0 + ring[i + 1] * cell) * 1e6) / 1e6]);
