@@ -18,6 +18,7 @@ import { readShared } from '../src/core/format/index.ts';
 import { openGraph, E7, type GraphViews } from '../src/core/format/route.ts';
 import { ChQuery } from '../workers/routing/ch-query.ts';
 import { DijkstraQuery } from '../workers/routing/dijkstra.ts';
+import { between } from '../workers/routing/search.ts';
 import { leg } from '../workers/routing/route.ts';
 import { JsonCoordSink } from '../workers/routing/geometry.ts';
 import { snap, loadIndex, type Snap } from '../workers/routing/snap.ts';
@@ -180,7 +181,7 @@ function peers(g: GraphViews, nPairs: number, rounds: number, ch: ChQuery) {
     return [a, b] as [number, number];
   });
   // ours, node-to-node, for the same pairs
-  const ours = (a: number, b: number) => { ch.reset(); ch.addSource(a, 0); ch.addTarget(b, 0); return ch.run(); };
+  const ours = (a: number, b: number) => between(ch, a, b);
   // ngraph: one link per allowed direction, weight in ms; admissible heuristic = straight line at the top speed
   let t0 = performance.now();
   const ng = createGraph({ multigraph: true });

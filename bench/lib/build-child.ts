@@ -12,6 +12,7 @@ import { encode, writeAtomic } from '../../src/core/format/index.ts';
 import { openGraph, ROUTE_KIND, ROUTE_FORMAT_VERSION } from '../../src/core/format/route.ts';
 import { ChQuery } from '../../workers/routing/ch-query.ts';
 import { DijkstraQuery } from '../../workers/routing/dijkstra.ts';
+import { between } from '../../workers/routing/search.ts';
 import { syntheticGrid } from './synthetic.ts';
 import { rng } from './rand.ts';
 import { percentile, round } from './stats.ts';
@@ -62,7 +63,7 @@ if (mode === 'pbf') {
     for (let i = 0; i < k; i++) {
       const [a, b] = pairs[i];
       const s = process.hrtime.bigint();
-      q.reset(); q.addSource(a, 0); q.addTarget(b, 0); costs[i] = q.run();
+      costs[i] = between(q, a, b);
       t[i] = Number(process.hrtime.bigint() - s) / 1000;
       settled += q.settled;
     }

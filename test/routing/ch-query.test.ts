@@ -8,6 +8,7 @@ import { encode } from '../../src/core/format/index.ts';
 import { openGraph, ROUTE_KIND, ROUTE_FORMAT_VERSION, type GraphViews } from '../../src/core/format/route.ts';
 import { ChQuery } from '../../workers/routing/ch-query.ts';
 import { DijkstraQuery } from '../../workers/routing/dijkstra.ts';
+import { between } from '../../workers/routing/search.ts';
 import { syntheticGrid } from '../../bench/lib/synthetic.ts';
 import { rng } from '../../bench/lib/rand.ts';
 
@@ -41,9 +42,7 @@ describe('CH query', () => {
     let reachable = 0, nonTrivial = 0;
     for (let i = 0; i < 150; i++) {
       const a = Math.floor(rand() * nodes), b = Math.floor(rand() * nodes);
-      ch.reset(); ch.addSource(a, 0); ch.addTarget(b, 0);
-      dj.reset(); dj.addSource(a, 0); dj.addTarget(b, 0);
-      const c = ch.run(), d = dj.run();
+      const c = between(ch, a, b), d = between(dj, a, b);
       expect(c, `pair ${a}→${b}`).toBe(d);
       if (c === Infinity) { expect(ch.path().length).toBe(0); continue; }
       reachable++;
@@ -99,10 +98,10 @@ describe('CH query', () => {
     const ch = new ChQuery(g), dj = new DijkstraQuery(g);
     const last = g.meta.nodes - 1;
     const pairs = [[1, last], [last, 1], [17, 433], [433, 17]];
-    const want = pairs.map(([a, b]) => { dj.reset(); dj.addSource(a, 0); dj.addTarget(b, 0); return dj.run(); });
+    const want = pairs.map(([a, b]) => between(dj, a, b));
     (ch as unknown as { cur: number }).cur = 0x7ffffffd;
     for (let round = 0; round < 3; round++) {
-      pairs.forEach(([a, b], i) => { ch.reset(); ch.addSource(a, 0); ch.addTarget(b, 0); expect(ch.run()).toBe(want[i]); });
+      pairs.forEach(([a, b], i) => expect(between(ch, a, b)).toBe(want[i]));
     }
   });
 });
@@ -114,8 +113,8 @@ describe('CH query internals', () => {
     let chSettled = 0, djSettled = 0;
     for (let i = 0; i < 150; i++) {
       const a = Math.floor(rand() * nodes), b = Math.floor(rand() * nodes);
-      ch.reset(); ch.addSource(a, 0); ch.addTarget(b, 0); ch.run(); chSettled += ch.settled;
-      dj.reset(); dj.addSource(a, 0); dj.addTarget(b, 0); dj.run(); djSettled += dj.settled;
+      between(ch, a, b); chSettled += ch.settled;
+      between(dj, a, b); djSettled += dj.settled;
     }
     // Measured on this graph: 6,122 (6,919 without stalling). More means the search grew.
     expect(chSettled).toBeLessThanOrEqual(6122);
@@ -126,17 +125,16 @@ describe('CH query internals', () => {
     const ch = new ChQuery(g), dj = new DijkstraQuery(g);
     const nodes = g.meta.nodes, rand = rng(3);
     // Query 1 leaves records stamped 1; after the wrap the counter is 1 again.
-    ch.reset(); ch.addSource(0, 0); ch.addTarget(nodes - 1, 0); ch.run();
+    between(ch, 0, nodes - 1);
     (ch as unknown as { cur: number }).cur = 0x7ffffffd;
-    ch.reset(); ch.addSource(5, 0); ch.addTarget(6, 0); ch.run();
+    between(ch, 5, 6);
     ch.reset();
     expect((ch as unknown as { cur: number }).cur).toBe(1);
     for (let i = 0; i < 20; i++) {
       const a = Math.floor(rand() * nodes), b = Math.floor(rand() * nodes);
       if (i) ch.reset();
       ch.addSource(a, 0); ch.addTarget(b, 0);
-      dj.reset(); dj.addSource(a, 0); dj.addTarget(b, 0);
-      expect(ch.run(), `pair ${a}→${b}`).toBe(dj.run());
+      expect(ch.run(), `pair ${a}→${b}`).toBe(between(dj, a, b));
     }
   });
 
@@ -147,8 +145,7 @@ describe('CH query internals', () => {
     let grew = 0;
     for (let i = 0; i < 50; i++) {
       const a = Math.floor(rand() * nodes), b = Math.floor(rand() * nodes);
-      ch.reset(); ch.addSource(a, 0); ch.addTarget(b, 0);
-      const c = ch.run();
+      const c = between(ch, a, b);
       if (c === Infinity || a === b) continue;
       box.stack = new Int32Array(2);
       const path = ch.path();
@@ -168,7 +165,7 @@ describe('CH query internals', () => {
     const ch = new ChQuery(g);
     const box = ch as unknown as { cur: number; meet: number };
     expect([ch.startNode(), ch.endNode(), ch.path().length]).toEqual([-1, -1, 0]); // never run
-    ch.reset(); ch.addSource(1, 0); ch.addTarget(2, 0); ch.run();
+    between(ch, 1, 2);
     expect(box.cur).toBe(1);
     expect(ch.startNode()).toBe(1);
     ch.reset();

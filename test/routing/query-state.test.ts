@@ -9,6 +9,7 @@ import { encode } from '../../src/core/format/index.ts';
 import { openGraph, ROUTE_KIND, ROUTE_FORMAT_VERSION, type GraphViews } from '../../src/core/format/route.ts';
 import { ChQuery } from '../../workers/routing/ch-query.ts';
 import { DijkstraQuery } from '../../workers/routing/dijkstra.ts';
+import { between } from '../../workers/routing/search.ts';
 import { ViaSearch } from '../../workers/routing/alternatives.ts';
 import { PAGE } from '../../workers/routing/pages.ts';
 import { syntheticGrid } from '../../bench/lib/synthetic.ts';
@@ -36,10 +37,8 @@ describe('query state', () => {
     let routed = 0;
     for (let i = 0; i < 300; i++) {
       const a = Math.floor(rand() * n), b = Math.floor(rand() * n);
-      ch.reset(); ch.addSource(a, 0); ch.addTarget(b, 0);
-      dj.reset(); dj.addSource(a, 0); dj.addTarget(b, 0);
-      const c = ch.run();
-      expect(c, `pair ${a}→${b}`).toBe(dj.run());
+      const c = between(ch, a, b);
+      expect(c, `pair ${a}→${b}`).toBe(between(dj, a, b));
       if (c === Infinity) continue;
       routed++;
       expect(ch.startNode()).toBe(a);
@@ -72,8 +71,7 @@ describe('query state', () => {
   it('Dijkstra: a short search holds a few pages, not 28 bytes a node', () => {
     const dj = new DijkstraQuery(g);
     const x = 5000, e = g.adjEdge[g.adjFirst[x]], y = e > 0 ? g.edgeV[e - 1] : g.edgeU[-e - 1];
-    dj.reset(); dj.addSource(x, 0); dj.addTarget(y, 0);
-    expect(dj.run()).toBeLessThan(Infinity);
+    expect(between(dj, x, y)).toBeLessThan(Infinity);
     expect(dj.bytes()).toBeLessThan(64 * 1024);
   });
 
@@ -85,8 +83,7 @@ describe('query state', () => {
       // a target ~20 edges away on a walk keeps the trees local
       let t = s;
       for (let k = 0; k < 20; k++) { const e = g.adjEdge[g.adjFirst[t] + (k % (g.adjFirst[t + 1] - g.adjFirst[t]))]; t = e > 0 ? g.edgeV[e - 1] : g.edgeU[-e - 1]; }
-      ch.reset(); ch.addSource(s, 0); ch.addTarget(t, 0);
-      const best = ch.run();
+      const best = between(ch, s, t);
       if (best === Infinity || best === 0) continue;
       const edges = new Set(Array.from(ch.path(), (e) => Math.abs(e) - 1));
       const alts = via.find([{ node: s, cost: 0 }], [{ node: t, cost: 0 }], best, 3, edges, 0, ch, [g.nodeLat[s] / 1e7, g.nodeLon[s] / 1e7], [g.nodeLat[t] / 1e7, g.nodeLon[t] / 1e7]);

@@ -26,3 +26,9 @@ export interface PathSearch {
    */
   edgeWeight?(e: number, dir: 0 | 1): number;
 }
+
+/** Best cost from node a to node b, no offsets at either end (tests and benchmarks query node pairs). */
+export function between(q: PathSearch, a: number, b: number): number {
+  q.reset(); q.addSource(a, 0); q.addTarget(b, 0);
+  return q.run();
+}
