@@ -3,7 +3,7 @@
 // road, the night style changing the colours, a route drawn from a /route-shaped answer, the
 // geocoder adapter answering OK for Nairobi, and not one request leaving this host.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { createServer as createHttpServer } from 'node:http';
@@ -11,12 +11,9 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { loadImage, createCanvas } from '@napi-rs/canvas';
 import { freshPglite, type TestDb } from '../helpers/db.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { buildTestTiles, buildTestGazetteer, tileOf, REPO } from './fixture.ts';
+import { buildTestTiles, buildTestGazetteer, trunkVertex, REPO } from './fixture.ts';
 import { createKey } from '../../src/auth/keys.ts';
-import { PmArchive } from '../../src/core/maps/pmtiles.ts';
-import { decodeMvt } from '../../src/core/maps/mvt.ts';
 import { PALETTES } from '../../src/core/maps/style.ts';
-import { unproject } from '../../src/core/maps/staticmap.ts';
 
 // Page code runs in the browser; the test file has no DOM types.
 declare const window: any;
@@ -48,22 +45,7 @@ beforeAll(async () => {
   SHOP = `http://127.0.0.1:${(shopServer.address() as any).port}`;
   s = await startTestServer(db, { PORT: String(port), BASE_URL: `http://127.0.0.1:${port}` });
   key = (await createKey(s.app.ctx.store, { project: 'shop', plan: 'enterprise', test: false, origins: [SHOP] })).key;
-  // A trunk-road vertex of the Sikonge z14 tile, from the tiles themselves.
-  const a = new PmArchive(readFileSync(join(built, 'tiles', 'tiles.pmtiles')));
-  const [tx, ty] = tileOf(-5.6333, 32.7667, 14);
-  outer: for (let dx = -2; dx <= 2; dx++) for (let dy = -2; dy <= 2; dy++) {
-    const t = a.tileRaw(14, tx + dx, ty + dy);
-    if (!t) continue;
-    for (const f of decodeMvt(t)[0].features) {
-      if (f.props.class !== 'trunk') continue;
-      const g = f.geometry[0];
-      for (let i = 2; i + 2 < g.length; i += 2) {
-        if (g[i] < 500 || g[i] > 3600 || g[i + 1] < 500 || g[i + 1] > 3600) continue;
-        road = unproject(((tx + dx) * 4096 + g[i]) / 16, ((ty + dy) * 4096 + g[i + 1]) / 16, 14);
-        break outer;
-      }
-    }
-  }
+  road = trunkVertex(built);
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'] });
   ctx = await browser.newContext({ viewport: { width: 600, height: 400 } });
   const host = new URL(s.url).host;

@@ -8,6 +8,9 @@ import { join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { hashTrees } from '../helpers/tree-hash.ts';
 import { buildTiles } from '../../graph-build/tiles/index.ts';
+import { PmArchive } from '../../src/core/maps/pmtiles.ts';
+import { decodeMvt } from '../../src/core/maps/mvt.ts';
+import { unproject } from '../../src/core/maps/staticmap.ts';
 
 export { REPO, SHARED_DATA } from '../helpers/paths.ts';
 import { REPO, SHARED_DATA } from '../helpers/paths.ts';
@@ -65,4 +68,27 @@ export async function buildTestGazetteer(builtDir: string): Promise<void> {
   const dir = await gaz;
   mkdirSync(builtDir, { recursive: true });
   if (!existsSync(join(builtDir, 'gazetteer'))) symlinkSync(dir, join(builtDir, 'gazetteer'), 'dir');
+}
+
+/**
+ * A vertex of a trunk road in the Sikonge z14 tile (or one beside it), well inside its tile and not
+ * an end of its line, read from the built tiles themselves: where a map drawn from them must show
+ * the road.
+ */
+export function trunkVertex(builtDir: string): [number, number] {
+  const a = new PmArchive(readFileSync(join(builtDir, 'tiles', 'tiles.pmtiles')));
+  const [tx, ty] = tileOf(-5.6333, 32.7667, 14);
+  for (let dx = -2; dx <= 2; dx++) for (let dy = -2; dy <= 2; dy++) {
+    const t = a.tileRaw(14, tx + dx, ty + dy);
+    if (!t) continue;
+    for (const f of decodeMvt(t)[0].features) {
+      if (f.props.class !== 'trunk') continue;
+      const g = f.geometry[0];
+      for (let i = 2; i + 2 < g.length; i += 2) {
+        if (g[i] < 500 || g[i] > 3600 || g[i + 1] < 500 || g[i + 1] > 3600) continue;
+        return unproject(((tx + dx) * 4096 + g[i]) / 16, ((ty + dy) * 4096 + g[i + 1]) / 16, 14);
+      }
+    }
+  }
+  throw new Error('no trunk road vertex in the test tiles');
 }

@@ -2,15 +2,12 @@
 // road colour of the style where the data has a road (day and dark), marker pixels where the
 // marker is, a path and a routed path, the attribution box, signed URLs and the limits.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadImage, createCanvas } from '@napi-rs/canvas';
 import { freshPglite, type TestDb } from '../helpers/db.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { buildTestTiles, tileOf, SHARED_DATA } from './fixture.ts';
+import { buildTestTiles, trunkVertex, SHARED_DATA } from './fixture.ts';
 import { buildRoadExtract } from '../../graph-build/roads.ts';
-import { PmArchive } from '../../src/core/maps/pmtiles.ts';
-import { decodeMvt } from '../../src/core/maps/mvt.ts';
 import { PALETTES } from '../../src/core/maps/style.ts';
 import { project, unproject } from '../../src/core/maps/staticmap.ts';
 
@@ -26,22 +23,7 @@ beforeAll(async () => {
   await buildRoadExtract({ input: join(SHARED_DATA, 'djibouti-2022-08-roads-secondary-plus.osm.pbf'), name: 'djibouti', out: built, profiles: ['driving'] });
   s = await startTestServer(db);
   key = await s.key({ scopes: ['maps'] });
-  // A trunk-road vertex well inside a z14 tile, from the tiles themselves.
-  const a = new PmArchive(readFileSync(join(built, 'tiles', 'tiles.pmtiles')));
-  const [tx, ty] = tileOf(-5.6333, 32.7667, 14);
-  outer: for (let dx = -2; dx <= 2; dx++) for (let dy = -2; dy <= 2; dy++) {
-    const t = a.tileRaw(14, tx + dx, ty + dy);
-    if (!t) continue;
-    for (const f of decodeMvt(t)[0].features) {
-      if (f.props.class !== 'trunk') continue;
-      const g = f.geometry[0];
-      for (let i = 0; i < g.length; i += 2) {
-        if (g[i] < 500 || g[i] > 3600 || g[i + 1] < 500 || g[i + 1] > 3600) continue;
-        road = unproject(((tx + dx) * 4096 + g[i]) / 16, ((ty + dy) * 4096 + g[i + 1]) / 16, 14);
-        break outer;
-      }
-    }
-  }
+  road = trunkVertex(built);
 }, 600_000);
 afterAll(async () => {
   await s?.close();
