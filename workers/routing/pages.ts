@@ -23,12 +23,10 @@ export class Pages {
 
   /**
    * recBytes: bytes per record, a multiple of 8; stampWords: the i32 words of a record that hold
-   * query stamps, all below maxStamp (see next()).
-   */
-  /**
-   * wholeBytes: a graph whose whole state fits in this many bytes keeps every page attached for
-   * good, so a search may index records by node (ChQuery: on the 9k-node graph of `bench --
-   * scale`, the page lookups were an eighth of a query's time).
+   * query stamps, all below maxStamp (see next()); wholeBytes: a graph whose whole state fits in
+   * this many bytes keeps every page attached for good, so a search may index records by node
+   * (ChQuery: on the 9k-node graph of `bench -- scale`, the page lookups were an eighth of a
+   * query's time).
    */
   constructor(nodes: number, private recBytes: number, private stampWords: number[], private maxStamp: number, wholeBytes = 0) {
     this.table = new Int32Array((nodes >>> PAGE_SHIFT) + 1).fill(-1);
