@@ -164,7 +164,26 @@ function nativeRoute(rt: GuidedRoute, mode: string, t: LineTexts) {
   };
 }
 
-const q = JSON.stringify;
+/**
+ * JSON string literals of the few texts steps repeat (types, modes, names, instructions), made
+ * once: the same street's name or instruction comes back in route after route.
+ */
+const quoted = new Map<string, string>();
+const QUOTED_MAX = 20_000;
+function q(s: string): string {
+  let t = quoted.get(s);
+  if (t === undefined) {
+    if (quoted.size >= QUOTED_MAX) quoted.clear();
+    quoted.set(s, (t = JSON.stringify(s)));
+  }
+  return t;
+}
+
+/** A value of round1() as JSON writes it, from its integer tenths (a double's shortest digits cost more). */
+function tenths(x: number): string {
+  const t = Math.round(x * 10), i = Math.trunc(t / 10), f = Math.abs(t - i * 10);
+  return f === 0 ? `${i}` : `${t < 0 && i === 0 ? '-' : ''}${i}.${f}`;
+}
 
 /**
  * A leg's steps as JSON text in pieces, written field by field (the keys in the order of a Step;
@@ -183,14 +202,14 @@ function stepsText(steps: Step[], t: LineTexts): (string | Uint8Array)[] {
     s = '';
     if (m.modifier !== undefined) s += `,"modifier":${q(m.modifier)}`;
     if (m.exit !== undefined) s += `,"exit":${m.exit}`;
-    s += `},"name":${q(st.name)},"mode":${q(st.mode)},"distance_m":${st.distance_m},"duration_s":${st.duration_s},"geometry":{"type":"LineString","coordinates":[`;
+    s += `},"name":${q(st.name)},"mode":${q(st.mode)},"distance_m":${tenths(st.distance_m)},"duration_s":${tenths(st.duration_s)},"geometry":{"type":"LineString","coordinates":[`;
     out.push(s);
     t.linePieces(st.geometry, out);
     s = `]},"instruction":${q(st.instruction)}`;
     if (st.ref !== undefined) s += `,"ref":${q(st.ref)}`;
     if (st.destinations !== undefined) s += `,"destinations":${q(st.destinations)}`;
     if (st.rotary_name !== undefined) s += `,"rotary_name":${q(st.rotary_name)}`;
-    if (st.intersections !== undefined) s += `,"intersections":${q(st.intersections)}`;
+    if (st.intersections !== undefined) s += `,"intersections":${JSON.stringify(st.intersections)}`;
     s += '}';
   }
   out.push(s + ']');

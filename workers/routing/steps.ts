@@ -30,7 +30,7 @@
 import { readWayAttrs, type GraphViews, type WayAttr } from '../../src/core/format/route.ts';
 import type { LegTrace } from './route.ts';
 import { instruction, type Lang } from './instructions.ts';
-import { E7Line, type Coords } from './lines.ts';
+import { E7Line, takeInts, type Coords } from './lines.ts';
 
 /** A leg's place in its route's line: where each of its pieces starts and ends (point indices of c). */
 export interface LegLine { c: ArrayLike<number>; start: ArrayLike<number>; end: ArrayLike<number> }
@@ -246,7 +246,7 @@ export function legSteps(g: GraphViews, pieces: Pieces, costMs: number, o: StepO
   const attrs = readWayAttrs(g);
   const c = line.c;
   // zero-length pieces (a point snapped onto a node) carry no direction; keep at least one
-  const keep = new Int32Array(Math.max(1, pieces.length));
+  const keep = takeInts(Math.max(1, pieces.length));
   let nk = 0;
   for (let i = 0; i < pieces.length; i++) if (pieces.len(i) > 0.01) keep[nk++] = i;
   if (nk === 0) keep[nk++] = 0;
