@@ -165,19 +165,19 @@ export function isochroneTask(args: IsochroneArgs) {
   // reached streets fill and the area stops a little way into a park or the sea; a frame of
   // unreached sites one cell outside the grid closes every ring.
   const cmin = new Float64Array((nx - 1) * (ny - 1)).fill(Infinity);
-  const site = new Map<number, number>(); // quantised position → site index
+  const site = new SiteIndex(); // quantised position → site index
   let xy = new Float64Array(1 << 16), lo = new Float64Array(1 << 15), hi = new Float64Array(1 << 15);
   let n = 0;
   const addSite = (x: number, y: number, v: number) => {
-    const key = Math.round(x * 4096) * 67_108_864 + Math.round(y * 4096); // 1/4096 of a cell apart
-    const i = site.get(key);
-    if (i !== undefined) { if (v < lo[i]) lo[i] = v; if (v > hi[i]) hi[i] = v; return; }
+    const qx = Math.round(x * 4096), qy = Math.round(y * 4096); // 1/4096 of a cell apart
+    const i = site.siteOr(qx, qy, n);
+    if (i >= 0) { if (v < lo[i]) lo[i] = v; if (v > hi[i]) hi[i] = v; return; }
     if (n === lo.length) {
       const a = new Float64Array(2 * xy.length); a.set(xy); xy = a;
       const b = new Float64Array(2 * n); b.set(lo); lo = b;
       const c = new Float64Array(2 * n); c.set(hi); hi = c;
     }
-    site.set(key, n); xy[2 * n] = x; xy[2 * n + 1] = y; lo[n] = v; hi[n] = v; n++;
+    xy[2 * n] = x; xy[2 * n + 1] = y; lo[n] = v; hi[n] = v; n++;
   };
   const put = (lat: number, lng: number, v: number) => {
     const x = ((lng - lo0) * kx) / cell, y = (lat - la0) / cell;
@@ -252,4 +252,41 @@ export function isochroneTask(args: IsochroneArgs) {
     snapped: { lat: Math.round(s.lat * 1e7) / 1e7, lng: Math.round(s.lng * 1e7) / 1e7, distance_m: Math.round(s.dist * 10) / 10 },
     cell_m: Math.round(cellM), reached_nodes: settled.size, mode, extract: graph.extract,
   };
+}
+
+/**
+ * Site of each quantised position (integers qx, qy): open addressing in typed arrays. A Map keyed
+ * by one number per position held a boxed key and an entry for each of a dense town's ~100k sites.
+ */
+class SiteIndex {
+  private qx = new Int32Array(1 << 12);
+  private qy = new Int32Array(1 << 12);
+  private at = new Int32Array(1 << 12).fill(-1);
+  private size = 0;
+
+  /** The site at (qx, qy), or -1 after making `next` the site there. */
+  siteOr(qx: number, qy: number, next: number): number {
+    const mask = this.at.length - 1;
+    let h = (Math.imul(qx, 0x9e3779b1) ^ Math.imul(qy, 0x85ebca77)) & mask;
+    for (;;) {
+      const i = this.at[h];
+      if (i < 0) break;
+      if (this.qx[h] === qx && this.qy[h] === qy) return i;
+      h = (h + 1) & mask;
+    }
+    this.qx[h] = qx; this.qy[h] = qy; this.at[h] = next;
+    if (++this.size * 2 > this.at.length) this.grow();
+    return -1;
+  }
+
+  private grow() {
+    const { qx, qy, at } = this, cap = at.length * 2, mask = cap - 1;
+    this.qx = new Int32Array(cap); this.qy = new Int32Array(cap); this.at = new Int32Array(cap).fill(-1);
+    for (let k = 0; k < at.length; k++) {
+      if (at[k] < 0) continue;
+      let h = (Math.imul(qx[k], 0x9e3779b1) ^ Math.imul(qy[k], 0x85ebca77)) & mask;
+      while (this.at[h] >= 0) h = (h + 1) & mask;
+      this.qx[h] = qx[k]; this.qy[h] = qy[k]; this.at[h] = at[k];
+    }
+  }
 }
