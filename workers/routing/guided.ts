@@ -134,9 +134,9 @@ export class LineTexts {
   }
   /** Appends the line's points, without the array's brackets, to out (a one-point line: the point twice). */
   linePieces(l: E7Line, out: (string | Uint8Array)[]) {
-    const w = lineText(l.c), a = w.at[l.from];
-    if (l.to === l.from) { const p = Buffer.from(w.bytes.buffer, w.bytes.byteOffset + a, w.at[l.from + 1] - 1 - a).toString('latin1'); out.push(`${p},${p}`); return; }
-    out.push(w.bytes.subarray(a, w.at[l.to + 1] - 1));
+    if (l.to === l.from) { const p = this.point(l.c, l.from); out.push(p, ',', p); return; }
+    const w = lineText(l.c);
+    out.push(w.bytes.subarray(w.at[l.from], w.at[l.to + 1] - 1));
   }
   /** "[lng,lat]" of point k of line c. */
   point(c: ArrayLike<number>, k: number): Uint8Array {

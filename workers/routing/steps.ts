@@ -117,7 +117,7 @@ export function pieceCoords(g: GraphViews, ps: Pieces, i: number, out: Coords) {
 
 function pointAt(g: GraphViews, e: number, pos: number, out: Coords) {
   const s0 = g.edgeShape[e], s1 = g.edgeShape[e + 1];
-  // a whole edge's ends (most pieces) without walking its shape
+  // an end at a node (a leg's first and last pieces, one end each) without walking the shape
   if (pos <= 0 && g.shapeCum[s0] === 0) { out.add(g.shapeLon[s0], g.shapeLat[s0]); return; }
   if (pos >= g.shapeCum[s1 - 1] && g.shapeCum[s1 - 1] > g.shapeCum[s1 - 2]) { out.add(g.shapeLon[s1 - 1], g.shapeLat[s1 - 1]); return; }
   let k = s0;

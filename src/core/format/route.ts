@@ -99,7 +99,7 @@ export interface GraphViews {
   adjEdge: Int32Array;
   /**
    * The uncontracted graph's arcs leaving node x (every allowed direction of every base edge):
-   * entries arcFirst[x] .. arcFirst[x+1]-1, entry k = arcs[ARC*k] head node, arcs[ARC*k+1] +(e+1)
+   * entries arcFirst[x] .. arcFirst[x+1]-1, entry k = arcs[2k] head node, arcs[2k+1] +(e+1)
    * along edgeU[e]→edgeV[e] or -(e+1) against it (weight edgeW[e]; a directed override's index is
    * 2e, or 2e+1 against). The head sits beside the edge because reading it from edgeU/edgeV cost
    * the search 14–19% on the 1M-node graph; one copy in the shared file instead of one adjacency
