@@ -8,6 +8,8 @@ import { decide, modifierOf, turnAngle, lookBearing, surelyGentle } from '../../
 import fc from 'fast-check';
 import { negotiateLang } from '../../src/core/guidance.ts';
 import { haversine } from '../../src/core/geometry.ts';
+import { createRequire } from 'node:module';
+import { LANGS } from '../../workers/routing/instructions.ts';
 
 // 0.001° ≈ 111 m; each fixture sits in its own square (x = longitude offset, y = latitude offset).
 const r7 = (v: number) => Math.round(v * 1e7) / 1e7;
@@ -204,6 +206,14 @@ describe('Accept-Language', () => {
     expect(negotiateLang('ar;q=0.4, pt-BR;q=0.7')).toBe('pt');
     expect(negotiateLang('de, ja')).toBeNull();
     expect(negotiateLang(undefined)).toBeNull();
+  });
+});
+
+describe('phrasing tables', () => {
+  it('a worker holds the translations of the languages it phrases in, not all 31 of osrm-text-instructions', () => {
+    const langs = createRequire(import.meta.url)('osrm-text-instructions/languages.js');
+    expect(Object.keys(langs.instructions).sort()).toEqual(Object.values(LANGS).sort());
+    expect(Object.keys(langs.grammars)).toEqual(['fr']);
   });
 });
 
