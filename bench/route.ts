@@ -24,6 +24,7 @@ import { JsonCoordSink } from '../workers/routing/geometry.ts';
 import { snap, loadIndex, type Snap } from '../workers/routing/snap.ts';
 import { haversine } from '../src/core/geometry.ts';
 import { runChild } from './lib/child.ts';
+import { MALLOC_ENV } from '../src/core/malloc.ts';
 import { runWrk, type WrkResult } from './lib/wrk.ts';
 import { checkGraph, randomPoints } from './lib/check.ts';
 import { percentile, median, round } from './lib/stats.ts';
@@ -126,8 +127,8 @@ export async function main(argv: string[]) {
     writeFileSync(pairsFile, JSON.stringify(pairsLatLng.slice(0, 400)));
     let rss1: number | null = null, rss4: number | null = null;
     try {
-      rss1 = (await runChild(join(HERE, 'lib', 'rss-child.ts'), [built, '1', pairsFile])).rss_mb;
-      rss4 = (await runChild(join(HERE, 'lib', 'rss-child.ts'), [built, '4', pairsFile])).rss_mb;
+      rss1 = (await runChild(join(HERE, 'lib', 'rss-child.ts'), [built, '1', pairsFile], { env: { ...MALLOC_ENV } })).rss_mb;
+      rss4 = (await runChild(join(HERE, 'lib', 'rss-child.ts'), [built, '4', pairsFile], { env: { ...MALLOC_ENV } })).rss_mb;
     } catch (e) { httpNote = `${httpNote ?? ''} RSS measurement failed: ${(e as Error).message.slice(0, 200)}`.trim(); }
 
     const m = b.manifest;

@@ -10,6 +10,7 @@
 // be missing (a thread died and its replacement has none yet), batches go through
 // Piscina's queue as before.
 import { Piscina } from 'piscina';
+import { mallocThreshold } from './core/malloc.ts';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Packr } from 'msgpackr';
 import { loadCatalog, type LoadReport } from './data/catalog.ts';
@@ -233,6 +234,7 @@ export class Engine {
       datasets: report.datasets.map((d) => d.name),
       mb: Math.round(report.bytes / 1e5) / 10,
       load_s: Math.round(report.seconds * 1000) / 1000,
+      malloc_mmap_threshold: mallocThreshold(),
     });
   }
 

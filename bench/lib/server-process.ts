@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { MALLOC_ENV } from '../../src/core/malloc.ts';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
 
@@ -18,7 +19,7 @@ export async function startServerProcess(env: Record<string, string>, port: numb
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: REPO,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_REQUESTS: '0', ...env },
+    env: { ...MALLOC_ENV, ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_REQUESTS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

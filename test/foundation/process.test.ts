@@ -2,15 +2,23 @@
 // works against the running server's embedded database, SIGTERM exits 0, state persists.
 import { describe, it, expect, afterAll } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServerProcess, REPO, type ServerProcess } from '../../bench/lib/server-process.ts';
+import { MALLOC_ENV } from '../../src/core/malloc.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-proc-'));
 const env = { SKIP_BUILD: '1', WORKERS: '1', DATA_DIR: dataDir, DATABASE_URL: '' };
 const cli = (...args: string[]) =>
   execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/keys.ts', ...args], { cwd: REPO, env: { ...process.env, ...env }, encoding: 'utf8' });
+
+describe('npm start', () => {
+  it('runs the server with the allocator setting that gives large freed blocks back (src/core/malloc.ts)', () => {
+    const start: string = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).scripts.start;
+    for (const [k, v] of Object.entries(MALLOC_ENV)) expect(start).toContain(`${k}=${v} node `);
+  });
+});
 
 describe('service process with the embedded database', () => {
   let srv: ServerProcess | null = null;
