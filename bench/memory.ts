@@ -1,5 +1,6 @@
 // npm run bench -- memory [--cache DIR] [--nodes 4000000] [--workers 3] [--extract tanzania-sw]
 //                         [--tasks route,matrix_100,matrix_1000,match,isochrone] [--no-synthetic] [--root DIR] [--out DIR]
+//                         [--glibc-default]
 // Extra RSS per busy worker (issue 11 §6). For each graph (the SYNTHETIC grid of --nodes, built
 // once into --cache as `bench -- scale --cache` does, and the built real extract) and each task
 // kind, the engine is started in a fresh process with 1 and with --workers workers, every worker is
@@ -12,6 +13,8 @@
 // Loads per worker: route 100 routes; matrix_100 3 matrices of 100 × 100; matrix_1000 one of
 // 1,000 × 1,000; match 3 traces of ~40 km (a fix every 5–30 s, σ 10 m) driven on a random walk;
 // isochrone 5 isochrones of 10 minutes (a search on the uncontracted graph, as traffic routes run).
+// The engine runs with the allocator setting `npm start` gives the server (src/core/malloc.ts);
+// --glibc-default runs it with glibc's adaptive default instead (to show what the setting saves).
 // --root runs the child of another checkout (the code before a change) over the same loads; across a
 // route format version, run the other checkout's own bench instead (files and cache are per version).
 import { mkdirSync, writeFileSync, existsSync, readFileSync, symlinkSync, mkdtempSync, rmSync } from 'node:fs';
@@ -24,6 +27,7 @@ import { openGraph, E7, ROUTE_KIND, ROUTE_FORMAT_VERSION, type GraphViews } from
 import { traceFromRoute } from './lib/traces.ts';
 import { haversine } from '../src/core/geometry.ts';
 import { rng } from '../src/core/rand.ts';
+import { MALLOC_ENV } from '../src/core/malloc.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
@@ -97,6 +101,7 @@ export async function main(argv: string[]) {
   const { values } = parseArgs({ args: argv, options: {
     cache: { type: 'string' }, nodes: { type: 'string' }, workers: { type: 'string' }, extract: { type: 'string' },
     tasks: { type: 'string' }, 'no-synthetic': { type: 'boolean' }, root: { type: 'string' }, out: { type: 'string' },
+    'glibc-default': { type: 'boolean' },
   } });
   const nodes = Number(values.nodes ?? 4_000_000), N = Number(values.workers ?? 3);
   const tasks = (values.tasks ?? 'route,matrix_100,matrix_1000,match,isochrone').split(',');
@@ -130,6 +135,8 @@ export async function main(argv: string[]) {
     symlinkSync(src, join(tmp, 'real', extract));
     graphs.push({ name: extract, builtDir: join(tmp, 'real'), file: join(src, 'driving.route.bin'), synthetic: false });
   }
+  const malloc: Record<string, string> = values['glibc-default'] ? {} : { ...MALLOC_ENV };
+  if (values['glibc-default']) delete process.env.MALLOC_MMAP_THRESHOLD_;
   const results: any[] = [];
   try {
     for (const gr of graphs) {
@@ -141,7 +148,7 @@ export async function main(argv: string[]) {
         const runs: any = {};
         for (const w of [1, N]) {
           process.stderr.write(`memory: ${gr.name} ${task} × ${w} workers…\n`);
-          runs[w] = await runChild(child, [gr.builtDir, String(w), lf], { nodeArgs: ['--expose-gc'] });
+          runs[w] = await runChild(child, [gr.builtDir, String(w), lf], { nodeArgs: ['--expose-gc'], env: malloc });
           process.stderr.write(`memory: ${JSON.stringify(runs[w])}\n`);
         }
         const a = runs[1], b = runs[N], r1 = (x: number) => Math.round(x * 10) / 10;
@@ -160,7 +167,7 @@ export async function main(argv: string[]) {
     rmSync(tmp, { recursive: true, force: true });
   }
   const out = {
-    bench: 'memory', workers: N, root, note: 'RSS of the whole process (engine + N worker threads) in fresh processes; per busy worker = (RSS with N workers − RSS with 1) / (N − 1) after every worker ran the same load. The synthetic graph is SYNTHETIC (bench/lib/synthetic.ts).',
+    bench: 'memory', workers: N, root, malloc_mmap_threshold: malloc.MALLOC_MMAP_THRESHOLD_ ?? 'glibc default (adaptive)', note: 'RSS of the whole process (engine + N worker threads) in fresh processes; per busy worker = (RSS with N workers − RSS with 1) / (N − 1) after every worker ran the same load. The synthetic graph is SYNTHETIC (bench/lib/synthetic.ts).',
     machine: { cpus: cpus().length, node: process.version }, at: new Date().toISOString(), results,
   };
   const dir = values.out ?? join(HERE, 'results');
