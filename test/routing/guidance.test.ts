@@ -4,12 +4,13 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { join } from 'node:path';
 import { buildRoadNetwork, buildRoadExtract } from '../../graph-build/roads.ts';
 import { tempDir, loadInto, task, network, SHARED_DATA } from './helpers.ts';
-import { decide, modifierOf, turnAngle, lookBearing, surelyGentle } from '../../workers/routing/steps.ts';
+import { decide, modifierOf, turnAngle, lookBearing, surelyGentle, Pieces, startPieces } from '../../workers/routing/steps.ts';
 import fc from 'fast-check';
 import { negotiateLang } from '../../src/core/guidance.ts';
 import { haversine } from '../../src/core/geometry.ts';
 import { createRequire } from 'node:module';
-import { LANGS } from '../../workers/routing/instructions.ts';
+import { LANGS, instruction, type PhraseStep } from '../../workers/routing/instructions.ts';
+import { loadedGraphs } from '../../workers/routing/graphs.ts';
 
 // 0.001° ≈ 111 m; each fixture sits in its own square (x = longitude offset, y = latitude offset).
 const r7 = (v: number) => Math.round(v * 1e7) / 1e7;
@@ -210,10 +211,48 @@ describe('Accept-Language', () => {
 });
 
 describe('phrasing tables', () => {
+  it('a phrasing found by its way and a number is the one its fields make', () => {
+    // The cache by way (instruction's fifth argument) keys every field but the way's own by one
+    // integer: a field left out of that number would hand one step another's text.
+    const way = { cls: 'primary', name: 'Rue A' };
+    const step = fc.record({
+      maneuver: fc.record({
+        type: fc.constantFrom('depart', 'turn', 'continue', 'new name', 'merge', 'on ramp', 'off ramp', 'fork', 'end of road', 'roundabout', 'exit roundabout', 'arrive'),
+        modifier: fc.constantFrom(undefined, 'uturn', 'sharp right', 'right', 'slight right', 'straight', 'slight left', 'left', 'sharp left'),
+        exit: fc.constantFrom(undefined, 1, 2, 3, 7),
+        bearing_after: fc.integer({ min: 0, max: 359 }),
+      }, { requiredKeys: ['type', 'bearing_after'] }),
+      name: fc.constant('Rue A'), mode: fc.constantFrom('driving', 'walking', 'cycling', 'ferry'),
+    });
+    fc.assert(fc.property(step, fc.constantFrom(...(Object.keys(LANGS) as (keyof typeof LANGS)[])), fc.integer({ min: 0, max: 3 }), fc.integer({ min: 1, max: 4 }), (st, lang, li, lc) => {
+      const s = st as PhraseStep;
+      // (the phrasing has no text for a few combinations our steps never make, e.g. a roundabout by ferry)
+      const text = (w?: object) => { try { return instruction(lang, s, li, lc, w); } catch { return 'no phrasing'; } };
+      expect(text(way)).toBe(text());
+    }), { numRuns: 3000 });
+  });
+
+
   it('a worker holds the translations of the languages it phrases in, not all 31 of osrm-text-instructions', () => {
     const langs = createRequire(import.meta.url)('osrm-text-instructions/languages.js');
     expect(Object.keys(langs.instructions).sort()).toEqual(Object.values(LANGS).sort());
     expect(Object.keys(langs.grammars)).toEqual(['fr']);
+  });
+});
+
+describe("a leg's pieces in the thread's piece space", () => {
+  it('a run another run was opened after moves up and keeps its pieces', () => {
+    startPieces();
+    const a = new Pieces(), b = new Pieces();
+    a.piece(1, true, 0, 10);
+    for (let k = 0; k < 2000; k++) b.piece(k, k % 2 === 0, k, k + 1); // past the space's first size
+    a.piece(2, false, 5, 0);
+    const c = new Pieces();
+    c.piece(3, true, 1, 2);
+    expect([a.length, a.e(0), a.fwd(0), a.len(0), a.e(1), a.fwd(1), a.from(1), a.to(1)]).toEqual([2, 1, true, 10, 2, false, 5, 0]);
+    expect(b.length).toBe(2000);
+    for (let k = 0; k < 2000; k++) expect([b.e(k), b.fwd(k), b.from(k), b.to(k)]).toEqual([k, k % 2 === 0, k, k + 1]);
+    expect([c.e(0), c.len(0)]).toEqual([3, 1]);
   });
 });
 
@@ -230,6 +269,15 @@ describe('guidance on real extracts', () => {
     loadInto(tmp.dir, ['accra', 'algiers', 'tz']);
   }, 120_000);
   afterAll(() => tmp.remove());
+
+  it("an edge's shape measures run from 0 to its length (steps take a piece from 0 to the length for the whole shape)", () => {
+    for (const { g } of loadedGraphs()) {
+      for (let e = 0; e < g.edgeDist.length; e++) {
+        const s0 = g.edgeShape[e], s1 = g.edgeShape[e + 1];
+        if (g.shapeCum[s0] !== 0 || g.shapeCum[s1 - 1] !== g.edgeDist[e]) expect([e, g.shapeCum[s0], g.shapeCum[s1 - 1]]).toEqual([e, 0, g.edgeDist[e]]);
+      }
+    }
+  });
 
   it('Accra, Kinbu Street to Osu: the step sequence read off the OSM ways', () => {
     // Checked against the OSM data of the extract (names, one-ways, junction geometry): from

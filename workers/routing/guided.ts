@@ -7,7 +7,7 @@ import type { LoadedGraph } from './graphs.ts';
 import type { Snap } from './snap.ts';
 import { tracePath } from './route.ts';
 import { solve, searchFor, type RouteArgs } from './index.ts';
-import { Pieces, pieceCoords, legSteps, type Step } from './steps.ts';
+import { Pieces, pieceCoords, legSteps, startPieces, type Step } from './steps.ts';
 import { Coords, E7Line, startLines, lineText } from './lines.ts';
 import { ViaSearch, MAX_ALTERNATIVES, type Seed } from './alternatives.ts';
 import type { Lang } from './instructions.ts';
@@ -36,7 +36,7 @@ const r = Math.round;
 export function guide(args: RouteArgs, o: GuideOptions): Guided {
   // The legs are searched once, recording the pieces they drive (with traffic=live|forecast, the
   // traffic-aware search, as /route).
-  startLines();
+  startLines(); startPieces();
   const solved = solve(args, () => null, () => new Pieces());
   const { graph, snaps } = solved;
   const g = graph.g;
@@ -102,16 +102,15 @@ const round1 = (x: number) => Math.round(x * 10) / 10;
 const snapped = (s: Snap) => ({ lat: Math.round(s.lat * 1e7) / 1e7, lng: Math.round(s.lng * 1e7) / 1e7, distance_m: round1(s.dist) });
 
 /**
- * Collects lines while the body is built; JSON.stringify then sees only placeholders. A route's
+ * Collects lines while an OSRM-layer body is built; JSON.stringify then sees only placeholders. A route's
  * line is written once as bytes (digits straight from the stored integers, as geometry.ts does);
  * each step's line is a range of those bytes, and the answer is the skeleton's text with the
  * ranges between its pieces (JsonText), so no coordinate is ever turned into a string.
  */
 export class LineTexts {
   private lines: (string | Uint8Array)[][] = [];
-  ref(l: E7Line): string { return this.refParts(this.pieces(l)); }
-  /** A placeholder for JSON text already in pieces (a leg's steps). */
-  refParts(p: (string | Uint8Array)[]): string { this.lines.push(p); return `\u0000L${this.lines.length - 1}`; }
+  /** A placeholder for the line's text in a body given to parts(). */
+  ref(l: E7Line): string { this.lines.push(this.pieces(l)); return `\u0000L${this.lines.length - 1}`; }
   /** The body with every placeholder replaced by its line, as JsonText pieces. */
   parts(body: unknown): (string | Uint8Array)[] {
     const text = JSON.stringify(body), out: (string | Uint8Array)[] = [];
@@ -148,20 +147,21 @@ export class LineTexts {
 /** How a placeholder of ref() reads in JSON text, before its number. */
 const MARK = '"\\u0000L';
 
-const geoJson = (t: LineTexts, l: E7Line) => ({ type: 'LineString', coordinates: t.ref(l) });
-
-function nativeRoute(rt: GuidedRoute, mode: string, t: LineTexts) {
-  return {
-    mode,
-    distance_m: round1(rt.dist),
-    duration_s: round1(rt.cost / 1000),
-    geometry: geoJson(t, rt.line),
-    legs: rt.legs.map((l) => {
-      const out: Record<string, unknown> = { distance_m: round1(l.dist), duration_s: round1(l.cost / 1000) };
-      if (l.steps) out.steps = t.refParts(stepsText(l.steps, t));
-      return out;
-    }),
-  };
+/**
+ * A route of the native answer as JSON text pieces appended to out, written field by field like
+ * its steps (the fields of the plain /route body, in its order), then `more` fields before the
+ * closing brace.
+ */
+function nativeRoute(rt: GuidedRoute, mode: string, t: LineTexts, out: (string | Uint8Array)[], more = '') {
+  out.push(`{"mode":${q(mode)},"distance_m":${tenths(rt.dist)},"duration_s":${tenths(rt.cost / 1000)},"geometry":{"type":"LineString","coordinates":[`);
+  t.linePieces(rt.line, out);
+  let s = ']},"legs":[';
+  for (let i = 0; i < rt.legs.length; i++) {
+    const l = rt.legs[i];
+    s += `${i ? ',' : ''}{"distance_m":${tenths(l.dist)},"duration_s":${tenths(l.cost / 1000)}`;
+    if (l.steps) { out.push(s + ',"steps":'); stepsText(l.steps, t, out); s = '}'; } else s += '}';
+  }
+  out.push(`${s}]${more}}`);
 }
 
 /**
@@ -190,8 +190,7 @@ function tenths(x: number): string {
  * each step's line a range of the route's bytes): building an object per step for
  * JSON.stringify, then finding its placeholders in the text, cost more than the steps themselves.
  */
-function stepsText(steps: Step[], t: LineTexts): (string | Uint8Array)[] {
-  const out: (string | Uint8Array)[] = [];
+function stepsText(steps: Step[], t: LineTexts, out: (string | Uint8Array)[]) {
   let s = '[';
   for (let i = 0; i < steps.length; i++) {
     const st = steps[i], m = st.maneuver;
@@ -213,7 +212,6 @@ function stepsText(steps: Step[], t: LineTexts): (string | Uint8Array)[] {
     s += '}';
   }
   out.push(s + ']');
-  return out;
 }
 
 export interface GuidedRouteArgs extends RouteArgs { steps?: boolean; lang?: Lang; alternatives?: number }
@@ -224,16 +222,18 @@ export function guidedRouteTask(args: GuidedRouteArgs): JsonText {
   const res = guide(args, { steps: !!args.steps, lang: args.lang ?? 'en', alternatives: args.alternatives ?? 0, stepMode: STEP_MODE[mode] ?? mode });
   const t = new LineTexts();
   const [best, ...alts] = res.routes;
-  const route: Record<string, unknown> = nativeRoute(best, mode, t);
   const snaps = res.snaps;
   const sn: Record<string, unknown> = { from: snapped(snaps[0]), to: snapped(snaps[snaps.length - 1]) };
   if (snaps.length > 2) sn.via = snaps.slice(1, -1).map(snapped);
-  route.snapped = sn;
-  route.extract = res.graph.extract;
-  if (res.traffic) route.traffic = res.traffic;
-  const body: Record<string, unknown> = { route };
-  if (args.alternatives) body.alternatives = alts.map((a) => nativeRoute(a, mode, t));
-  return new JsonText(t.parts(body), true);
+  const out: (string | Uint8Array)[] = ['{"route":'];
+  nativeRoute(best, mode, t, out, `,"snapped":${JSON.stringify(sn)},"extract":${JSON.stringify(res.graph.extract)}${res.traffic ? `,"traffic":${JSON.stringify(res.traffic)}` : ''}`);
+  if (args.alternatives) {
+    out.push(',"alternatives":[');
+    alts.forEach((a, i) => { if (i) out.push(','); nativeRoute(a, mode, t, out); });
+    out.push(']');
+  }
+  out.push('}');
+  return new JsonText(out, true);
 }
 
 /** OSRM's mode names on steps. */

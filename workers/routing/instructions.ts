@@ -57,8 +57,21 @@ export interface PhraseStep {
 const made = new Map<string, string>();
 const MADE_MAX = 20_000;
 
-export function instruction(lang: Lang, step: PhraseStep, legIndex: number, legCount: number): string {
+export function instruction(lang: Lang, step: PhraseStep, legIndex: number, legCount: number, way?: object): string {
   const m = step.maneuver;
+  if (way && step.rotary_name === undefined) {
+    const k = smallKey(lang, m, step.mode, legIndex, legCount);
+    if (k >= 0) {
+      let known = byWay.get(way);
+      if (!known) byWay.set(way, (known = new Map()));
+      let text = known.get(k);
+      if (text === undefined) {
+        if (++byWayCount > MADE_MAX) { byWay = new WeakMap(); byWayCount = 0; }
+        known.set(k, (text = instruction(lang, step, legIndex, legCount)));
+      }
+      return text;
+    }
+  }
   // legIndex and legCount matter to depart and arrive only ("your 2nd destination")
   const leg = m.type === 'arrive' || m.type === 'depart' ? `${legIndex}/${legCount}` : '';
   const key = `${lang}\u0001${m.type}\u0001${m.modifier ?? ''}\u0001${m.exit ?? ''}\u0001${step.name}\u0001${step.ref ?? ''}\u0001${step.destinations ?? ''}\u0001${step.rotary_name ?? ''}\u0001${step.mode}\u0001${leg}\u0001${bearingWord(m.bearing_after)}`;
@@ -69,6 +82,29 @@ export function instruction(lang: Lang, step: PhraseStep, legIndex: number, legC
     made.set(key, text);
   }
   return text;
+}
+
+/**
+ * Phrasings by the way a step's name, ref and destinations come from, then by a number for the
+ * rest: building and hashing a string key of every field took most of a step's phrasing time.
+ */
+let byWay = new WeakMap<object, Map<number, string>>();
+let byWayCount = 0;
+const TYPES = ['depart', 'turn', 'continue', 'new name', 'merge', 'on ramp', 'off ramp', 'fork', 'end of road', 'roundabout', 'exit roundabout', 'arrive'];
+const MODIFIERS = ['', 'uturn', 'sharp right', 'right', 'slight right', 'straight', 'slight left', 'left', 'sharp left'];
+const STEP_MODES = ['driving', 'walking', 'cycling', 'ferry'];
+const LANG_CODES = Object.keys(LANGS);
+
+/** Everything but the way that the text depends on, as one integer; -1 when a field is outside the tables. */
+function smallKey(lang: Lang, m: PhraseStep['maneuver'], mode: string, legIndex: number, legCount: number): number {
+  const t = TYPES.indexOf(m.type), mod = MODIFIERS.indexOf(m.modifier ?? ''), md = STEP_MODES.indexOf(mode), l = LANG_CODES.indexOf(lang);
+  const exit = m.exit === undefined ? 0 : m.exit + 1;
+  if (t < 0 || mod < 0 || md < 0 || l < 0 || !Number.isInteger(exit) || exit < 0 || exit >= 64) return -1;
+  // legIndex and legCount matter to depart and arrive only, as in the string key
+  const leg = m.type === 'arrive' || m.type === 'depart' ? legIndex * 1024 + legCount : 0;
+  if (!(leg >= 0 && legIndex < 1024 && legCount < 1024)) return -1;
+  // mixed radix, one digit per field: < 2^53 throughout
+  return (((((leg * TYPES.length + t) * MODIFIERS.length + mod) * 64 + exit) * STEP_MODES.length + md) * LANG_CODES.length + l) * 8 + bearingWord(m.bearing_after);
 }
 
 /** Which compass word a depart instruction may use ("Head north"), with osrm-text-instructions' own bounds. */

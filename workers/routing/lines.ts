@@ -55,8 +55,24 @@ export class Coords {
     const j = this.base + this.n;
     this.a[j] = x; this.a[j + 1] = y; this.n += 2;
   }
-  private grow() {
-    const b = new Int32Array(Math.max(arena.length, 4 * (this.n + 2)));
+  /**
+   * Shape points s0..s1-1 of an edge (lon/lat E7 arrays), in order or backwards, each dropped
+   * when equal to the point before: add() per point, in one loop over locals (a long route's
+   * line is thousands of these).
+   */
+  addShape(lon: ArrayLike<number>, lat: ArrayLike<number>, s0: number, s1: number, forward: boolean) {
+    if (this.base + this.n + 2 * (s1 - s0) > this.a.length) this.grow(2 * (s1 - s0));
+    const a = this.a;
+    let j = this.base + this.n, lx = this.n >= 2 ? a[j - 2] : NaN, ly = this.n >= 2 ? a[j - 1] : NaN;
+    for (let i = 0, k = forward ? s0 : s1 - 1, step = forward ? 1 : -1; i < s1 - s0; i++, k += step) {
+      const x = lon[k], y = lat[k];
+      if (x === lx && y === ly) continue;
+      a[j] = lx = x; a[j + 1] = ly = y; j += 2;
+    }
+    this.n = j - this.base;
+  }
+  private grow(extra = 2) {
+    const b = new Int32Array(Math.max(arena.length, 4 * (this.n + extra)));
     b.set(this.a.subarray(this.base, this.base + this.n));
     arena = this.a = b; this.base = 0; arenaUsed = 0;
   }

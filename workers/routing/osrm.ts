@@ -6,7 +6,7 @@ import { JsonText, TaskError } from '../../src/core/task.ts';
 import { readWayAttrs, type GraphViews } from '../../src/core/format/route.ts';
 import { haversine } from '../../src/core/geometry.ts';
 import { guide, assemble, LineTexts, STEP_MODE, type GuidedRoute, type GuidedLeg } from './guided.ts';
-import { pieceCoords, Pieces, localName, type Step } from './steps.ts';
+import { pieceCoords, Pieces, localName, startPieces, type Step } from './steps.ts';
 import { Coords, E7Line, startLines } from './lines.ts';
 import { snap, type Snap } from './snap.ts';
 import type { Mode } from './index.ts';
@@ -342,7 +342,7 @@ export function osrmMatchTask(a: OsrmMatchArgs): JsonText | { code: string; mess
   const t = new LineTexts();
   const geom = (l: E7Line) => (a.geometries === 'geojson' ? { type: 'LineString', coordinates: t.ref(l) } : encode(l, a.geometries === 'polyline6' ? 6 : 5));
   const opts = { steps: a.steps, lang: 'en' as const, alternatives: 0, stepMode: STEP_MODE[a.mode], intersections: true, instructions: false };
-  startLines();
+  startLines(); startPieces();
   const matchings = r.matchings.map((m) => {
     const legs: GuidedLeg[] = [];
     for (let k = 1; k < m.snaps.length; k++) {

@@ -36,27 +36,45 @@ import { E7Line, takeInts, type Coords } from './lines.ts';
 export interface LegLine { c: ArrayLike<number>; start: ArrayLike<number>; end: ArrayLike<number> }
 
 /**
- * A leg's pieces, four numbers each in one array (edge, 1 if driven u→v, from, to): a leg of a
- * long route has hundreds, and an object apiece (with its two boxed doubles) was most of what
- * guidance allocated.
+ * A leg's pieces, four numbers each (edge, 1 if driven u→v, from, to), in a run of the thread's
+ * piece space: a leg of a long route has hundreds, and an object apiece (with its two boxed
+ * doubles) was most of what guidance allocated; then a Float64Array per leg, allocated and freed
+ * outside the heap, was the next.
  */
 export class Pieces implements LegTrace {
-  private d = new Float64Array(256);
+  private d = space;
+  private base = spaceUsed;
   length = 0;
   piece(e: number, fwd: boolean, from: number, to: number) {
-    const k = 4 * this.length;
-    if (k + 4 > this.d.length) { const d = new Float64Array(2 * this.d.length); d.set(this.d); this.d = d; }
-    this.d[k] = e; this.d[k + 1] = fwd ? 1 : 0; this.d[k + 2] = from; this.d[k + 3] = to;
+    let k = this.base + 4 * this.length;
+    // a run grows at the top of the space; another run opened since moves this one up first
+    if (this.d !== space || spaceUsed !== k || k + 4 > space.length) k = this.moveUp();
+    const d = this.d;
+    d[k] = e; d[k + 1] = fwd ? 1 : 0; d[k + 2] = from; d[k + 3] = to;
+    spaceUsed = k + 4;
     this.length++;
   }
-  e(k: number): number { return this.d[4 * k]; }
-  fwd(k: number): boolean { return this.d[4 * k + 1] === 1; }
-  from(k: number): number { return this.d[4 * k + 2]; }
-  to(k: number): number { return this.d[4 * k + 3]; }
+  e(k: number): number { return this.d[this.base + 4 * k]; }
+  fwd(k: number): boolean { return this.d[this.base + 4 * k + 1] === 1; }
+  from(k: number): number { return this.d[this.base + 4 * k + 2]; }
+  to(k: number): number { return this.d[this.base + 4 * k + 3]; }
   /** metres driven on piece k */
-  len(k: number): number { return Math.abs(this.d[4 * k + 3] - this.d[4 * k + 2]); }
+  len(k: number): number { return Math.abs(this.d[this.base + 4 * k + 3] - this.d[this.base + 4 * k + 2]); }
   static of(e: number, fwd: boolean, from: number, to: number): Pieces { const p = new Pieces(); p.piece(e, fwd, from, to); return p; }
+  /** Copies the run to the top of the space (a larger space when full); returns where its next piece goes. */
+  private moveUp(): number {
+    const n = 4 * this.length;
+    if (spaceUsed + n + 4 > space.length) { space = new Float64Array(Math.max(space.length, 2 * (n + 4))); spaceUsed = 0; }
+    space.set(this.d.subarray(this.base, this.base + n), spaceUsed);
+    this.d = space; this.base = spaceUsed;
+    return this.base + n;
+  }
 }
+
+/** The pieces of the thread's current answer (tasks run one at a time; startPieces starts it over). */
+let space = new Float64Array(1 << 12);
+let spaceUsed = 0;
+export function startPieces() { spaceUsed = 0; }
 
 export type Modifier = 'uturn' | 'sharp right' | 'right' | 'slight right' | 'straight' | 'slight left' | 'left' | 'sharp left';
 
@@ -103,10 +121,10 @@ export function modifierOf(delta: number): Modifier {
 export function pieceCoords(g: GraphViews, ps: Pieces, i: number, out: Coords) {
   const e = ps.e(i), from = ps.from(i), to = ps.to(i);
   const s0 = g.edgeShape[e], s1 = g.edgeShape[e + 1], cum = g.shapeCum, lon = g.shapeLon, lat = g.shapeLat;
-  // most pieces drive their whole edge: its shape points as they are
-  if (cum[s0] === 0 && Math.min(from, to) <= 0 && Math.max(from, to) >= cum[s1 - 1]) {
-    if (ps.fwd(i)) for (let k = s0; k < s1; k++) out.add(lon[k], lat[k]);
-    else for (let k = s1 - 1; k >= s0; k--) out.add(lon[k], lat[k]);
+  // most pieces drive their whole edge: its shape points as they are (an edge's shape measures
+  // run from 0 to its length, graph-build/contract/compress.ts: the test need not read them)
+  if (Math.min(from, to) <= 0 && Math.max(from, to) >= g.edgeDist[e]) {
+    out.addShape(lon, lat, s0, s1, ps.fwd(i));
     return;
   }
   pointAt(g, e, from, out);
@@ -204,15 +222,14 @@ const HIGHWAY = new Set(['motorway', 'trunk']);
 const isLink = (a: WayAttr) => a.cls === 'motorway_link' || a.cls === 'trunk_link';
 const isHighway = (a: WayAttr) => HIGHWAY.has(a.cls);
 
-/** A road leaving node x other than the one arrived on: its bearing out of x and attributes. */
-interface Option { e: number; atU: boolean; bearing: number; attr: WayAttr; enter: boolean }
+/** A road at node x (the OSRM layer's intersections): its bearing out of x, and whether the mode may leave by it. */
+interface Option { e: number; atU: boolean; bearing: number; enter: boolean }
 
-function nodeOptions(g: GraphViews, attrs: WayAttr[], x: number): Option[] {
+function nodeOptions(g: GraphViews, x: number): Option[] {
   const out: Option[] = [];
   for (let k = g.adjFirst[x]; k < g.adjFirst[x + 1]; k++) {
     const s = g.adjEdge[k], e = Math.abs(s) - 1, atU = s > 0;
-    const enter = !!(g.edgeFlags[e] & (atU ? 1 : 2));
-    out.push({ e, atU, bearing: edgeBearing(g, e, atU), attr: attrs[g.edgeAttr[e]], enter });
+    out.push({ e, atU, bearing: edgeBearing(g, e, atU), enter: !!(g.edgeFlags[e] & (atU ? 1 : 2)) });
   }
   return out;
 }
@@ -275,14 +292,16 @@ export function legSteps(g: GraphViews, pieces: Pieces, costMs: number, o: StepO
       const bb = lookBearing(c, at, -1, start(i - 1), at), ba = lookBearing(c, at, 1, at, end(i));
       const delta = turnAngle(bb, ba);
       if (goesOn && Math.abs(delta) < 35) { addPiece(g, cur, pieces, p); continue; }
-      const all = nodeOptions(g, attrs, x);
       // other roads one may leave x by: not the edge taken, not back along the edge arrived on
+      // (their bearings only: every road's is read for the OSRM layer's intersections alone)
       const alts: Alt[] = [];
       let exitHere = !B.rb;
-      for (const op of all) {
-        if (!op.enter || (op.e === pe && op.atU === pf) || (op.e === qe && op.atU !== qf)) continue;
-        alts.push({ angle: turnAngle(bb, op.bearing), attr: op.attr });
-        if (!op.attr.rb) exitHere = true;
+      for (let k = g.adjFirst[x]; k < g.adjFirst[x + 1]; k++) {
+        const s = g.adjEdge[k], e = Math.abs(s) - 1, atU = s > 0;
+        if (!(g.edgeFlags[e] & (atU ? 1 : 2)) || (e === pe && atU === pf) || (e === qe && atU !== qf)) continue;
+        const attr = attrs[g.edgeAttr[e]];
+        alts.push({ angle: turnAngle(bb, edgeBearing(g, e, atU)), attr });
+        if (!attr.rb) exitHere = true;
       }
       const d = decide(A, B, delta, alts, !!rb);
       if (rb && A.rb && exitHere) exits++;
@@ -295,7 +314,7 @@ export function legSteps(g: GraphViews, pieces: Pieces, costMs: number, o: StepO
         }
         cur = { type: d.type, modifier: d.modifier, bb, ba, loc: at, attr: B, to: 0, dist: 0, dur: 0 };
         if (d.type === 'roundabout') { rb = cur; exits = 0; cur.rotary = localName(B, o.lang) || undefined; }
-        if (o.intersections) cur.inter = intersection(c, at, all, pe, pf, qe, qf);
+        if (o.intersections) cur.inter = intersection(c, at, nodeOptions(g, x), pe, pf, qe, qf);
         steps.push(cur);
       }
     }
@@ -378,7 +397,7 @@ function finish(s: Building, durMs: number, o: StepOptions, c: ArrayLike<number>
   // OSRM's form: "ref: destination, destination" (OSM separates values with ';')
   if (s.attr.dest || s.attr.destRef) step.destinations = s.attr.destRef && s.attr.dest ? `${list(s.attr.destRef)}: ${list(s.attr.dest)}` : list(s.attr.destRef ?? s.attr.dest);
   if (s.rotary) step.rotary_name = s.rotary;
-  if (o.instructions !== false) step.instruction = instruction(o.lang, step, o.legIndex, o.legCount);
+  if (o.instructions !== false) step.instruction = instruction(o.lang, step, o.legIndex, o.legCount, s.attr);
   if (s.inter) step.intersections = [s.inter];
   return step;
 }

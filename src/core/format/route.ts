@@ -150,6 +150,15 @@ const attrCache = new WeakMap<Uint8Array, WayAttr[]>();
 /** The attribute rows of a graph, parsed once per thread. */
 export function readWayAttrs(g: Pick<GraphViews, 'wayAttrs'>): WayAttr[] {
   let a = attrCache.get(g.wayAttrs);
-  if (!a) { a = JSON.parse(new TextDecoder().decode(g.wayAttrs)) as WayAttr[]; attrCache.set(g.wayAttrs, a); }
+  if (!a) { a = (JSON.parse(new TextDecoder().decode(g.wayAttrs)) as WayAttr[]).map(uniform); attrCache.set(g.wayAttrs, a); }
   return a;
+}
+
+/**
+ * Every field present, in one order: parsed as they are stored (only the fields a way has),
+ * the attributes take dozens of object shapes, and guidance's reads of them at every node of a
+ * route went through V8's slow megamorphic lookups.
+ */
+function uniform(a: WayAttr): WayAttr {
+  return { cls: a.cls, name: a.name, fr: a.fr, en: a.en, ar: a.ar, pt: a.pt, sw: a.sw, ref: a.ref, dest: a.dest, destRef: a.destRef, rb: a.rb };
 }
