@@ -6,7 +6,7 @@ import type { GraphViews } from '../../src/core/format/route.ts';
 import type { LoadedGraph } from './graphs.ts';
 import type { Snap } from './snap.ts';
 import { tracePath } from './route.ts';
-import { solve, searchFor, type RouteArgs } from './index.ts';
+import { solve, searchFor, snappedAll, type RouteArgs } from './index.ts';
 import { Pieces, pieceCoords, legSteps, startPieces, type Step } from './steps.ts';
 import { Coords, E7Line, startLines, lineText } from './lines.ts';
 import { ViaSearch, MAX_ALTERNATIVES, type Seed } from './alternatives.ts';
@@ -98,8 +98,6 @@ function alternatives(graph: LoadedGraph, s: Snap, t: Snap, best: GuidedLeg, wan
 
 // ---- native /route body -------------------------------------------------------------------
 
-const round1 = (x: number) => Math.round(x * 10) / 10;
-const snapped = (s: Snap) => ({ lat: Math.round(s.lat * 1e7) / 1e7, lng: Math.round(s.lng * 1e7) / 1e7, distance_m: round1(s.dist) });
 
 /**
  * Collects lines while an OSRM-layer body is built; JSON.stringify then sees only placeholders. A route's
@@ -179,7 +177,7 @@ function q(s: string): string {
   return t;
 }
 
-/** A value of round1() as JSON writes it, from its integer tenths (a double's shortest digits cost more). */
+/** A value rounded to tenths (Math.round(x * 10) / 10) as JSON writes it, from its integer tenths (a double's shortest digits cost more). */
 function tenths(x: number): string {
   const t = Math.round(x * 10), i = Math.trunc(t / 10), f = Math.abs(t - i * 10);
   return f === 0 ? `${i}` : `${t < 0 && i === 0 ? '-' : ''}${i}.${f}`;
@@ -222,11 +220,8 @@ export function guidedRouteTask(args: GuidedRouteArgs): JsonText {
   const res = guide(args, { steps: !!args.steps, lang: args.lang ?? 'en', alternatives: args.alternatives ?? 0, stepMode: STEP_MODE[mode] ?? mode });
   const t = new LineTexts();
   const [best, ...alts] = res.routes;
-  const snaps = res.snaps;
-  const sn: Record<string, unknown> = { from: snapped(snaps[0]), to: snapped(snaps[snaps.length - 1]) };
-  if (snaps.length > 2) sn.via = snaps.slice(1, -1).map(snapped);
   const out: (string | Uint8Array)[] = ['{"route":'];
-  nativeRoute(best, mode, t, out, `,"snapped":${JSON.stringify(sn)},"extract":${JSON.stringify(res.graph.extract)}${res.traffic ? `,"traffic":${JSON.stringify(res.traffic)}` : ''}`);
+  nativeRoute(best, mode, t, out, `,"snapped":${JSON.stringify(snappedAll(res.snaps))},"extract":${JSON.stringify(res.graph.extract)}${res.traffic ? `,"traffic":${JSON.stringify(res.traffic)}` : ''}`);
   if (args.alternatives) {
     out.push(',"alternatives":[');
     alts.forEach((a, i) => { if (i) out.push(','); nativeRoute(a, mode, t, out); });

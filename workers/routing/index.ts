@@ -138,7 +138,8 @@ function totals(r: Solved) {
   return { cost, dist };
 }
 
-function snappedAll(snaps: Snap[]) {
+/** The answer's `snapped`: each point where it met the road (native /route, plain and guided). */
+export function snappedAll(snaps: Snap[]) {
   const out: Record<string, unknown> = { from: snapped(snaps[0]), to: snapped(snaps[snaps.length - 1]) };
   if (snaps.length > 2) out.via = snaps.slice(1, -1).map(snapped);
   return out;

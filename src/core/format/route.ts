@@ -160,5 +160,10 @@ export function readWayAttrs(g: Pick<GraphViews, 'wayAttrs'>): WayAttr[] {
  * route went through V8's slow megamorphic lookups.
  */
 function uniform(a: WayAttr): WayAttr {
-  return { cls: a.cls, name: a.name, fr: a.fr, en: a.en, ar: a.ar, pt: a.pt, sw: a.sw, ref: a.ref, dest: a.dest, destRef: a.destRef, rb: a.rb };
+  return { ...NO_ATTRS, ...a };
 }
+/** Every field of WayAttr, in order (a field added to WayAttr must be listed here too: the type says so). */
+const NO_ATTRS: Record<keyof WayAttr, undefined> = {
+  cls: undefined, name: undefined, fr: undefined, en: undefined, ar: undefined, pt: undefined, sw: undefined,
+  ref: undefined, dest: undefined, destRef: undefined, rb: undefined,
+};
