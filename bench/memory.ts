@@ -11,7 +11,8 @@
 // per_busy_worker_released is busy measured again once workers have given back a large matrix's
 // arrays (RELEASE_MS after their last one, workers/routing/matrix.ts).
 // Loads per worker: route 100 routes; matrix_100 3 matrices of 100 × 100; matrix_1000 one of
-// 1,000 × 1,000; match 3 traces of ~40 km (a fix every 5–30 s, σ 10 m) driven on a random walk;
+// 1,000 × 1,000 whole on each thread, its rows sent ahead in blocks as the server asks for any matrix
+// above SPLIT_CELLS (src/api/matrix.ts; the server also splits it over the threads); match 3 traces of ~40 km (a fix every 5–30 s, σ 10 m) driven on a random walk;
 // isochrone 5 isochrones of 10 minutes (a search on the uncontracted graph, as traffic routes run).
 // The engine runs with the allocator setting `npm start` gives the server (src/core/malloc.ts);
 // --glibc-default runs it with glibc's adaptive default instead (to show what the setting saves).
@@ -28,6 +29,7 @@ import { traceFromRoute } from './lib/traces.ts';
 import { haversine } from '../src/core/geometry.ts';
 import { rng } from '../src/core/rand.ts';
 import { MALLOC_ENV } from '../src/core/malloc.ts';
+import { SPLIT_CELLS } from '../src/api/matrix.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
@@ -82,7 +84,8 @@ function walk(g: GraphViews, metres: number, rand: () => number): { coords: [num
 function loads(g: GraphViews, seed: number): Record<string, { op: string; per_worker: unknown[] }> {
   const rand = rng(seed);
   const route = Array.from({ length: 100 }, () => { const [a, b] = points(g, 2, rand); return { from: a, to: b, mode: 'driving' }; });
-  const matrix = (n: number, k: number) => Array.from({ length: k }, () => ({ sources: points(g, n, rand), destinations: points(g, n, rand), mode: 'driving' }));
+  // as the server sends them: a matrix above SPLIT_CELLS sends its rows ahead in blocks (stream)
+  const matrix = (n: number, k: number) => Array.from({ length: k }, () => ({ sources: points(g, n, rand), destinations: points(g, n, rand), mode: 'driving', ...(n * n > SPLIT_CELLS ? { stream: true } : {}) }));
   const match = Array.from({ length: 3 }, (_, i) => {
     const w = walk(g, 40_000, rand);
     const t = traceFromRoute(w.coords, w.dist / 13.9, w.dist, 10, 0.03, seed + i);

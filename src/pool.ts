@@ -15,7 +15,7 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Packr } from 'msgpackr';
 import { loadCatalog, type LoadReport } from './data/catalog.ts';
 import type { AttachRequest, Dataset, TaskReply, TaskRequest } from './core/task.ts';
-import { readBatchReply, batchMicros, type BatchReply } from './core/batch.ts';
+import { readBatchReply, batchMicros, type BatchReply, type PieceMessage } from './core/batch.ts';
 import { log } from './core/log.ts';
 import { engineEntry } from './engine-bundle.ts';
 
@@ -58,7 +58,7 @@ interface Lane {
   port: MessagePort;
   thread: number;
   /** Batches out on this lane, oldest first, with their estimated worker µs. */
-  out: { part: Pending[]; us: number; spread?: boolean }[];
+  out: { part: Pending[]; us: number; spread?: boolean; pieces?: Uint8Array[][][] }[];
   /** Estimated worker µs of everything out on this lane. */
   us: number;
   /** Reply buffers written out and released, handed back to the thread with its next batch. */
@@ -184,8 +184,14 @@ export class Engine {
 
   private openLane(gen: Generation, port: MessagePort, thread: number) {
     const lane: Lane = { port, thread, out: [], us: 0, give: [] };
-    port.on('message', (r: BatchReply) => {
-      const { part, us, spread } = lane.out.shift()!;
+    port.on('message', (r: BatchReply | PieceMessage) => {
+      if (!(r instanceof Uint8Array)) {
+        // pieces of an answer arrive before the reply of the batch they belong to, the oldest out
+        const ps = (lane.out[0].pieces ??= []);
+        ((ps[r.task] ??= [])[r.stream] ??= []).push(r.piece);
+        return;
+      }
+      const { part, us, spread, pieces } = lane.out.shift()!;
       lane.us = lane.out.length ? lane.us - us : 0;
       if (!lane.out.length) port.unref();
       // A large job split by its caller (runSpread) says nothing about the usual task's cost.
@@ -201,6 +207,7 @@ export class Engine {
           if (--unreleased === 0 && lane.give.length < GIVE_MAX && r.buffer.byteLength <= GIVE_MAX_BYTES && gen.lanes.includes(lane)) lane.give.push(r.buffer as ArrayBuffer);
         };
       }
+      if (pieces) pieces.forEach((p, j) => { answers[j].pieces = Array.from(p, (s) => s ?? []); });
       for (let j = 0; j < part.length; j++) part[j].resolve(answers[j]);
       this.settled(gen);
     });

@@ -1,11 +1,11 @@
 // Piscina entry point: the compute engine. Each worker opens every dataset once
 // (typed-array views over SharedArrayBuffers from workerData) and answers tasks
 // from the task table that the modules below contribute.
-import { workerData, threadId } from 'node:worker_threads';
+import { workerData, threadId, type MessagePort } from 'node:worker_threads';
 import { Unpackr } from 'msgpackr';
 import { partsWithAttribution } from '../src/core/attribution.ts';
-import { encodeBatchReply, readBatchReply, type BatchReply } from '../src/core/batch.ts';
-import { TaskError, BinaryBody, JsonText, type Dataset, type EngineModule, type TaskFn, type TaskReply, type TaskRequest, type AttachRequest } from '../src/core/task.ts';
+import { encodeBatchReply, readBatchReply, type BatchReply, type PieceMessage } from '../src/core/batch.ts';
+import { TaskError, BinaryBody, JsonText, type Dataset, type EngineModule, type TaskFn, type TaskContext, type TaskReply, type TaskRequest, type AttachRequest } from '../src/core/task.ts';
 import { routing } from './routing/index.ts';
 import { geo } from './geo/index.ts';
 import { address } from './geo/address/tasks.ts';
@@ -57,11 +57,19 @@ function replyBuffer(bytes: number): Buffer | undefined {
   return undefined;
 }
 
-function runBatch(packed: Uint8Array): BatchReply {
+// The lane and task a piece belongs to: a batch runs start to end before the next message is read.
+let pieceLane: MessagePort | null = null, pieceTask = 0;
+function piece(stream: number, bytes: Uint8Array) {
+  pieceLane!.postMessage({ piece: bytes, task: pieceTask, stream } satisfies PieceMessage, [bytes.buffer as ArrayBuffer]);
+}
+
+function runBatch(packed: Uint8Array, lane?: MessagePort): BatchReply {
   const t0 = performance.now();
   const reqs = unpackr.unpack(packed) as TaskRequest[];
+  pieceLane = lane ?? null;
   const answers = reqs.map((req, i) => {
-    const a = runOne(req);
+    pieceTask = i;
+    const a = runOne(req, lane ? piece : undefined);
     // The next task of the batch may overwrite a scratch answer before the batch is encoded.
     if (a.scratch && i < reqs.length - 1) a.parts = a.parts.map((p) => (typeof p === 'string' ? p : p.slice()));
     return a;
@@ -75,7 +83,7 @@ function attach(msg: AttachRequest): number {
     let packed: Uint8Array;
     if (m instanceof Uint8Array) packed = m;
     else { packed = m.packed; free.push(...m.give); if (free.length > FREE_MAX) free.splice(0, free.length - FREE_MAX); }
-    const r = runBatch(packed);
+    const r = runBatch(packed, port);
     port.postMessage(r, [r.buffer as ArrayBuffer]);
   });
   // Hold this thread until every thread of the round has its lane, so none takes two.
@@ -100,11 +108,11 @@ export default function entry(msg: TaskRequest | { packed: Uint8Array } | Attach
   return one;
 }
 
-function runOne(req: TaskRequest): Answer {
+function runOne(req: TaskRequest, piece?: TaskContext['piece']): Answer {
   const fn = table[req.op];
   if (!fn) return answer(500, { error: { code: 'internal', message: `unknown task ${req.op}` } });
   try {
-    const out = fn(req.args, { sandbox: !!req.sandbox });
+    const out = fn(req.args, { sandbox: !!req.sandbox, piece });
     if (out instanceof BinaryBody) return { status: 200, parts: [out.bytes], scratch: out.scratch };
     if (out instanceof JsonText) return { status: 200, parts: partsWithAttribution(out), scratch: out.scratch };
     return answer(200, out);

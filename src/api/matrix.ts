@@ -1,7 +1,8 @@
 // GET and POST /route/matrix: durations and distances from every source to every destination
 // (workers/routing/matrix.ts, task `route_matrix`). Large matrices are split by source rows over
-// the worker threads (Engine.runSpread); the parts' sections are written out in order as they
-// came (Reply `chunks`), never parsed, decoded or joined into one buffer.
+// the worker threads (Engine.runSpread), each part's rows coming back in blocks ahead of it
+// (TaskReply.pieces); they are written out in order (Reply `chunks`), never parsed, decoded or
+// joined into one buffer.
 import type { Reply, RouteDef, AppContext } from '../http/types.ts';
 import { ATTRIBUTION_TAIL } from '../core/attribution.ts';
 import { HttpError } from '../http/types.ts';
@@ -18,7 +19,7 @@ export const MATRIX_LIMITS = {
   /** points per side in a GET URL (longer lists belong in a POST body) */
   maxPointsGet: 100,
 };
-/** Above this many cells a matrix is split by rows over the worker threads. */
+/** Above this many cells a matrix is split by rows over the worker threads and sent in pieces. */
 export const SPLIT_CELLS = 40_000;
 
 const point = {
@@ -61,17 +62,21 @@ function checkSize(sources: unknown[], destinations: unknown[], maxPoints: numbe
   if (cells > MATRIX_LIMITS.maxCells) throw new HttpError(400, 'invalid_parameter', `The matrix has ${cells} cells (sources × destinations); at most ${MATRIX_LIMITS.maxCells}.`);
 }
 
-/** Runs the matrix, split over threads when large; the answer as one body or as pieces in order. */
+/**
+ * Runs the matrix; a large one split by rows over the threads, each part sending its rows ahead in
+ * blocks (task arg `stream`), so no thread holds a large answer whole (issue 11 §6). The answer as
+ * one body or as pieces in order.
+ */
 export async function runMatrix(ctx: AppContext, args: { sources: [number, number][]; destinations: [number, number][]; mode: string; radius: number; traffic?: string; depart_at?: number }, sandbox: boolean): Promise<Reply> {
   const rows = args.sources.length, cells = rows * args.destinations.length;
-  const parts = Math.min(ctx.engine.threads, rows, Math.ceil(cells / SPLIT_CELLS));
-  if (parts <= 1) return { task: await ctx.engine.run('route_matrix', args, sandbox) };
+  if (cells <= SPLIT_CELLS) return { task: await ctx.engine.run('route_matrix', args, sandbox) };
+  const parts = Math.max(1, Math.min(ctx.engine.threads, rows));
   const per = Math.ceil(rows / parts);
   const reqs = [];
-  for (let r = 0; r < rows; r += per) reqs.push({ op: 'route_matrix', args: { ...args, rows: [r, Math.min(rows, r + per)] } });
+  for (let r = 0; r < rows; r += per) reqs.push({ op: 'route_matrix', args: { ...args, rows: [r, Math.min(rows, r + per)], stream: true } });
   const replies = await ctx.engine.runSpread(reqs, sandbox, cells * 0.2);
   const bad = replies.find((r) => r.status !== 200);
-  return bad ? { task: bad } : { status: 200, chunks: joinParts(replies.map((r) => r.body)) };
+  return bad ? { task: bad } : { status: 200, chunks: joinParts(replies) };
 }
 
 const M_DUR = Buffer.from('{"durations_s":['), M_DIST = Buffer.from('],"distances_m":['), M_SRC = Buffer.from('],"sources":['), M_REST = Buffer.from('],'), COMMA = Buffer.from(',');
@@ -85,11 +90,15 @@ function readPart(b: Uint8Array) {
   return { dur: b.subarray(12, d), dist: b.subarray(d, m), src: b.subarray(m, s), rest: b.subarray(s) };
 }
 
-/** The whole answer's JSON as pieces, from parts holding consecutive row ranges; the rest of the object comes from the first. */
-export function joinParts(parts: Uint8Array[]): Uint8Array[] {
-  const cut = parts.map(readPart);
-  const join = (k: 'dur' | 'dist' | 'src') => cut.flatMap((c, i) => (i && c[k].byteLength ? [COMMA, c[k]] : [c[k]]));
-  return [M_DUR, ...join('dur'), M_DIST, ...join('dist'), M_SRC, ...join('src'), M_REST, cut[0].rest, TAIL];
+/**
+ * The whole answer's JSON as pieces, from parts holding consecutive row ranges (each part's rows
+ * sent ahead, then its own sections); the rest of the object comes from the first.
+ */
+export function joinParts(parts: { body: Uint8Array; pieces?: Uint8Array[][] }[]): Uint8Array[] {
+  const cut = parts.map((p) => readPart(p.body));
+  const rowsOf = (k: 'dur' | 'dist', stream: number) => parts.flatMap((p, i) => [...(p.pieces?.[stream] ?? []), cut[i][k]]);
+  const join = (list: Uint8Array[]) => list.filter((b) => b.byteLength).flatMap((b, i) => (i ? [COMMA, b] : [b]));
+  return [M_DUR, ...join(rowsOf('dur', 0)), M_DIST, ...join(rowsOf('dist', 1)), M_SRC, ...join(cut.map((c) => c.src)), M_REST, cut[0].rest, TAIL];
 }
 
 /** traffic and depart_at for the task; none means the plain CH matrix. */

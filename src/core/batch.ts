@@ -12,6 +12,12 @@ export type BatchReply = Uint8Array;
 
 const HEAD = 2;
 
+/**
+ * Sent on a lane before a batch's reply: a piece of the answer of the batch's task `task`
+ * (TaskContext.piece), which the main thread hands on in TaskReply.pieces[stream].
+ */
+export interface PieceMessage { piece: Uint8Array; task: number; stream: number }
+
 /** Split a batch reply into its answers (main thread). */
 export function readBatchReply(r: BatchReply): TaskReply[] {
   const n = new Uint32Array(r.buffer, r.byteOffset, 1)[0];

@@ -21,6 +21,13 @@ export interface Dataset {
 export interface TaskContext {
   /** true for svc_test_ keys: answer from the Lagos sandbox subset. */
   sandbox: boolean;
+  /**
+   * Sends bytes of the answer ahead of it, so the thread need not hold a large answer whole (a
+   * 1,000 × 1,000 matrix's 15 MB): the caller gets them in order in TaskReply.pieces[stream].
+   * The bytes' whole buffer is moved to the main thread. Only batches on a lane (src/pool.ts)
+   * have it; elsewhere a task keeps its answer whole.
+   */
+  piece?: (stream: number, bytes: Uint8Array) => void;
 }
 
 export type TaskFn = (args: any, ctx: TaskContext) => unknown;
@@ -81,6 +88,8 @@ export interface TaskReply {
    * collected as usual.
    */
   release?: () => void;
+  /** What the task sent ahead of its answer (TaskContext.piece), by stream, in order. */
+  pieces?: Uint8Array[][];
 }
 
 /** Sent once to each worker thread at start: its private lane for batches (see src/pool.ts). */

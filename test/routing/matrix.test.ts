@@ -10,7 +10,7 @@ import { randomPoints } from '../../bench/lib/check.ts';
 import { loadedGraphs } from '../../workers/routing/graphs.ts';
 import { joinParts, MATRIX_LIMITS } from '../../src/api/matrix.ts';
 import { routing } from '../../workers/routing/index.ts';
-import { rowsText, KEEP_CELLS, RELEASE_MS, keptBytes } from '../../workers/routing/matrix.ts';
+import { rowsText, KEEP_CELLS, RELEASE_MS, BLOCK_CELLS, keptBytes } from '../../workers/routing/matrix.ts';
 import { warmUpMatrix, WARM_UP_SIZES } from '../../workers/routing/warm-up.ts';
 import type { BinaryBody } from '../../src/core/task.ts';
 import { ATTRIBUTION } from '../../src/core/attribution.ts';
@@ -83,7 +83,7 @@ describe('route_matrix task', () => {
     const S = points('algiers-east', 'driving', 30, 21), D = points('algiers-east', 'driving', 17, 22);
     const whole = task('route_matrix', { sources: S, destinations: D });
     // each part copied out, as the engine does before the thread's next task reuses its buffer
-    const parts = [[0, 11], [11, 12], [12, 30]].map((rows) => (routing.tasks.route_matrix({ sources: S, destinations: D, rows }, { sandbox: false }) as BinaryBody).bytes.slice());
+    const parts = [[0, 11], [11, 12], [12, 30]].map((rows) => ({ body: (routing.tasks.route_matrix({ sources: S, destinations: D, rows }, { sandbox: false }) as BinaryBody).bytes.slice() }));
     expect(JSON.parse(Buffer.concat(joinParts(parts)).toString())).toEqual({ ...whole, attribution: ATTRIBUTION });
   });
 
@@ -93,7 +93,7 @@ describe('route_matrix task', () => {
     const small = () => task('route_matrix', { sources: S.slice(0, 30), destinations: D.slice(0, 40) });
     const before = small();
     const whole = task('route_matrix', { sources: S, destinations: D });
-    const parts = [[0, 100], [100, 200], [200, 220]].map((rows) => (routing.tasks.route_matrix({ sources: S, destinations: D, rows }, { sandbox: false }) as BinaryBody).bytes.slice());
+    const parts = [[0, 100], [100, 200], [200, 220]].map((rows) => ({ body: (routing.tasks.route_matrix({ sources: S, destinations: D, rows }, { sandbox: false }) as BinaryBody).bytes.slice() }));
     expect(JSON.parse(Buffer.concat(joinParts(parts)).toString())).toEqual({ ...whole, attribution: ATTRIBUTION });
     expect(small()).toEqual(before);
     expect(task('route_matrix', { sources: S, destinations: D })).toEqual(whole); // a second large one starts from clean cells
@@ -101,6 +101,24 @@ describe('route_matrix task', () => {
     await new Promise((r) => setTimeout(r, RELEASE_MS + 200));
     expect(keptBytes()).toBeLessThan(256 * 1024);
     expect(small()).toEqual(before);
+  });
+
+  it(`a matrix sent in pieces (blocks of ${BLOCK_CELLS} cells) equals the whole; the thread keeps about a block, not the matrix`, async () => {
+    await new Promise((r) => setTimeout(r, RELEASE_MS + 200)); // what an earlier large matrix left is given back
+    const S = points('algiers-east', 'driving', 1000, 51), D = points('algiers-east', 'driving', 300, 52);
+    const streamed = (rows: [number, number]) => {
+      const pieces: Uint8Array[][] = [[], []];
+      const body = (routing.tasks.route_matrix({ sources: S, destinations: D, rows, stream: true }, { sandbox: false, piece: (s, b) => pieces[s].push(b.slice()) }) as BinaryBody).bytes.slice();
+      return { body, pieces };
+    };
+    const parts = [streamed([0, 600]), streamed([600, 1000])];
+    expect(parts[0].pieces[0].length).toBeGreaterThan(2); // several blocks
+    expect(parts[0].pieces[1].length).toBe(parts[0].pieces[0].length);
+    expect(keptBytes()).toBeLessThan(4 * 1024 * 1024);
+    const whole = task('route_matrix', { sources: S, destinations: D });
+    expect(keptBytes()).toBeGreaterThan(16 * S.length * D.length);
+    expect(JSON.parse(Buffer.concat(joinParts(parts)).toString())).toEqual({ ...whole, attribution: ATTRIBUTION });
+    expect(whole.durations_s.flat().filter((x: number | null) => x === null).length).toBeGreaterThan(0);
   });
 
   it('the warm-up runs matrices on a loaded graph to the end, and answers after it are unchanged', async () => {

@@ -2,7 +2,7 @@
 // Tasks: `route` (full answer with geometry), `route_matrix`, `road_access` and `route_cost` (cost and distance only:
 // the compat distance matrix, bench osrm-pairs). Arguments arrive validated by the declarations
 // that call them (points in range, radius within SNAP_RADIUS); they are not re-checked.
-import { TaskError, JsonText, type EngineModule } from '../../src/core/task.ts';
+import { TaskError, JsonText, type EngineModule, type TaskContext } from '../../src/core/task.ts';
 import { SNAP_RADIUS } from '../../src/core/limits.ts';
 import { loadGraphs, type LoadedGraph } from './graphs.ts';
 import type { Snap } from './snap.ts';
@@ -157,7 +157,7 @@ export const routing: EngineModule = {
     osrm_trip: osrmTripTask,
     osrm_match: osrmMatchTask,
     road_access: (args) => roadAccess(loadedGraphs(), args),
-    route_matrix: (args: MatrixArgs) => matrixTask(args),
+    route_matrix: (args: MatrixArgs, ctx: TaskContext) => matrixTask(args, ctx),
     route_optimize: (args: OptimizeArgs) => optimizeTask(args),
     route_match: (args: MatchArgs) => matchTask(args),
     route_isochrone: (args: IsochroneArgs) => isochroneTask(args),

@@ -1,7 +1,8 @@
 // Task `route_matrix`: travel times and distances from every source to every destination.
 //
 //   args: { sources: [lat, lng][], destinations: [lat, lng][], mode?: 'driving'|'walk'|'cycle',
-//           radius?: metres (snap radius, as /route), rows?: [from, to) — answer only these source rows }
+//           radius?: metres (snap radius, as /route), rows?: [from, to) — answer only these source rows,
+//           stream?: true — send the rows ahead in pieces (matrixTask) }
 //   answer (JSON bytes):
 //     {"durations_s":[[…],…],"distances_m":[[…],…],"sources":[snapped|null,…],"destinations":[…],
 //      "mode":"driving","extract":"…"}
@@ -11,7 +12,8 @@
 //   With `rows`, one part of a matrix split over threads, for src/api/matrix.ts to join without
 //   parsing (readPart): three u32 (little-endian) byte lengths, then the durations rows `[…],[…]`,
 //   the distances rows, the snapped sources of those rows `{…},null`, and the rest of the object
-//   from `"destinations":` on, without its braces.
+//   from `"destinations":` on, without its braces. With `stream` (on a lane), a part whose rows
+//   came ahead as pieces: its two sections of rows are empty.
 //
 // Every cell equals what /route answers for that pair (the same candidates, phantom costs, same-edge
 // shortcut and fallback, workers/routing/candidates.ts): duration_s and distance_m rounded to 0.1.
@@ -20,7 +22,7 @@
 // forward upward search per source scans the buckets of the nodes it settles. Work grows with
 // (sources + destinations) × search space, not with their product, except the bucket scans.
 // Other modules may call matrixCosts() directly (the trip optimiser does).
-import { TaskError, JsonText, BinaryBody } from '../../src/core/task.ts';
+import { TaskError, JsonText, BinaryBody, type TaskContext } from '../../src/core/task.ts';
 import type { LoadedGraph } from './graphs.ts';
 import { loadedGraphs } from './graphs.ts';
 import { candidates, onComponentsNear, modeAndRadius, checkPoint } from './candidates.ts';
@@ -37,6 +39,8 @@ export interface MatrixArgs extends TrafficArgs {
   mode?: string;
   radius?: number;
   rows?: [number, number];
+  /** send the rows ahead in pieces where the thread can (matrixTask) */
+  stream?: boolean;
 }
 
 /** Costs of a matrix: ms and metres per cell (Infinity where unreachable), row-major over rows [r0, r1). */
@@ -84,41 +88,71 @@ class Entries {
 }
 
 /**
- * Buckets by node, contiguous: an open-addressing table node → [start, end) into col/d/m, sized to
- * the nodes the backward searches settled (never to the graph). Rebuilt per matrix into arrays
- * kept for the thread's next matrix.
+ * Buckets by node: the entries sorted in place by node (American flag sort, no second copy), and
+ * an open-addressing table node → [start, end) sized to the distinct nodes (the top of the
+ * hierarchy is shared by most searches: at 1,000 destinations 30k nodes for 89k entries on the 4M
+ * grid, 2.7k for 19k on Tanzania SW), never to the graph.
+ * Its arrays are kept for the thread's next matrix.
  */
 class Buckets {
-  keys = new Int32Array(16); start = new Int32Array(16); end = new Int32Array(16); mask = 15;
-  col = new Int32Array(1024); d = new Float64Array(1024); m = new Float64Array(1024);
-  private slotOf = new Int32Array(1024);
+  keys = new Int32Array(16); start = new Int32Array(16); end = new Int32Array(16); fill = new Int32Array(16); mask = 15;
+  private used = 0;
   build(e: Entries): this {
-    let cap = 16;
-    while (cap < 2 * e.n) cap *= 2;
-    this.mask = cap - 1;
-    if (this.keys.length < cap) { this.keys = new Int32Array(cap); this.start = new Int32Array(cap); this.end = new Int32Array(cap); }
-    else { this.keys.fill(0, 0, cap); this.end.fill(0, 0, cap); }
-    if (this.col.length < e.n) {
-      const k = Math.max(e.n, 2 * this.col.length);
-      this.col = new Int32Array(k); this.d = new Float64Array(k); this.m = new Float64Array(k); this.slotOf = new Int32Array(k);
+    this.keys.fill(0); this.end.fill(0); this.used = 0;
+    const node = e.node;
+    for (let i = 0; i < e.n; i++) {
+      const s = this.slot(node[i]); // may grow the table: read this.end after it
+      this.end[s]++;
     }
-    const slotOf = this.slotOf, keys = this.keys, start = this.start, end = this.end;
-    for (let i = 0; i < e.n; i++) { const s = this.slot(e.node[i]); slotOf[i] = s; end[s]++; }
+    const { keys, start, end, fill } = this, cap = this.mask + 1;
     let off = 0;
-    for (let s = 0; s < cap; s++) if (keys[s]) { start[s] = off; off += end[s]; end[s] = start[s]; }
-    const col = this.col, d = this.d, m = this.m, ec = e.col, ed = e.d, em = e.m;
-    for (let i = 0; i < e.n; i++) { const k = end[slotOf[i]]++; col[k] = ec[i]; d[k] = ed[i]; m[k] = em[i]; }
+    for (let s = 0; s < cap; s++) if (keys[s]) { start[s] = fill[s] = off; off += end[s]; end[s] = off; }
+    const col = e.col, d = e.d, m = e.m;
+    for (let s = 0; s < cap; s++) {
+      if (!keys[s]) continue;
+      while (fill[s] < end[s]) {
+        const i = fill[s], t = this.slot(node[i]);
+        if (t === s) { fill[s]++; continue; }
+        const j = fill[t]++;
+        let x: number = node[i]; node[i] = node[j]; node[j] = x;
+        x = col[i]; col[i] = col[j]; col[j] = x;
+        x = d[i]; d[i] = d[j]; d[j] = x;
+        x = m[i]; m[i] = m[j]; m[j] = x;
+      }
+    }
     return this;
   }
-  /** Slot of node x, inserted when absent. */
+  /**
+   * Slot of node x, inserted when absent. The table doubles past a quarter full (about the load of
+   * the table sized to the entries it replaces): a forward search probes it for every node it
+   * settles, most of them absent, and a miss ends at an empty slot.
+   */
   private slot(x: number): number {
-    const keys = this.keys, mask = this.mask, k = x + 1;
-    for (let i = Math.imul(x, 0x9e3779b1) >>> 0 & mask; ; i = (i + 1) & mask) {
-      if (keys[i] === k) return i;
-      if (keys[i] === 0) { keys[i] = k; return i; }
+    const k = x + 1;
+    for (;;) {
+      const keys = this.keys, mask = this.mask;
+      for (let i = Math.imul(x, 0x9e3779b1) >>> 0 & mask; ; i = (i + 1) & mask) {
+        if (keys[i] === k) return i;
+        if (keys[i] !== 0) continue;
+        if (4 * (this.used + 1) <= mask + 1) { keys[i] = k; this.used++; return i; }
+        break;
+      }
+      this.grow();
     }
   }
-  bytes(): number { return (this.mask + 1) * 12 + this.col.length * 24; }
+  private grow() {
+    const oldKeys = this.keys, oldEnd = this.end, cap = 2 * (this.mask + 1);
+    this.keys = new Int32Array(cap); this.end = new Int32Array(cap); this.start = new Int32Array(cap); this.fill = new Int32Array(cap);
+    this.mask = cap - 1;
+    for (let s = 0; s < oldKeys.length; s++) {
+      const k = oldKeys[s];
+      if (!k) continue;
+      for (let i = Math.imul(k - 1, 0x9e3779b1) >>> 0 & this.mask; ; i = (i + 1) & this.mask) {
+        if (this.keys[i] === 0) { this.keys[i] = k; this.end[i] = oldEnd[s]; break; }
+      }
+    }
+  }
+  bytes(): number { return (this.mask + 1) * 16; }
 }
 
 /** Nodes a forward search settled, with their ms and metres, scanned against the buckets after the search. */
@@ -136,8 +170,6 @@ class Settled {
   };
 }
 
-// The thread's state for the next matrix: a matrix runs start to end on one thread, and only one at a time.
-let entries = new Entries(), buckets = new Buckets();
 const settled = new Settled();
 
 let up: UpwardSearch | null = null;
@@ -171,62 +203,152 @@ function direct(graph: LoadedGraph, s: Snap, t: Snap): [number, number] | null {
 }
 
 /**
- * The bucket search: min over each source's and each destination's candidates (and the same-edge
- * shortcut) into ms/metres, row-major (sources × destinations); a null entry is skipped.
- * Returns the bytes of state it held.
+ * The destinations' side of a bucket search: one backward search per destination, its buckets,
+ * and the destinations by snapped edge (for the same-edge shortcut). Built once per matrix, then
+ * scanned by any number of source rows.
+ */
+class BucketIndex {
+  private entries = new Entries();
+  private buckets = new Buckets();
+  private onEdge = new Map<number, [number, Snap][]>();
+  private graph: LoadedGraph | null = null;
+  cols = 0;
+  /** bytes of bucket and search state at the build */
+  bytes = 0;
+
+  build(graph: LoadedGraph, dst: (Snap[] | null)[]): this {
+    const q = upward(graph), entries = this.entries, cols = dst.length;
+    this.graph = graph; this.cols = cols;
+    entries.clear();
+    let j = 0;
+    const add = (x: number, d: number, m: number) => entries.push(x, j, d, m);
+    for (; j < cols; j++) {
+      const c = dst[j];
+      if (!c) continue;
+      q.reset();
+      for (const t of c) seedTarget(q, graph, t);
+      q.run(BACKWARD, add);
+    }
+    this.buckets.build(entries);
+    this.bytes = this.buckets.bytes() + entries.node.length * 24 + q.bytes();
+    this.onEdge.clear();
+    for (let j = 0; j < cols; j++) for (const t of dst[j] ?? []) {
+      const l = this.onEdge.get(t.edge);
+      if (l) l.push([j, t]); else this.onEdge.set(t.edge, [[j, t]]);
+    }
+    return this;
+  }
+
+  /**
+   * The min over each source's and each destination's candidates (and the same-edge shortcut) into
+   * ms/metres, row-major (src × the built destinations), at least as low as what is there; a null
+   * source is skipped.
+   */
+  scan(src: (Snap[] | null)[], ms: Float64Array, metres: Float64Array) {
+    const graph = this.graph!, cols = this.cols, q = upward(graph);
+    const { keys, start, end, mask } = this.buckets, { col: bc, d: bd, m: bm } = this.entries;
+    const f = settled;
+    for (let i = 0; i < src.length; i++) {
+      const c = src[i];
+      if (!c) continue;
+      const row = i * cols;
+      q.reset();
+      for (const s of c) seedSource(q, graph, s);
+      f.n = 0;
+      q.run(FORWARD, f.push);
+      // A loop here rather than in the search's callback: the hot loop's arrays stay in registers.
+      const fx = f.node, fd = f.d, fm = f.m;
+      for (let k = 0; k < f.n; k++) {
+        const x = fx[k], key = x + 1;
+        let s = Math.imul(x, 0x9e3779b1) >>> 0 & mask;
+        while (keys[s] !== key && keys[s] !== 0) s = (s + 1) & mask;
+        if (keys[s] === 0) continue;
+        const d = fd[k], m = fm[k];
+        for (let e = start[s], z = end[s]; e < z; e++) {
+          const cost = d + bd[e], cell = row + bc[e];
+          if (cost < ms[cell]) { ms[cell] = cost; metres[cell] = m + bm[e]; }
+        }
+      }
+      for (const s of c) {
+        for (const [j, t] of this.onEdge.get(s.edge) ?? []) {
+          const dc = direct(graph, s, t);
+          if (dc && dc[0] <= ms[row + j]) { ms[row + j] = dc[0]; metres[row + j] = dc[1]; }
+        }
+      }
+    }
+  }
+}
+
+// The thread's state for the next matrix: a matrix runs start to end on one thread, and only one
+// at a time. `spare` serves the fallback, which runs while `main` is still being scanned.
+let main = new BucketIndex();
+const spare = new BucketIndex();
+
+/**
+ * The bucket search of sources × destinations into ms/metres (Infinity-filled, row-major); a null
+ * entry is skipped. Returns the bytes of state it held.
  */
 export function manyToMany(graph: LoadedGraph, src: (Snap[] | null)[], dst: (Snap[] | null)[], ms: Float64Array, metres: Float64Array): number {
-  const cols = dst.length;
-  const q = upward(graph);
-  entries.clear();
-  let j = 0;
-  const add = (x: number, d: number, m: number) => entries.push(x, j, d, m);
-  for (; j < cols; j++) {
-    const c = dst[j];
-    if (!c) continue;
-    q.reset();
-    for (const t of c) seedTarget(q, graph, t);
-    q.run(BACKWARD, add);
+  main.build(graph, dst).scan(src, ms, metres);
+  return main.bytes;
+}
+
+/** A matrix request checked and snapped: sources of rows [r0, r1) and every destination. */
+interface Prepared {
+  graph: LoadedGraph;
+  radius: number;
+  sp: [number, number][]; dp: [number, number][];
+  r0: number; r1: number; cols: number;
+  src: (Snap[] | null)[]; dst: (Snap[] | null)[];
+  /** a destination's candidates on every SCC within the radius, computed once, when first needed */
+  dstAll: (Snap[] | undefined)[];
+  tr: ReturnType<typeof searchFor> | null;
+}
+
+function prepare(args: MatrixArgs): Prepared {
+  const { mode, radius } = modeAndRadius(args);
+  if (!Array.isArray(args.sources) || !args.sources.length) throw new TaskError(400, 'invalid_parameter', "Parameter 'sources' must list at least one point.");
+  if (!Array.isArray(args.destinations) || !args.destinations.length) throw new TaskError(400, 'invalid_parameter', "Parameter 'destinations' must list at least one point.");
+  const sp = args.sources.map((p, i) => checkPoint(p, `sources[${i}]`));
+  const dp = args.destinations.map((p, i) => checkPoint(p, `destinations[${i}]`));
+  const [r0, r1] = args.rows ?? [0, sp.length];
+  if (!(Number.isInteger(r0) && Number.isInteger(r1) && r0 >= 0 && r0 < r1 && r1 <= sp.length)) throw new TaskError(400, 'invalid_parameter', "Parameter 'rows' is out of range.");
+  const graph = pickGraph(mode, [...sp, ...dp], radius);
+  const src = sp.map((p, i) => (i >= r0 && i < r1 ? candidates(graph, p[0], p[1], radius) : null));
+  const dst = dp.map((p) => candidates(graph, p[0], p[1], radius));
+  const tr = args.traffic && args.traffic !== 'none' ? searchFor(graph, args) : null;
+  return { graph, radius, sp, dp, r0, r1, cols: dp.length, src, dst, dstAll: [], tr };
+}
+
+/**
+ * Cells of source rows [i0, i1) into ms/metres (row-major from row i0), `index` built over p.dst.
+ * Cells no pair of candidates connects get choose()'s fallback: each point's candidates on every
+ * SCC within the radius, through the same search on those rows and columns. A cell depends only on
+ * its row and column, so rows computed in blocks equal rows computed at once.
+ */
+function fillRows(p: Prepared, index: BucketIndex, i0: number, i1: number, ms: Float64Array, metres: Float64Array): number {
+  const { graph, src, dst, cols } = p, rows = i1 - i0;
+  index.scan(src.slice(i0, i1), ms, metres);
+  let bytes = index.bytes;
+  const rowsX: number[] = [], colsX = new Set<number>();
+  for (let i = 0; i < rows; i++) {
+    if (!src[i0 + i]) continue;
+    let any = false;
+    for (let j = 0; j < cols; j++) if (ms[i * cols + j] === Infinity && dst[j]) { any = true; colsX.add(j); }
+    if (any) rowsX.push(i);
   }
-  const b = buckets.build(entries);
-  const bytes = b.bytes() + entries.node.length * 24 + q.bytes();
-  // destinations by snapped edge, for the same-edge shortcut
-  const onEdge = new Map<number, [number, Snap][]>();
-  for (let j = 0; j < cols; j++) for (const t of dst[j] ?? []) {
-    const l = onEdge.get(t.edge);
-    if (l) l.push([j, t]); else onEdge.set(t.edge, [[j, t]]);
+  if (!rowsX.length) return bytes;
+  const cj = [...colsX];
+  const es = rowsX.map((i) => src[i0 + i]!.concat(onComponentsNear(graph, p.sp[i0 + i], src[i0 + i]!, p.radius)));
+  const ed = cj.map((j) => (p.dstAll[j] ??= dst[j]!.concat(onComponentsNear(graph, p.dp[j], dst[j]!, p.radius))));
+  const xm = new Float64Array(rowsX.length * cj.length).fill(Infinity), xd = new Float64Array(rowsX.length * cj.length).fill(Infinity);
+  spare.build(graph, ed).scan(es, xm, xd);
+  bytes = Math.max(bytes, spare.bytes);
+  for (let a = 0; a < rowsX.length; a++) for (let c = 0; c < cj.length; c++) {
+    const cell = rowsX[a] * cols + cj[c];
+    if (ms[cell] === Infinity) { ms[cell] = xm[a * cj.length + c]; metres[cell] = xd[a * cj.length + c]; }
   }
-  const { keys, start, end, col: bc, d: bd, m: bm, mask } = b;
-  const f = settled;
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i];
-    if (!c) continue;
-    const row = i * cols;
-    q.reset();
-    for (const s of c) seedSource(q, graph, s);
-    f.n = 0;
-    q.run(FORWARD, f.push);
-    // A loop here rather than in the search's callback: the hot loop's arrays stay in registers.
-    const fx = f.node, fd = f.d, fm = f.m;
-    for (let k = 0; k < f.n; k++) {
-      const x = fx[k], key = x + 1;
-      let s = Math.imul(x, 0x9e3779b1) >>> 0 & mask;
-      while (keys[s] !== key && keys[s] !== 0) s = (s + 1) & mask;
-      if (keys[s] === 0) continue;
-      const d = fd[k], m = fm[k];
-      for (let e = start[s], z = end[s]; e < z; e++) {
-        const cost = d + bd[e], cell = row + bc[e];
-        if (cost < ms[cell]) { ms[cell] = cost; metres[cell] = m + bm[e]; }
-      }
-    }
-    for (const s of c) {
-      for (const [j, t] of onEdge.get(s.edge) ?? []) {
-        const dc = direct(graph, s, t);
-        if (dc && dc[0] <= ms[row + j]) { ms[row + j] = dc[0]; metres[row + j] = dc[1]; }
-      }
-    }
-  }
-  return Math.max(bytes, q.bytes() + b.bytes());
+  return bytes;
 }
 
 /**
@@ -234,10 +356,13 @@ export function manyToMany(graph: LoadedGraph, src: (Snap[] | null)[], dst: (Sna
  * above) are kept and reused: allocating and faulting in ~40 MB per 1,000 × 1,000 request was a
  * third of the server's CPU. But a thread that answered one large matrix would hold them for the
  * rest of its life (issue 11 §6): after a matrix of more than KEEP_CELLS cells, RELEASE_MS without
- * another one gives them back (release()) and collects the garbage.
+ * another one gives them back (release()) and collects the garbage. A matrix sent in pieces
+ * (matrixTask) holds only a block of BLOCK_CELLS cells at a time.
  */
 export const KEEP_CELLS = 40_000;
 export const RELEASE_MS = 1000;
+/** Cells per block of a matrix sent in pieces: ~1 MB of cells and ~1 MB of text. */
+export const BLOCK_CELLS = 65_536;
 
 let cellMs = new Float64Array(0), cellMetres = new Float64Array(0);
 function cellScratch(n: number): [Float64Array, Float64Array] {
@@ -254,13 +379,13 @@ function release() {
   releaseTimer = null;
   cellMs = new Float64Array(0); cellMetres = new Float64Array(0);
   writer = new ByteWriter();
-  entries = new Entries(); buckets = new Buckets();
+  main = new BucketIndex();
   collectSoon();
 }
 
 /** Bytes of the arrays this thread keeps for its next matrix (tests). */
 export function keptBytes(): number {
-  return cellMs.byteLength + cellMetres.byteLength + writer.buf.byteLength + entries.node.length * 24 + buckets.bytes();
+  return cellMs.byteLength + cellMetres.byteLength + writer.buf.byteLength + main.bytes;
 }
 
 /**
@@ -268,46 +393,17 @@ export function keptBytes(): number {
  * the thread's reused arrays, valid until its next matrix.
  */
 export function matrixCosts(args: MatrixArgs, scratch = false): MatrixCosts {
-  const { mode, radius } = modeAndRadius(args);
-  if (!Array.isArray(args.sources) || !args.sources.length) throw new TaskError(400, 'invalid_parameter', "Parameter 'sources' must list at least one point.");
-  if (!Array.isArray(args.destinations) || !args.destinations.length) throw new TaskError(400, 'invalid_parameter', "Parameter 'destinations' must list at least one point.");
-  const sp = args.sources.map((p, i) => checkPoint(p, `sources[${i}]`));
-  const dp = args.destinations.map((p, i) => checkPoint(p, `destinations[${i}]`));
-  const [r0, r1] = args.rows ?? [0, sp.length];
-  if (!(Number.isInteger(r0) && Number.isInteger(r1) && r0 >= 0 && r0 < r1 && r1 <= sp.length)) throw new TaskError(400, 'invalid_parameter', "Parameter 'rows' is out of range.");
-  const graph = pickGraph(mode, [...sp, ...dp], radius);
-  const g = graph.g;
-  const src = sp.map((p, i) => (i >= r0 && i < r1 ? candidates(graph, p[0], p[1], radius) : null));
-  const dst = dp.map((p) => candidates(graph, p[0], p[1], radius));
-  const cols = dp.length, rows = r1 - r0;
+  return costsOf(prepare(args), scratch);
+}
+
+function costsOf(p: Prepared, scratch: boolean): MatrixCosts {
+  const { graph, r0, r1, cols, src, dst, tr } = p, rows = r1 - r0;
   const [ms, metres] = scratch ? cellScratch(rows * cols) : [new Float64Array(rows * cols).fill(Infinity), new Float64Array(rows * cols).fill(Infinity)];
-  const tr = args.traffic && args.traffic !== 'none' ? searchFor(graph, args) : null;
   if (tr?.traffic?.applied) {
     trafficCells(graph, tr.q, src.slice(r0, r1), dst, ms, metres);
     return { graph, r0, r1, cols, ms, metres, src, dst, stateBytes: 0, traffic: tr.traffic };
   }
-  let stateBytes = manyToMany(graph, src.slice(r0, r1), dst, ms, metres);
-
-  // Cells no pair of candidates connects get choose()'s fallback: each point's candidates on every
-  // SCC within the radius (computed once per point), through the same search on those rows and columns.
-  const rowsX: number[] = [], colsX = new Set<number>();
-  for (let i = 0; i < rows; i++) {
-    if (!src[r0 + i]) continue;
-    let any = false;
-    for (let j = 0; j < cols; j++) if (ms[i * cols + j] === Infinity && dst[j]) { any = true; colsX.add(j); }
-    if (any) rowsX.push(i);
-  }
-  if (rowsX.length) {
-    const cj = [...colsX];
-    const es = rowsX.map((i) => src[r0 + i]!.concat(onComponentsNear(graph, sp[r0 + i], src[r0 + i]!, radius)));
-    const ed = cj.map((j) => dst[j]!.concat(onComponentsNear(graph, dp[j], dst[j]!, radius)));
-    const xm = new Float64Array(rowsX.length * cj.length).fill(Infinity), xd = new Float64Array(rowsX.length * cj.length).fill(Infinity);
-    stateBytes = Math.max(stateBytes, manyToMany(graph, es, ed, xm, xd));
-    for (let a = 0; a < rowsX.length; a++) for (let c = 0; c < cj.length; c++) {
-      const cell = rowsX[a] * cols + cj[c];
-      if (ms[cell] === Infinity) { ms[cell] = xm[a * cj.length + c]; metres[cell] = xd[a * cj.length + c]; }
-    }
-  }
+  const stateBytes = fillRows(p, main.build(graph, dst), r0, r1, ms, metres);
   return { graph, r0, r1, cols, ms, metres, src, dst, stateBytes, ...(tr ? { traffic: tr.traffic } : {}) };
 }
 
@@ -427,33 +523,62 @@ const snappedJson = (c: Snap[] | null) => c
   ? { lat: round(c[0].lat * 1e7) / 1e7, lng: round(c[0].lng * 1e7) / 1e7, distance_m: round(c[0].dist * 10) / 10 }
   : null;
 
-/** The whole answer as JSON bytes, or with `rows` a part (see the file comment); both in the thread's reused buffer. */
-export function matrixTask(args: MatrixArgs): JsonText | BinaryBody {
-  const r = matrixCosts(args, true);
-  const part = !!args.rows;
-  const rows = r.r1 - r.r0, cols = r.cols;
-  // Grown once to what the answer can take, not by doubling (which left every smaller copy behind
-  // as garbage); pages past what is written are never touched.
-  const bound = 2 * rows * (cols * 24 + 8) + (rows + cols) * 64 + 4096;
-  if (writer.buf.length < bound) writer = new ByteWriter(bound);
-  if (rows * cols > KEEP_CELLS) releaseLater();
+/** The rows of a block as JSON text in a buffer of its own (to be moved to the main thread). */
+function blockText(arr: Float64Array, rows: number, cols: number, secs: boolean): Uint8Array {
   const w = writer;
   w.n = 0;
-  if (part) w.n = 12; else w.str('{"durations_s":[');
-  const a = w.n;
-  w.rows(r.ms, rows, cols, true);
-  const b = w.n;
-  if (!part) w.str('],"distances_m":[');
-  const c = w.n;
-  w.rows(r.metres, rows, cols, false);
-  const d = w.n;
+  w.rows(arr, rows, cols, secs);
+  return w.buf.slice(0, w.n);
+}
+
+/**
+ * The whole answer as JSON bytes, or with `rows` a part (see the file comment); both in the
+ * thread's reused buffer. With `stream` and a lane to send on (ctx.piece), the rows go ahead of the
+ * part in blocks of BLOCK_CELLS cells, durations as stream 0 and distances as stream 1, and the
+ * part's own sections of rows are empty: the thread never holds more than a block.
+ */
+export function matrixTask(args: MatrixArgs, ctx?: Pick<TaskContext, 'piece'>): JsonText | BinaryBody {
+  const p = prepare(args);
+  const piece = args.stream && !p.tr?.traffic?.applied ? ctx?.piece : undefined;
+  const part = !!args.rows || !!piece;
+  const { r0, r1, cols, graph } = p, rows = r1 - r0;
+  let w: ByteWriter, a: number, b: number, c: number, d: number, traffic = p.tr?.traffic;
+  if (piece) {
+    const index = main.build(graph, p.dst), B = Math.max(1, Math.floor(BLOCK_CELLS / cols));
+    for (let i = r0; i < r1; i += B) {
+      const k = Math.min(B, r1 - i), [ms, metres] = cellScratch(k * cols);
+      fillRows(p, index, i, i + k, ms, metres);
+      piece(0, blockText(ms, k, cols, true));
+      piece(1, blockText(metres, k, cols, false));
+    }
+    w = writer;
+    w.n = a = b = c = d = 12;
+  } else {
+    const r = costsOf(p, true);
+    traffic = r.traffic;
+    // Grown once to what the answer can take, not by doubling (which left every smaller copy behind
+    // as garbage); pages past what is written are never touched.
+    const bound = 2 * rows * (cols * 24 + 8) + (rows + cols) * 64 + 4096;
+    if (writer.buf.length < bound) writer = new ByteWriter(bound);
+    if (rows * cols > KEEP_CELLS) releaseLater();
+    w = writer;
+    w.n = 0;
+    if (part) w.n = 12; else w.str('{"durations_s":[');
+    a = w.n;
+    w.rows(r.ms, rows, cols, true);
+    b = w.n;
+    if (!part) w.str('],"distances_m":[');
+    c = w.n;
+    w.rows(r.metres, rows, cols, false);
+    d = w.n;
+  }
   if (!part) w.str('],"sources":[');
   const e = w.n;
-  w.snapped(r.src, r.r0, r.r1);
+  w.snapped(p.src, r0, r1);
   const f = w.n;
   w.str(part ? '"destinations":[' : '],"destinations":[');
-  w.snapped(r.dst, 0, r.dst.length);
-  w.str(`],"mode":${JSON.stringify(r.graph.profile)},"extract":${JSON.stringify(r.graph.extract)}${r.traffic ? `,"traffic":${JSON.stringify(r.traffic)}` : ''}`);
+  w.snapped(p.dst, 0, p.dst.length);
+  w.str(`],"mode":${JSON.stringify(graph.profile)},"extract":${JSON.stringify(graph.extract)}${traffic ? `,"traffic":${JSON.stringify(traffic)}` : ''}`);
   if (!part) { w.str('}'); return new JsonText([w.buf.subarray(0, w.n)], true); }
   w.view.setUint32(0, b - a, true); w.view.setUint32(4, d - c, true); w.view.setUint32(8, f - e, true);
   return new BinaryBody(w.buf.subarray(0, w.n), true);
