@@ -281,8 +281,7 @@ class BucketIndex {
 
 // The thread's state for the next matrix: a matrix runs start to end on one thread, and only one
 // at a time. `spare` serves the fallback, which runs while `main` is still being scanned.
-let main = new BucketIndex();
-const spare = new BucketIndex();
+let main = new BucketIndex(), spare = new BucketIndex();
 
 /**
  * The bucket search of sources × destinations into ms/metres (Infinity-filled, row-major); a null
@@ -379,13 +378,13 @@ function release() {
   releaseTimer = null;
   cellMs = new Float64Array(0); cellMetres = new Float64Array(0);
   writer = new ByteWriter();
-  main = new BucketIndex();
+  main = new BucketIndex(); spare = new BucketIndex();
   collectSoon();
 }
 
 /** Bytes of the arrays this thread keeps for its next matrix (tests). */
 export function keptBytes(): number {
-  return cellMs.byteLength + cellMetres.byteLength + writer.buf.byteLength + main.bytes;
+  return cellMs.byteLength + cellMetres.byteLength + writer.buf.byteLength + main.bytes + spare.bytes;
 }
 
 /**
