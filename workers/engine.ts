@@ -71,7 +71,8 @@ function runBatch(packed: Uint8Array, lane?: MessagePort): BatchReply {
     pieceTask = i;
     const a = runOne(req, lane ? piece : undefined);
     // The next task of the batch may overwrite a scratch answer before the batch is encoded.
-    if (a.scratch && i < reqs.length - 1) a.parts = a.parts.map((p) => (typeof p === 'string' ? p : p.slice()));
+    // (a copy even of a Buffer, whose own slice() is a view)
+    if (a.scratch && i < reqs.length - 1) a.parts = a.parts.map((p) => (typeof p === 'string' ? p : Uint8Array.prototype.slice.call(p)));
     return a;
   });
   return encodeBatchReply(answers, (performance.now() - t0) * 1000, replyBuffer);

@@ -45,7 +45,7 @@ export class JsonText {
   constructor(text: string | (string | Uint8Array)[], readonly scratch = false) { this.parts = typeof text === 'string' ? [text] : text; }
   /** The whole text as one string (tests and benches; answers are written from the parts). */
   get text(): string {
-    return this.parts.map((p) => (typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength).toString('latin1'))).join('');
+    return this.parts.map((p) => (typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength).toString('utf8'))).join('');
   }
 }
 

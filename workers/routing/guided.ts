@@ -8,7 +8,8 @@ import type { Snap } from './snap.ts';
 import { tracePath } from './route.ts';
 import { solve, searchFor, snappedAll, type RouteArgs } from './index.ts';
 import { Pieces, pieceCoords, legSteps, startPieces, type Step } from './steps.ts';
-import { Coords, E7Line, startLines, lineText } from './lines.ts';
+import { Coords, E7Line, startLines, lineText, takeInts } from './lines.ts';
+import { JsonBytes } from './json-bytes.ts';
 import { ViaSearch, MAX_ALTERNATIVES, type Seed } from './alternatives.ts';
 import type { Lang } from './instructions.ts';
 
@@ -49,16 +50,17 @@ export function guide(args: RouteArgs, o: GuideOptions): Guided {
 }
 
 export function assemble(g: GraphViews, legs: GuidedLeg[], o: GuideOptions): GuidedRoute {
+  // where each piece's line starts and ends, in the thread's scratch (taken before the line, which
+  // grows at the top of that space)
+  const ranges = legs.map((l) => ({ start: takeInts(l.pieces.length), end: takeInts(l.pieces.length) }));
   const c = new Coords();
   let cost = 0, dist = 0;
-  const ranges: { start: number[]; end: number[] }[] = [];
-  for (const l of legs) {
+  legs.forEach((l, i) => {
     // every piece's first point is the previous piece's last (the node, or the via point between legs)
-    const n = l.pieces.length, start: number[] = new Array(n), end: number[] = new Array(n);
-    for (let k = 0; k < n; k++) { start[k] = Math.max(0, c.points - 1); pieceCoords(g, l.pieces, k, c); end[k] = c.points - 1; }
-    ranges.push({ start, end });
+    const { start, end } = ranges[i];
+    for (let k = 0; k < l.pieces.length; k++) { start[k] = Math.max(0, c.points - 1); pieceCoords(g, l.pieces, k, c); end[k] = c.points - 1; }
     cost += l.cost; dist += l.dist;
-  }
+  });
   const line = c.done();
   if (o.steps) {
     legs.forEach((l, i) => {
@@ -124,21 +126,22 @@ export class LineTexts {
   }
   /** [[lng, lat], …] of the line, in pieces. */
   private pieces(l: E7Line): (string | Uint8Array)[] {
-    const out: (string | Uint8Array)[] = ['['];
-    this.linePieces(l, out);
-    out.push(']');
+    const out: (string | Uint8Array)[] = [];
+    const w = new JsonBytes(out).text('[');
+    this.linePieces(l, w);
+    w.text(']').cut();
     return out;
   }
-  /** Appends the line's points, without the array's brackets, to out (a one-point line: the point twice). */
-  linePieces(l: E7Line, out: (string | Uint8Array)[]) {
-    if (l.to === l.from) { const p = this.point(l.c, l.from); out.push(p, ',', p); return; }
-    const w = lineText(l.c);
-    out.push(w.bytes.subarray(w.at[l.from], w.at[l.to + 1] - 1));
+  /** Writes the line's points, without the array's brackets (a one-point line: the point twice). */
+  linePieces(l: E7Line, w: JsonBytes) {
+    if (l.to === l.from) { this.point(l.c, l.from, w); w.text(','); this.point(l.c, l.from, w); return; }
+    const t = lineText(l.c);
+    w.bytes(t.bytes.subarray(t.at[l.from], t.at[l.to + 1] - 1));
   }
-  /** "[lng,lat]" of point k of line c. */
-  point(c: ArrayLike<number>, k: number): Uint8Array {
-    const w = lineText(c);
-    return w.bytes.subarray(w.at[k], w.at[k + 1] - 1);
+  /** Writes "[lng,lat]" of point k of line c. */
+  point(c: ArrayLike<number>, k: number, w: JsonBytes) {
+    const t = lineText(c);
+    w.small(t.bytes, t.at[k], t.at[k + 1] - 1);
   }
 }
 
@@ -146,20 +149,19 @@ export class LineTexts {
 const MARK = '"\\u0000L';
 
 /**
- * A route of the native answer as JSON text pieces appended to out, written field by field like
- * its steps (the fields of the plain /route body, in its order), then `more` fields before the
- * closing brace.
+ * A route of the native answer as JSON text (the fields of the plain /route body, in its order,
+ * then the steps), then `more` fields before the closing brace.
  */
-function nativeRoute(rt: GuidedRoute, mode: string, t: LineTexts, out: (string | Uint8Array)[], more = '') {
-  out.push(`{"mode":${q(mode)},"distance_m":${tenths(rt.dist)},"duration_s":${tenths(rt.cost / 1000)},"geometry":{"type":"LineString","coordinates":[`);
-  t.linePieces(rt.line, out);
+function nativeRoute(rt: GuidedRoute, mode: string, t: LineTexts, w: JsonBytes, more = '') {
+  w.text(`{"mode":${q(mode)},"distance_m":${tenths(rt.dist)},"duration_s":${tenths(rt.cost / 1000)},"geometry":{"type":"LineString","coordinates":[`);
+  t.linePieces(rt.line, w);
   let s = ']},"legs":[';
   for (let i = 0; i < rt.legs.length; i++) {
     const l = rt.legs[i];
     s += `${i ? ',' : ''}{"distance_m":${tenths(l.dist)},"duration_s":${tenths(l.cost / 1000)}`;
-    if (l.steps) { out.push(s + ',"steps":'); stepsText(l.steps, t, out); s = '}'; } else s += '}';
+    if (l.steps) { w.text(s + ',"steps":'); s = stepsText(l.steps, t, w) + '}'; } else s += '}';
   }
-  out.push(`${s}]${more}}`);
+  w.text(`${s}]${more}}`);
 }
 
 /**
@@ -184,24 +186,24 @@ function tenths(x: number): string {
 }
 
 /**
- * A leg's steps as JSON text in pieces, written field by field (the keys in the order of a Step;
- * each step's line a range of the route's bytes): building an object per step for
- * JSON.stringify, then finding its placeholders in the text, cost more than the steps themselves.
+ * A leg's steps as JSON text, written field by field (the keys in the order of a Step; each
+ * step's line a range of the route's bytes): building an object per step for JSON.stringify,
+ * then finding its placeholders in the text, cost more than the steps themselves. Returns the
+ * text after the last line, for the caller to go on with.
  */
-function stepsText(steps: Step[], t: LineTexts, out: (string | Uint8Array)[]) {
+function stepsText(steps: Step[], t: LineTexts, w: JsonBytes): string {
   let s = '[';
   for (let i = 0; i < steps.length; i++) {
     const st = steps[i], m = st.maneuver;
     if (i > 0) s += ',';
-    s += `{"maneuver":{"type":${q(m.type)},"bearing_before":${m.bearing_before},"bearing_after":${m.bearing_after},"location":`;
     // the maneuver's point is where the step's line starts: its text is already written
-    out.push(s, t.point(st.geometry.c, st.geometry.from));
+    w.text(`${s}{"maneuver":{"type":${q(m.type)},"bearing_before":${m.bearing_before},"bearing_after":${m.bearing_after},"location":`);
+    t.point(st.geometry.c, st.geometry.from, w);
     s = '';
     if (m.modifier !== undefined) s += `,"modifier":${q(m.modifier)}`;
     if (m.exit !== undefined) s += `,"exit":${m.exit}`;
-    s += `},"name":${q(st.name)},"mode":${q(st.mode)},"distance_m":${tenths(st.distance_m)},"duration_s":${tenths(st.duration_s)},"geometry":{"type":"LineString","coordinates":[`;
-    out.push(s);
-    t.linePieces(st.geometry, out);
+    w.text(`${s}},"name":${q(st.name)},"mode":${q(st.mode)},"distance_m":${tenths(st.distance_m)},"duration_s":${tenths(st.duration_s)},"geometry":{"type":"LineString","coordinates":[`);
+    t.linePieces(st.geometry, w);
     s = `]},"instruction":${q(st.instruction)}`;
     if (st.ref !== undefined) s += `,"ref":${q(st.ref)}`;
     if (st.destinations !== undefined) s += `,"destinations":${q(st.destinations)}`;
@@ -209,7 +211,7 @@ function stepsText(steps: Step[], t: LineTexts, out: (string | Uint8Array)[]) {
     if (st.intersections !== undefined) s += `,"intersections":${JSON.stringify(st.intersections)}`;
     s += '}';
   }
-  out.push(s + ']');
+  return s + ']';
 }
 
 export interface GuidedRouteArgs extends RouteArgs { steps?: boolean; lang?: Lang; alternatives?: number }
@@ -220,14 +222,15 @@ export function guidedRouteTask(args: GuidedRouteArgs): JsonText {
   const res = guide(args, { steps: !!args.steps, lang: args.lang ?? 'en', alternatives: args.alternatives ?? 0, stepMode: STEP_MODE[mode] ?? mode });
   const t = new LineTexts();
   const [best, ...alts] = res.routes;
-  const out: (string | Uint8Array)[] = ['{"route":'];
-  nativeRoute(best, mode, t, out, `,"snapped":${JSON.stringify(snappedAll(res.snaps))},"extract":${JSON.stringify(res.graph.extract)}${res.traffic ? `,"traffic":${JSON.stringify(res.traffic)}` : ''}`);
+  const out: (string | Uint8Array)[] = [];
+  const w = new JsonBytes(out).text('{"route":');
+  nativeRoute(best, mode, t, w, `,"snapped":${JSON.stringify(snappedAll(res.snaps))},"extract":${JSON.stringify(res.graph.extract)}${res.traffic ? `,"traffic":${JSON.stringify(res.traffic)}` : ''}`);
   if (args.alternatives) {
-    out.push(',"alternatives":[');
-    alts.forEach((a, i) => { if (i) out.push(','); nativeRoute(a, mode, t, out); });
-    out.push(']');
+    w.text(',"alternatives":[');
+    alts.forEach((a, i) => { if (i) w.text(','); nativeRoute(a, mode, t, w); });
+    w.text(']');
   }
-  out.push('}');
+  w.text('}').cut();
   return new JsonText(out, true);
 }
 

@@ -6,6 +6,7 @@
 // counted as external memory, and churning them brought the worker's full collections forward.
 // When a scratch is full, a larger one replaces it and what was already taken keeps the old one.
 import { writePoint } from './geometry.ts';
+import { startBytes } from './json-bytes.ts';
 
 /**
  * Points from..to (inclusive) of a flat E7 array [lng, lat, …] (a route's line, or a step's range
@@ -28,8 +29,8 @@ let text = new Uint8Array(1 << 17);
 let textView = new DataView(text.buffer);
 let textUsed = 0;
 
-/** A new answer: its lines take the scratch space from the start. */
-export function startLines() { arenaUsed = 0; textUsed = 0; }
+/** A new answer: its lines, and the JSON written around them, take the scratch space from the start. */
+export function startLines() { arenaUsed = 0; textUsed = 0; startBytes(); }
 
 /** n Int32s of the current answer's space (zeroed is not promised). */
 export function takeInts(n: number): Int32Array {

@@ -103,8 +103,12 @@ const BEARING_LOOK = 12;
 
 /** Signed turn from bearing a to bearing b in (-180, 180]: negative = left. */
 export function turnAngle(a: number, b: number): number {
-  let d = (b - a) % 360;
-  if (d > 180) d -= 360; else if (d <= -180) d += 360;
+  let d = b - a;
+  // bearings in [0, 360) need no remainder (a floating-point % is a call into C, at every node)
+  if (d > 180 || d <= -180) {
+    d %= 360;
+    if (d > 180) d -= 360; else if (d <= -180) d += 360;
+  }
   return d;
 }
 
@@ -262,64 +266,73 @@ interface Building {
 export function legSteps(g: GraphViews, pieces: Pieces, costMs: number, o: StepOptions, line: LegLine): Step[] {
   const attrs = readWayAttrs(g);
   const c = line.c;
-  // zero-length pieces (a point snapped onto a node) carry no direction; keep at least one
-  const keep = takeInts(Math.max(1, pieces.length));
+  const edgeAttr = g.edgeAttr, edgeW = g.edgeW, edgeDist = g.edgeDist;
+  // zero-length pieces (a point snapped onto a node) carry no direction; keep at least one. For
+  // each kept piece: its index, and where its line starts and ends (the first: where the leg does).
+  const n = Math.max(1, pieces.length);
+  const keep = takeInts(n), ks = takeInts(n), ke = takeInts(n);
   let nk = 0;
-  for (let i = 0; i < pieces.length; i++) if (pieces.len(i) > 0.01) keep[nk++] = i;
-  if (nk === 0) keep[nk++] = 0;
-  const first = line.start[0];
+  for (let i = 0; i < pieces.length; i++) if (pieces.len(i) > 0.01) { keep[nk] = i; ks[nk] = line.start[i]; ke[nk++] = line.end[i]; }
+  if (nk === 0) { keep[0] = 0; ke[nk++] = line.end[0]; }
+  const first = ks[0] = line.start[0];
   const last = line.end[line.end.length - 1];
-  // the kept pieces' lines: the first starts where the leg does
-  const start = (k: number) => (k === 0 ? first : line.start[keep[k]]), end = (k: number) => line.end[keep[k]];
   const steps: Building[] = [];
-  const a0 = attrs[g.edgeAttr[pieces.e(keep[0])]];
-  let cur: Building = { type: 'depart', bb: 0, ba: last > first ? lookBearing(c, first, 1, first, end(0)) : 0, loc: first, attr: a0, to: 0, dist: 0, dur: 0 };
+  const a0 = attrs[edgeAttr[pieces.e(keep[0])]];
+  let cur: Building = { type: 'depart', bb: 0, ba: last > first ? lookBearing(c, first, 1, first, ke[0]) : 0, loc: first, attr: a0, to: 0, dist: 0, dur: 0 };
   if (o.intersections) cur.inter = depInter(c, first, cur.ba);
   steps.push(cur);
   let rb: Building | null = null, exits = 0;
+  // the current step's length and time, kept in locals while most nodes add to them
+  let dist = 0, dur = 0;
+  let qe = pieces.e(keep[0]), qf = pieces.fwd(keep[0]), qa = edgeAttr[qe];
   for (let i = 0; i < nk; i++) {
-    const p = keep[i], pe = pieces.e(p), pf = pieces.fwd(p);
+    const p = keep[i], pe = pieces.e(p), pf = pieces.fwd(p), pa = edgeAttr[pe];
     if (i > 0) {
-      const q = keep[i - 1], qe = pieces.e(q), qf = pieces.fwd(q);
-      const x = qf ? g.edgeV[qe] : g.edgeU[qe];
-      const A = attrs[g.edgeAttr[qe]], B = attrs[g.edgeAttr[pe]];
-      const at = start(i);
+      const A = attrs[qa], B = attrs[pa];
+      const at = ks[i];
       // The common case, the same road (or unnamed road) going on within 35° outside roundabouts
       // and ramps, is no maneuver whatever else meets there (decide() agrees): skip the options,
-      // and the bearings too when the turn is clearly gentle.
-      const goesOn = !rb && !A.rb && !B.rb && isLink(A) === isLink(B) && (sameRoad(A, B) || (!named(A) && !named(B)));
-      if (goesOn && surelyGentle(c, at, start(i - 1), end(i))) { addPiece(g, cur, pieces, p); continue; }
-      const bb = lookBearing(c, at, -1, start(i - 1), at), ba = lookBearing(c, at, 1, at, end(i));
+      // and the bearings too when the turn is clearly gentle. The same way attributes on both
+      // sides (most nodes) are the same road, or both unnamed.
+      const goesOn = !rb && !A.rb && !B.rb && (qa === pa || (isLink(A) === isLink(B) && (sameRoad(A, B) || (!named(A) && !named(B)))));
+      if (goesOn && surelyGentle(c, at, ks[i - 1], ke[i])) { const len = pieces.len(p), ed = edgeDist[pe]; dist += len; dur += ed > 0 ? (edgeW[pe] * len) / ed : 0; qe = pe; qf = pf; qa = pa; continue; }
+      const bb = lookBearing(c, at, -1, ks[i - 1], at), ba = lookBearing(c, at, 1, at, ke[i]);
       const delta = turnAngle(bb, ba);
-      if (goesOn && Math.abs(delta) < 35) { addPiece(g, cur, pieces, p); continue; }
-      // other roads one may leave x by: not the edge taken, not back along the edge arrived on
-      // (their bearings only: every road's is read for the OSRM layer's intersections alone)
-      const alts: Alt[] = [];
-      let exitHere = !B.rb;
-      for (let k = g.adjFirst[x]; k < g.adjFirst[x + 1]; k++) {
-        const s = g.adjEdge[k], e = Math.abs(s) - 1, atU = s > 0;
-        if (!(g.edgeFlags[e] & (atU ? 1 : 2)) || (e === pe && atU === pf) || (e === qe && atU !== qf)) continue;
-        const attr = attrs[g.edgeAttr[e]];
-        alts.push({ angle: turnAngle(bb, edgeBearing(g, e, atU)), attr });
-        if (!attr.rb) exitHere = true;
-      }
-      const d = decide(A, B, delta, alts, !!rb);
-      if (rb && A.rb && exitHere) exits++;
-      if (d) {
-        if (rb && !B.rb) {
-          rb.exit = exits;
-          rb.modifier = modifierOf(turnAngle(rb.bb, ba));
-          rb.attr = B;
-          rb = null;
+      if (!(goesOn && Math.abs(delta) < 35)) {
+        // other roads one may leave x by: not the edge taken, not back along the edge arrived on
+        // (their bearings only: every road's is read for the OSRM layer's intersections alone)
+        const x = qf ? g.edgeV[qe] : g.edgeU[qe];
+        const alts: Alt[] = [];
+        let exitHere = !B.rb;
+        for (let k = g.adjFirst[x]; k < g.adjFirst[x + 1]; k++) {
+          const s = g.adjEdge[k], e = Math.abs(s) - 1, atU = s > 0;
+          if (!(g.edgeFlags[e] & (atU ? 1 : 2)) || (e === pe && atU === pf) || (e === qe && atU !== qf)) continue;
+          const attr = attrs[edgeAttr[e]];
+          alts.push({ angle: turnAngle(bb, edgeBearing(g, e, atU)), attr });
+          if (!attr.rb) exitHere = true;
         }
-        cur = { type: d.type, modifier: d.modifier, bb, ba, loc: at, attr: B, to: 0, dist: 0, dur: 0 };
-        if (d.type === 'roundabout') { rb = cur; exits = 0; cur.rotary = localName(B, o.lang) || undefined; }
-        if (o.intersections) cur.inter = intersection(c, at, nodeOptions(g, x), pe, pf, qe, qf);
-        steps.push(cur);
+        const d = decide(A, B, delta, alts, !!rb);
+        if (rb && A.rb && exitHere) exits++;
+        if (d) {
+          if (rb && !B.rb) {
+            rb.exit = exits;
+            rb.modifier = modifierOf(turnAngle(rb.bb, ba));
+            rb.attr = B;
+            rb = null;
+          }
+          cur.dist = dist; cur.dur = dur; dist = dur = 0;
+          cur = { type: d.type, modifier: d.modifier, bb, ba, loc: at, attr: B, to: 0, dist: 0, dur: 0 };
+          if (d.type === 'roundabout') { rb = cur; exits = 0; cur.rotary = localName(B, o.lang) || undefined; }
+          if (o.intersections) cur.inter = intersection(c, at, nodeOptions(g, x), pe, pf, qe, qf);
+          steps.push(cur);
+        }
       }
     }
-    addPiece(g, cur, pieces, p);
+    const len = pieces.len(p), ed = edgeDist[pe];
+    dist += len; dur += ed > 0 ? (edgeW[pe] * len) / ed : 0;
+    qe = pe; qf = pf; qa = pa;
   }
+  cur.dist = dist; cur.dur = dur;
   let totalDur = 0;
   for (const st of steps) totalDur += st.dur;
   if (rb) { rb.exit = undefined; rb.modifier = rb.modifier ?? 'straight'; }
@@ -334,13 +347,6 @@ export function legSteps(g: GraphViews, pieces: Pieces, costMs: number, o: StepO
   if (o.intersections) arrive.inter = { location: endLoc, bearings: [(lastBb + 180) % 360], entry: [true], in: 0 };
   out.push(finish(arrive, 0, o, c));
   return out;
-}
-
-/** A piece driven within step b: its length, and its share of its edge's time. */
-function addPiece(g: GraphViews, b: Building, ps: Pieces, k: number) {
-  const len = ps.len(k), e = ps.e(k), ed = g.edgeDist[e];
-  b.dist += len;
-  b.dur += ed > 0 ? (g.edgeW[e] * len) / ed : 0;
 }
 
 const GENTLE = new Set(['straight', 'slight left', 'slight right']);
