@@ -287,7 +287,8 @@ export function legSteps(g: GraphViews, pieces: Pieces, costMs: number, o: StepO
   let qe = pieces.e(keep[0]), qf = pieces.fwd(keep[0]), qa = edgeAttr[qe];
   for (let i = 0; i < nk; i++) {
     const p = keep[i], pe = pieces.e(p), pf = pieces.fwd(p), pa = edgeAttr[pe];
-    if (i > 0) {
+    // a node between two pieces: a maneuver, or (a `break node`) the step goes on
+    node: if (i > 0) {
       const A = attrs[qa], B = attrs[pa];
       const at = ks[i];
       // The common case, the same road (or unnamed road) going on within 35° outside roundabouts
@@ -295,37 +296,36 @@ export function legSteps(g: GraphViews, pieces: Pieces, costMs: number, o: StepO
       // and the bearings too when the turn is clearly gentle. The same way attributes on both
       // sides (most nodes) are the same road, or both unnamed.
       const goesOn = !rb && !A.rb && !B.rb && (qa === pa || (isLink(A) === isLink(B) && (sameRoad(A, B) || (!named(A) && !named(B)))));
-      if (goesOn && surelyGentle(c, at, ks[i - 1], ke[i])) { const len = pieces.len(p), ed = edgeDist[pe]; dist += len; dur += ed > 0 ? (edgeW[pe] * len) / ed : 0; qe = pe; qf = pf; qa = pa; continue; }
+      if (goesOn && surelyGentle(c, at, ks[i - 1], ke[i])) break node;
       const bb = lookBearing(c, at, -1, ks[i - 1], at), ba = lookBearing(c, at, 1, at, ke[i]);
       const delta = turnAngle(bb, ba);
-      if (!(goesOn && Math.abs(delta) < 35)) {
-        // other roads one may leave x by: not the edge taken, not back along the edge arrived on
-        // (their bearings only: every road's is read for the OSRM layer's intersections alone)
-        const x = qf ? g.edgeV[qe] : g.edgeU[qe];
-        const alts: Alt[] = [];
-        let exitHere = !B.rb;
-        for (let k = g.adjFirst[x]; k < g.adjFirst[x + 1]; k++) {
-          const s = g.adjEdge[k], e = Math.abs(s) - 1, atU = s > 0;
-          if (!(g.edgeFlags[e] & (atU ? 1 : 2)) || (e === pe && atU === pf) || (e === qe && atU !== qf)) continue;
-          const attr = attrs[edgeAttr[e]];
-          alts.push({ angle: turnAngle(bb, edgeBearing(g, e, atU)), attr });
-          if (!attr.rb) exitHere = true;
+      if (goesOn && Math.abs(delta) < 35) break node;
+      // other roads one may leave x by: not the edge taken, not back along the edge arrived on
+      // (their bearings only: every road's is read for the OSRM layer's intersections alone)
+      const x = qf ? g.edgeV[qe] : g.edgeU[qe];
+      const alts: Alt[] = [];
+      let exitHere = !B.rb;
+      for (let k = g.adjFirst[x]; k < g.adjFirst[x + 1]; k++) {
+        const s = g.adjEdge[k], e = Math.abs(s) - 1, atU = s > 0;
+        if (!(g.edgeFlags[e] & (atU ? 1 : 2)) || (e === pe && atU === pf) || (e === qe && atU !== qf)) continue;
+        const attr = attrs[edgeAttr[e]];
+        alts.push({ angle: turnAngle(bb, edgeBearing(g, e, atU)), attr });
+        if (!attr.rb) exitHere = true;
+      }
+      const d = decide(A, B, delta, alts, !!rb);
+      if (rb && A.rb && exitHere) exits++;
+      if (d) {
+        if (rb && !B.rb) {
+          rb.exit = exits;
+          rb.modifier = modifierOf(turnAngle(rb.bb, ba));
+          rb.attr = B;
+          rb = null;
         }
-        const d = decide(A, B, delta, alts, !!rb);
-        if (rb && A.rb && exitHere) exits++;
-        if (d) {
-          if (rb && !B.rb) {
-            rb.exit = exits;
-            rb.modifier = modifierOf(turnAngle(rb.bb, ba));
-            rb.attr = B;
-            rb = null;
-          }
-          cur.dist = dist; cur.dur = dur; dist = dur = 0;
-          cur = { type: d.type, modifier: d.modifier, bb, ba, loc: at, attr: B, to: 0, dist: 0, dur: 0 };
-          if (d.type === 'roundabout') { rb = cur; exits = 0; cur.rotary = localName(B, o.lang) || undefined; }
-          if (o.intersections) cur.inter = intersection(c, at, nodeOptions(g, x), pe, pf, qe, qf);
-          steps.push(cur);
-        }
+        cur.dist = dist; cur.dur = dur; dist = dur = 0;
+        cur = { type: d.type, modifier: d.modifier, bb, ba, loc: at, attr: B, to: 0, dist: 0, dur: 0 };
+        if (d.type === 'roundabout') { rb = cur; exits = 0; cur.rotary = localName(B, o.lang) || undefined; }
+        if (o.intersections) cur.inter = intersection(c, at, nodeOptions(g, x), pe, pf, qe, qf);
+        steps.push(cur);
       }
     }
     const len = pieces.len(p), ed = edgeDist[pe];
