@@ -115,6 +115,8 @@ describe('route_matrix task', () => {
     expect(parts[0].pieces[0].length).toBeGreaterThan(2); // several blocks
     expect(parts[0].pieces[1].length).toBe(parts[0].pieces[0].length);
     expect(keptBytes()).toBeLessThan(4 * 1024 * 1024);
+    await new Promise((r) => setTimeout(r, RELEASE_MS + 200)); // and gives that back once quiet
+    expect(keptBytes()).toBeLessThan(256 * 1024);
     const whole = task('route_matrix', { sources: S, destinations: D });
     expect(keptBytes()).toBeGreaterThan(16 * S.length * D.length);
     expect(JSON.parse(Buffer.concat(joinParts(parts)).toString())).toEqual({ ...whole, attribution: ATTRIBUTION });

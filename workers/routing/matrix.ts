@@ -542,6 +542,8 @@ export function matrixTask(args: MatrixArgs, ctx?: Pick<TaskContext, 'piece'>): 
   const part = !!args.rows || !!piece;
   const { r0, r1, cols, graph } = p, rows = r1 - r0;
   let w: ByteWriter, a: number, b: number, c: number, d: number, traffic = p.tr?.traffic;
+  // what a large matrix leaves (cells, buckets, the writer) is given back once the thread is quiet
+  if (rows * cols > KEEP_CELLS) releaseLater();
   if (piece) {
     const index = main.build(graph, p.dst), B = Math.max(1, Math.floor(BLOCK_CELLS / cols));
     for (let i = r0; i < r1; i += B) {
@@ -559,7 +561,6 @@ export function matrixTask(args: MatrixArgs, ctx?: Pick<TaskContext, 'piece'>): 
     // as garbage); pages past what is written are never touched.
     const bound = 2 * rows * (cols * 24 + 8) + (rows + cols) * 64 + 4096;
     if (writer.buf.length < bound) writer = new ByteWriter(bound);
-    if (rows * cols > KEEP_CELLS) releaseLater();
     w = writer;
     w.n = 0;
     if (part) w.n = 12; else w.str('{"durations_s":[');
