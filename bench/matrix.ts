@@ -18,7 +18,7 @@
 // Points are random positions on roads of the largest strongly connected component (every cell
 // routable, as a dispatcher's stops usually are). The machine has 2 cores and was shared with
 // other engineers' work when measured: figures move between runs.
-import { mkdirSync, writeFileSync, readFileSync, existsSync, mkdtempSync, rmSync, readdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { join, dirname, resolve } from 'node:path';
 import { tmpdir, cpus, loadavg } from 'node:os';
@@ -30,6 +30,7 @@ import { readShared } from '../src/core/format/index.ts';
 import { LoadedGraph, setLoadedGraphs } from '../workers/routing/graphs.ts';
 import { matrixTask, matrixCosts } from '../workers/routing/matrix.ts';
 import { runChild } from './lib/child.ts';
+import { withCpu } from './lib/proc-cpu.ts';
 import { startServerProcess } from './lib/server-process.ts';
 import { osrmAvailable, prepareOsrm, startOsrm } from './lib/osrm.ts';
 import { rng } from './lib/rand.ts';
@@ -97,27 +98,6 @@ function timeRequest(url: string, body?: string, headers: Record<string, string>
     rq.on('error', reject);
     rq.end(body);
   });
-}
-
-/** CPU ms (user + system) of every thread of a process so far; null where /proc is not there. */
-function processCpuMs(pid: number): number | null {
-  try {
-    let ms = 0;
-    for (const t of readdirSync(`/proc/${pid}/task`)) {
-      const s = readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
-      const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-      ms += (Number(f[11]) + Number(f[12])) * 10; // clock ticks of 10 ms
-    }
-    return ms;
-  } catch { return null; }
-}
-
-/** Runs f, returning its result and the CPU the process `pid` spent meanwhile. */
-async function withCpu<T>(pid: number | undefined, f: () => Promise<T>): Promise<[T, number | null]> {
-  const c0 = pid ? processCpuMs(pid) : null;
-  const r = await f();
-  const c1 = pid ? processCpuMs(pid) : null;
-  return [r, c0 === null || c1 === null ? null : c1 - c0];
 }
 
 export async function main(argv: string[]) {

@@ -10,6 +10,8 @@
 //   alternatives   + alternatives=1                      vs + alternatives=true (OSRM: one)
 // Our server runs as a child process (2 workers, as `npm start`), osrm-routed with 2 threads; wrk,
 // both servers and this script share the machine's cores: say so next to every figure.
+// Also recorded: our server's CPU per request (all its threads, /proc), and the steps cost of our
+// throughput three ways (see stepsCost()).
 // Writes bench/results/route-vs-osrm.json.
 import { mkdirSync, writeFileSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, dirname, resolve } from 'node:path';
@@ -25,6 +27,7 @@ import { median, round } from './lib/stats.ts';
 import { wrk, type WrkResult } from './lib/wrk.ts';
 import { startServerProcess, REPO } from './lib/server-process.ts';
 import { osrmAvailable, prepareOsrm, startOsrm, OSRM_DIR } from './lib/osrm.ts';
+import { withCpuSync } from './lib/proc-cpu.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SHARED = resolve(REPO, '..', 'shared', 'data');
@@ -88,8 +91,8 @@ export async function main(argv: string[]) {
       if (o.status === 200 && s.status === 200) pairs.push([a, b]);
     }
     // every variant of every pair answers 200 on both sides (wrk counts non-2xx; checked again below)
-    const runs: Record<string, { ours: WrkResult[]; osrm: WrkResult[] }> = {};
-    for (const v of variants) runs[v] = { ours: [], osrm: [] };
+    const runs: Record<string, { ours: WrkResult[]; osrm: WrkResult[]; oursCpuUs: (number | null)[] }> = {};
+    for (const v of variants) runs[v] = { ours: [], osrm: [], oursCpuUs: [] };
     const ourPaths = (v: Variant) => pairs.map(([a, b]) => oursPath(a, b, VARIANTS[v].ours));
     const osrmPaths = (v: Variant) => pairs.map(([a, b]) => osrmPath(a, b, VARIANTS[v].osrm));
     const load = { threads: 2, connections: 8 };
@@ -103,10 +106,14 @@ export async function main(argv: string[]) {
       for (const v of variants) {
         // alternate which side goes first, so drift on a shared machine does not favour one
         const first = r % 2 === 0;
-        const a = () => runs[v].ours.push(wrk({ base: svc.base, paths: ourPaths(v), headers: auth, seconds, ...load }));
+        const a = () => {
+          const [w, cpu] = withCpuSync(svc.child.pid, () => wrk({ base: svc.base, paths: ourPaths(v), headers: auth, seconds, ...load }));
+          runs[v].ours.push(w);
+          runs[v].oursCpuUs.push(cpu === null || !w.requests ? null : round((cpu * 1000) / w.requests, 1));
+        };
         const b = () => runs[v].osrm.push(wrk({ base: osrm.url, paths: osrmPaths(v), seconds, ...load }));
         if (first) { a(); b(); } else { b(); a(); }
-        process.stderr.write(`round ${r + 1} ${v}: ours ${runs[v].ours.at(-1)!.req_s} req/s, osrm ${runs[v].osrm.at(-1)!.req_s} req/s\n`);
+        process.stderr.write(`round ${r + 1} ${v}: ours ${runs[v].ours.at(-1)!.req_s} req/s (server CPU ${runs[v].oursCpuUs.at(-1)} µs/request), osrm ${runs[v].osrm.at(-1)!.req_s} req/s\n`);
       }
     }
     // answer sizes (one sample pair per variant), for the record
@@ -123,7 +130,8 @@ export async function main(argv: string[]) {
     const results: Record<string, unknown> = {};
     for (const v of variants) {
       const o = summary(runs[v].ours), s = summary(runs[v].osrm);
-      results[v] = { ours: o, osrm: s, ratio: round(o.req_s / s.req_s, 2), mean_answer: sizes[v], ours_query: VARIANTS[v].ours || '(none)', osrm_query: `overview=full&geometries=geojson${VARIANTS[v].osrm}` };
+      const cpu = runs[v].oursCpuUs.filter((x): x is number => x !== null);
+      results[v] = { ours: { ...o, server_cpu_us_per_request: cpu.length ? median(cpu) : null, server_cpu_rounds_us: runs[v].oursCpuUs }, osrm: s, ratio: round(o.req_s / s.req_s, 2), mean_answer: sizes[v], ours_query: VARIANTS[v].ours || '(none)', osrm_query: `overview=full&geometries=geojson${VARIANTS[v].osrm}` };
     }
     const plain = (results.plain as any)?.ours?.req_s;
     const out = {
@@ -135,6 +143,7 @@ export async function main(argv: string[]) {
       load: 'wrk 2 threads x 8 connections', seconds, rounds,
       results,
       steps_cost_of_our_throughput: plain && (results.steps as any) ? round(1 - (results.steps as any).ours.req_s / plain, 3) : null,
+      ...stepsCost(runs),
     };
     mkdirSync(join(HERE, 'results'), { recursive: true });
     writeFileSync(join(HERE, 'results', 'route-vs-osrm.json'), JSON.stringify(out, null, 2) + '\n');
@@ -144,6 +153,25 @@ export async function main(argv: string[]) {
     await svc.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The steps cost two more ways, beside 1 − median(steps) / median(plain): per round (plain and steps
+ * of one round run a minute apart at most, so drift on a shared machine moves both), and from our
+ * server's CPU per request (every thread, /proc) — what the cost would be with the cores to itself,
+ * without wrk's share of reading the larger bodies.
+ */
+function stepsCost(runs: Record<string, { ours: WrkResult[]; oursCpuUs: (number | null)[] }>) {
+  if (!runs.plain || !runs.steps) return {};
+  const perRound = runs.plain.ours.map((p, r) => 1 - runs.steps.ours[r].req_s / p.req_s);
+  const cpu = runs.plain.oursCpuUs.map((p, r) => { const s = runs.steps.oursCpuUs[r]; return p === null || s === null ? null : 1 - p / s; })
+    .filter((x): x is number => x !== null);
+  return {
+    steps_cost_per_round: perRound.map((x) => round(x, 3)),
+    steps_cost_median_of_rounds: round(median(perRound), 3),
+    steps_cost_of_server_cpu_per_round: cpu.map((x) => round(x, 3)),
+    steps_cost_of_server_cpu: cpu.length ? round(median(cpu), 3) : null,
+  };
 }
 
 /** Body size of one answer; one retry, since osrm-routed closes a keep-alive connection after 512 requests. */
