@@ -30,6 +30,7 @@ import { haversine } from '../src/core/geometry.ts';
 import { rng } from '../src/core/rand.ts';
 import { MALLOC_ENV } from '../src/core/malloc.ts';
 import { SPLIT_CELLS } from '../src/api/matrix.ts';
+import { loadConfig } from '../src/core/config.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
@@ -170,7 +171,7 @@ export async function main(argv: string[]) {
     rmSync(tmp, { recursive: true, force: true });
   }
   const out = {
-    bench: 'memory', workers: N, root, malloc_mmap_threshold: malloc.MALLOC_MMAP_THRESHOLD_ ?? 'glibc default (adaptive)', note: 'RSS of the whole process (engine + N worker threads) in fresh processes; per busy worker = (RSS with N workers − RSS with 1) / (N − 1) after every worker ran the same load. The synthetic graph is SYNTHETIC (bench/lib/synthetic.ts).',
+    bench: 'memory', workers: N, root, malloc_mmap_threshold: malloc.MALLOC_MMAP_THRESHOLD_ ?? 'glibc default (adaptive)', worker_young_mb: loadConfig().workerYoungMb, note: 'RSS of the whole process (engine + N worker threads) in fresh processes; per busy worker = (RSS with N workers − RSS with 1) / (N − 1) after every worker ran the same load. The synthetic graph is SYNTHETIC (bench/lib/synthetic.ts).',
     machine: { cpus: cpus().length, node: process.version }, at: new Date().toISOString(), results,
   };
   const dir = values.out ?? join(HERE, 'results');

@@ -11,6 +11,7 @@
 // Piscina's queue as before.
 import { Piscina } from 'piscina';
 import { mallocThreshold } from './core/malloc.ts';
+import { YOUNG_MB } from './core/config.ts';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Packr } from 'msgpackr';
 import { loadCatalog, type LoadReport } from './data/catalog.ts';
@@ -38,14 +39,6 @@ const MAX_INFLIGHT = 4;
 /** How long the attach handshake waits for every thread to take its lane. */
 const ATTACH_TIMEOUT_MS = 10_000;
 const packr = new Packr({ useRecords: false });
-/**
- * Young generation of a worker thread's heap, MB. V8 grows it to 48 MB in a thread that makes
- * garbage (map matching, large matrices) and keeps it resident (issue 11 §6). `bench -- memory`,
- * extra RSS per busy worker, 4M graph / Tanzania SW, one run each: matching 24.7 / 26.5 MB at 8,
- * 24.5 / 23.0 at 4, 32.6 / 34.8 at 16 (30.1 on Tanzania SW uncapped). 4 cost a 1,000 × 1,000 matrix
- * over HTTP ~20% more server CPU (1,050–1,190 against 810–1,040 ms for 8 requests, 8 MB 930–940).
- */
-const YOUNG_MB = 8;
 
 interface Pending {
   req: TaskRequest;
@@ -92,6 +85,8 @@ export interface EngineOptions {
   maxQueue?: number;
   /** Estimated queue wait (ms) beyond which new tasks are shed. 0 = no bound. */
   maxWaitMs?: number;
+  /** Each worker thread's young generation, MB (YOUNG_MB when absent). */
+  youngMb?: number;
 }
 
 /**
@@ -158,7 +153,7 @@ export class Engine {
       recordTiming: false,
       // Idle threads must run their event loop (not block in Atomics.wait) to hear their lane.
       atomics: 'disabled',
-      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB },
+      resourceLimits: { maxYoungGenerationSizeMb: this.opts.youngMb ?? YOUNG_MB },
     });
     const r = await pool.run({ op: 'describe', args: null } satisfies TaskRequest);
     const body = JSON.parse(new TextDecoder().decode(r.body));
@@ -242,6 +237,7 @@ export class Engine {
       mb: Math.round(report.bytes / 1e5) / 10,
       load_s: Math.round(report.seconds * 1000) / 1000,
       malloc_mmap_threshold: mallocThreshold(),
+      worker_young_mb: this.opts.youngMb ?? YOUNG_MB,
     });
   }
 

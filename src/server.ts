@@ -28,7 +28,7 @@ export interface Running {
 
 export async function startServer(config: Config, extraRoutes: RouteDef[] = []): Promise<Running> {
   const store = await Store.open({ databaseUrl: config.databaseUrl, dbDir: join(config.dataDir, 'db'), max: config.dbPoolMax });
-  const engine = new Engine({ builtDir: config.builtDir, workers: config.workers, maxQueue: config.poolMaxQueue, maxWaitMs: config.poolMaxWaitMs });
+  const engine = new Engine({ builtDir: config.builtDir, workers: config.workers, youngMb: config.workerYoungMb, maxQueue: config.poolMaxQueue, maxWaitMs: config.poolMaxWaitMs });
   const auth = new Authenticator(store);
   const limits = new Limits(store, config.burstRps, 500, () => Date.now(), config.quotaSyncMargin);
   const metrics = new Metrics();

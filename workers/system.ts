@@ -1,6 +1,8 @@
-// Engine self-description: which ops this worker serves and which datasets it opened.
+// Engine self-description: which ops this worker serves, which datasets it opened, and the heap
+// limits it runs under (WORKER_YOUNG_MB).
 // Used by /healthz and by the capability document (a capability is live only when
 // its op is registered and its data is loaded).
+import { resourceLimits } from 'node:worker_threads';
 import type { Dataset, EngineModule } from '../src/core/task.ts';
 
 let loaded: { dataset: string; name: string; files: string[] }[] = [];
@@ -13,7 +15,7 @@ export const system: EngineModule = {
   tasks: {
     /** Trivial task: measures the bare pool round trip (bench) and proves workers answer. */
     ping: () => ({ ok: true }),
-    describe: () => ({ ops: opsList(), datasets: loaded }),
+    describe: () => ({ ops: opsList(), datasets: loaded, young_mb: resourceLimits.maxYoungGenerationSizeMb ?? null }),
   },
 };
 

@@ -6,6 +6,7 @@
 //   load.json: { op, per_worker: args[] } — each worker gets the whole list, one task at a time
 import { readFileSync } from 'node:fs';
 import { Engine } from '../../src/pool.ts';
+import { loadConfig } from '../../src/core/config.ts';
 import { RELEASE_MS } from '../../workers/routing/matrix.ts';
 
 const [builtDir, workersS, loadFile] = process.argv.slice(2);
@@ -14,7 +15,8 @@ const load: { op: string; per_worker: unknown[] } = JSON.parse(readFileSync(load
 const rssMb = () => process.memoryUsage().rss / 1048576;
 const settle = async () => { global.gc?.(); await new Promise((r) => setTimeout(r, 300)); };
 
-const engine = new Engine({ builtDir, workers });
+// the server's setting, so `WORKER_YOUNG_MB=6 npm run bench -- memory` measures another cap
+const engine = new Engine({ builtDir, workers, youngMb: loadConfig().workerYoungMb });
 await engine.start();
 await settle();
 const idle = rssMb();

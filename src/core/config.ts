@@ -3,6 +3,16 @@ import { availableParallelism } from 'node:os';
 import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/**
+ * Young generation of a worker thread's heap, MB (default of `WORKER_YOUNG_MB`; src/pool.ts). V8 grows it to
+ * 48 MB in a thread that makes garbage (map matching, large matrices) and keeps it resident, fully
+ * committed once grown (issue 11 §6). `bench -- memory`, extra RSS per busy worker, 4M graph /
+ * Tanzania SW, one run each: matching 24.7 / 26.5 MB at 8, 24.5 / 23.0 at 4, 32.6 / 34.8 at 16
+ * (30.1 on Tanzania SW uncapped). 4 cost a 1,000 × 1,000 matrix over HTTP ~20% more server CPU
+ * (1,050–1,190 against 810–1,040 ms for 8 requests, 8 MB 930–940).
+ */
+export const YOUNG_MB = 8;
+
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface Config {
@@ -11,6 +21,8 @@ export interface Config {
   baseUrl: string;
   tilesUrl: string;
   workers: number;
+  /** Each worker thread's young-generation cap, MB (src/pool.ts, YOUNG_MB). */
+  workerYoungMb: number;
   databaseUrl: string | null;
   /** Pooled database connections. */
   dbPoolMax: number;
@@ -68,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseUrl,
     tilesUrl: (env.TILES_URL || `${baseUrl}/tiles`).replace(/\/+$/, ''),
     workers: Math.max(1, intEnv(env, 'WORKERS', availableParallelism())),
+    workerYoungMb: Math.max(1, intEnv(env, 'WORKER_YOUNG_MB', YOUNG_MB)),
     databaseUrl: env.DATABASE_URL || null,
     dbPoolMax: Math.max(1, intEnv(env, 'DB_POOL_MAX', 10)),
     dataDir,

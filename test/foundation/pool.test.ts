@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine, Overloaded } from '../../src/pool.ts';
+import { loadConfig, YOUNG_MB } from '../../src/core/config.ts';
 
 const decode = (b: Uint8Array) => JSON.parse(new TextDecoder().decode(b));
 
@@ -87,6 +88,24 @@ describe('worker pool', () => {
     expect(engine.lanes).toBe(2);
     const after = await Promise.all(Array.from({ length: 100 }, () => engine.run('ping', null)));
     expect(after.every((r) => r.status === 200)).toBe(true);
+  });
+});
+
+describe('worker pool heap limits', () => {
+  it('runs each thread with the young generation it is given (WORKER_YOUNG_MB), 8 MB by default', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-pool-young-'));
+    const engines = [new Engine({ builtDir: dir, workers: 1 }), new Engine({ builtDir: dir, workers: 1, youngMb: 6 })];
+    try {
+      const seen = [];
+      for (const e of engines) { await e.start(); seen.push(decode((await e.run('describe', null)).body).young_mb); }
+      expect(seen).toEqual([8, 6]);
+      expect(loadConfig({ WORKER_YOUNG_MB: '6' }).workerYoungMb).toBe(6);
+      expect(loadConfig({}).workerYoungMb).toBe(YOUNG_MB);
+      expect(() => loadConfig({ WORKER_YOUNG_MB: 'lots' })).toThrow(/WORKER_YOUNG_MB/);
+    } finally {
+      for (const e of engines) await e.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
