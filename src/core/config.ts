@@ -4,12 +4,16 @@ import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Young generation of a worker thread's heap, MB (default of `WORKER_YOUNG_MB`; src/pool.ts). V8 grows it to
- * 48 MB in a thread that makes garbage (map matching, large matrices) and keeps it resident, fully
- * committed once grown (issue 11 §6). `bench -- memory`, extra RSS per busy worker, 4M graph /
- * Tanzania SW, one run each: matching 24.7 / 26.5 MB at 8, 24.5 / 23.0 at 4, 32.6 / 34.8 at 16
- * (30.1 on Tanzania SW uncapped). 4 cost a 1,000 × 1,000 matrix over HTTP ~20% more server CPU
- * (1,050–1,190 against 810–1,040 ms for 8 requests, 8 MB 930–940).
+ * Young generation of a worker thread's heap, MB (default of `WORKER_YOUNG_MB`; src/pool.ts). V8 grows it
+ * to 48 MB in a thread that makes garbage (map matching, large matrices) and keeps it resident, fully
+ * committed once grown: most of what a busy worker adds beyond its code (issue 11 §6). 8 against 6,
+ * alternated (2026-11-24/25): extra RSS per busy worker on the 4M-node graph (`bench -- memory`, two runs
+ * each) routes 21.7 / 21.4 against 23.3 / 18.2 MB, 100 × 100 matrices 24.5 / 24.9 against 20.7 / 19.8,
+ * matching 27.4 / 24.0 against 21.4 / 22.8, isochrones 24.1 / 21.7 against 20.0 / 16.8; but over HTTP
+ * (`bench -- route --osrm`, two runs each) routes with steps 4,892 / 4,630 against 4,380 / 4,271 req/s,
+ * server CPU 297 / 312 against 325 / 340 µs a request (plain routes unchanged). 8 keeps the throughput;
+ * 6 suits a server short of memory. At 4 a 1,000 × 1,000 matrix cost ~20% more server CPU; at 16 matching
+ * took 32.6 / 34.8 MB per worker.
  */
 export const YOUNG_MB = 8;
 

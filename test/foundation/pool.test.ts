@@ -92,14 +92,14 @@ describe('worker pool', () => {
 });
 
 describe('worker pool heap limits', () => {
-  it('runs each thread with the young generation it is given (WORKER_YOUNG_MB), 8 MB by default', async () => {
+  it('runs each thread with the young generation it is given (WORKER_YOUNG_MB), YOUNG_MB by default', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-pool-young-'));
-    const engines = [new Engine({ builtDir: dir, workers: 1 }), new Engine({ builtDir: dir, workers: 1, youngMb: 6 })];
+    const engines = [new Engine({ builtDir: dir, workers: 1 }), new Engine({ builtDir: dir, workers: 1, youngMb: 9 })];
     try {
       const seen = [];
       for (const e of engines) { await e.start(); seen.push(decode((await e.run('describe', null)).body).young_mb); }
-      expect(seen).toEqual([8, 6]);
-      expect(loadConfig({ WORKER_YOUNG_MB: '6' }).workerYoungMb).toBe(6);
+      expect(seen).toEqual([YOUNG_MB, 9]);
+      expect(loadConfig({ WORKER_YOUNG_MB: '9' }).workerYoungMb).toBe(9);
       expect(loadConfig({}).workerYoungMb).toBe(YOUNG_MB);
       expect(() => loadConfig({ WORKER_YOUNG_MB: 'lots' })).toThrow(/WORKER_YOUNG_MB/);
     } finally {
