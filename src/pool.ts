@@ -107,7 +107,9 @@ export class Engine {
   datasets: Dataset[] = [];
   lastLoad: LoadReport | null = null;
 
-  constructor(private opts: EngineOptions) {}
+  /** Each worker thread's young generation, MB. */
+  private readonly youngMb: number;
+  constructor(private opts: EngineOptions) { this.youngMb = opts.youngMb ?? YOUNG_MB; }
 
   async start(): Promise<void> {
     const report = loadCatalog(this.opts.builtDir);
@@ -153,7 +155,7 @@ export class Engine {
       recordTiming: false,
       // Idle threads must run their event loop (not block in Atomics.wait) to hear their lane.
       atomics: 'disabled',
-      resourceLimits: { maxYoungGenerationSizeMb: this.opts.youngMb ?? YOUNG_MB },
+      resourceLimits: { maxYoungGenerationSizeMb: this.youngMb },
     });
     const r = await pool.run({ op: 'describe', args: null } satisfies TaskRequest);
     const body = JSON.parse(new TextDecoder().decode(r.body));
@@ -237,7 +239,7 @@ export class Engine {
       mb: Math.round(report.bytes / 1e5) / 10,
       load_s: Math.round(report.seconds * 1000) / 1000,
       malloc_mmap_threshold: mallocThreshold(),
-      worker_young_mb: this.opts.youngMb ?? YOUNG_MB,
+      worker_young_mb: this.youngMb,
     });
   }
 
