@@ -5,7 +5,9 @@
 //  1. Compute, one thread, in process (the worker's task: snapping, bucket searches, JSON text):
 //     100×100 and 1,000×1,000 on Tanzania SW (driving) and on the 1M-node SYNTHETIC grid (built
 //     once into --cache, the same file `bench -- scale --cache` writes).
-//  2. HTTP, Tanzania SW: POST /api/v1/route/matrix on the real server with 2 worker threads
+//  2. HTTP, 1M-node SYNTHETIC grid: POST on the real server with 2 worker threads, each 100 × 100
+//     request with new points (syntheticHttp), p50 and server CPU per request.
+//  3. HTTP, Tanzania SW: POST /api/v1/route/matrix on the real server with 2 worker threads
 //     (1,000×1,000 split over both) against osrm-routed (CH, 2 threads) GET /table/v1/driving on the
 //     same extract and the same points with the same annotations (duration,distance), rounds
 //     alternated (ours, OSRM, ours, …), p50 per side, ratio. Both are timed the same way: node:http
@@ -18,18 +20,18 @@
 // Points are random positions on roads of the largest strongly connected component (every cell
 // routable, as a dispatcher's stops usually are). The machine has 2 cores and was shared with
 // other engineers' work when measured: figures move between runs.
-import { mkdirSync, writeFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { join, dirname, resolve } from 'node:path';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildRoadExtract } from '../graph-build/roads.ts';
-import { openGraph, E7, ROUTE_FORMAT_VERSION, type GraphViews } from '../src/core/format/route.ts';
+import { openGraph, E7, type GraphViews } from '../src/core/format/route.ts';
 import { readShared } from '../src/core/format/index.ts';
 import { LoadedGraph, setLoadedGraphs } from '../workers/routing/graphs.ts';
 import { matrixTask, matrixCosts } from '../workers/routing/matrix.ts';
-import { runChild } from './lib/child.ts';
+import { syntheticGraph, syntheticBuilt } from './lib/synthetic-built.ts';
 import { withCpu } from './lib/proc-cpu.ts';
 import { startServerProcess } from './lib/server-process.ts';
 import { osrmAvailable, prepareOsrm, startOsrm } from './lib/osrm.ts';
@@ -100,6 +102,41 @@ function timeRequest(url: string, body?: string, headers: Record<string, string>
   });
 }
 
+/**
+ * The 1M-node grid served by the real server (2 worker threads), as a dispatcher calls it: each
+ * 100 × 100 request with points of its own (none of the graph it touches is warm from the request
+ * before), 1,000 × 1,000 on the same points each round. No OSRM here: the grid is not an OSM extract.
+ */
+async function syntheticHttp(built: string, g: GraphViews, rounds: number) {
+  const warm = 20, reps = rounds * 8;
+  const pts = mainComponentPoints(g, 200 * (warm + reps) + 2000, 17);
+  const server = await startServerProcess({ WORKERS: '2', BUILT_DIR: built, SKIP_BUILD: '1', LOG_LEVEL: 'silent' }, 19400 + Math.floor(Math.random() * 500));
+  try {
+    const key = server.keys!.live;
+    const post = (S: [number, number][], D: [number, number][]) => timeRequest(`${server.base}/api/v1/route/matrix`, JSON.stringify({ sources: S, destinations: D }), { authorization: `Bearer ${key}`, 'content-type': 'application/json' });
+    const out: Record<string, unknown> = {};
+    const set = (k: number): [[number, number][], [number, number][]] => [pts.slice(200 * k, 200 * k + 100), pts.slice(200 * k + 100, 200 * k + 200)];
+    for (let k = 0; k < warm; k++) await post(...set(reps + k));
+    const a: number[] = [];
+    let cpu: number | null = 0;
+    for (let k = 0; k < reps; k++) {
+      const [r, c] = await withCpu(server.child.pid, () => post(...set(k)));
+      a.push(r.ms); cpu = c === null || cpu === null ? null : cpu + c;
+    }
+    out['100x100'] = { p50_ms: round(median(a), 1), p90_ms: round(a.slice().sort((x, y) => x - y)[Math.floor(reps * 0.9)], 1), requests: reps, points: 'new points each request', server_cpu_ms_per_request: cpu === null ? null : round(cpu / reps, 1) };
+    const L = pts.slice(pts.length - 2000);
+    for (let k = 0; k < 2; k++) await post(L.slice(0, 1000), L.slice(1000));
+    const b: number[] = [];
+    cpu = 0;
+    for (let k = 0; k < rounds; k++) {
+      const [r, c] = await withCpu(server.child.pid, () => post(L.slice(0, 1000), L.slice(1000)));
+      b.push(r.ms); cpu = c === null || cpu === null ? null : cpu + c;
+    }
+    out['1000x1000'] = { p50_ms: round(median(b), 1), rounds_ms: b.map((x) => round(x, 1)), server_cpu_ms_per_request: cpu === null ? null : round(cpu / rounds, 1) };
+    return out;
+  } finally { await server.stop(); }
+}
+
 export async function main(argv: string[]) {
   const { values } = parseArgs({ args: argv, options: { rounds: { type: 'string' }, cache: { type: 'string' }, 'osrm-cache': { type: 'string' }, 'no-http': { type: 'boolean' }, 'no-synthetic': { type: 'boolean' } } });
   const rounds = Number(values.rounds ?? 5);
@@ -118,17 +155,15 @@ export async function main(argv: string[]) {
     process.stderr.write(`matrix: tanzania compute ${JSON.stringify(result.tanzania_sw)}\n`);
 
     if (!values['no-synthetic']) {
-      const cache = resolve(values.cache ?? join(tmp, 'cache'));
-      const n = 1_000_000;
-      const base = join(cache, `synthetic-${n}-seed1-v${ROUTE_FORMAT_VERSION}`);
-      if (!existsSync(`${base}.json`)) {
-        mkdirSync(cache, { recursive: true });
-        process.stderr.write('matrix: building the 1M-node synthetic grid (cached for next time)…\n');
-        await runChild(join(HERE, 'lib', 'build-child.ts'), ['synthetic', String(n), '1', '10', '1', cache], { nodeArgs: ['--max-old-space-size=8192'] });
-      }
+      const base = await syntheticGraph(resolve(values.cache ?? join(tmp, 'cache')), 1_000_000, 'matrix');
       const sg = openGraph(readShared(`${base}.route.bin`), `${base}.route.bin`);
       result.synthetic_1m = { synthetic: true, nodes: sg.meta.nodes, compute_1_thread: computeRounds(new LoadedGraph('synthetic', 'driving', sg), rounds, 9) };
       process.stderr.write(`matrix: synthetic compute ${JSON.stringify(result.synthetic_1m)}\n`);
+      if (!values['no-http']) {
+        syntheticBuilt(base, join(tmp, 'synthetic-built'), 'synthetic-1m');
+        result.synthetic_1m.http_2_workers = await syntheticHttp(join(tmp, 'synthetic-built'), sg, rounds);
+        process.stderr.write(`matrix: synthetic http ${JSON.stringify(result.synthetic_1m.http_2_workers)}\n`);
+      }
     }
 
     if (!values['no-http']) {

@@ -18,13 +18,14 @@
 // --glibc-default runs it with glibc's adaptive default instead (to show what the setting saves).
 // --root runs the child of another checkout (the code before a change) over the same loads; across a
 // route format version, run the other checkout's own bench instead (files and cache are per version).
-import { mkdirSync, writeFileSync, existsSync, readFileSync, symlinkSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, writeFileSync, symlinkSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tmpdir, cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { runChild } from './lib/child.ts';
-import { openGraph, E7, ROUTE_KIND, ROUTE_FORMAT_VERSION, type GraphViews } from '../src/core/format/route.ts';
+import { syntheticGraph, syntheticBuilt, loadGraphFile } from './lib/synthetic-built.ts';
+import { E7, type GraphViews } from '../src/core/format/route.ts';
 import { traceFromRoute } from './lib/traces.ts';
 import { haversine } from '../src/core/geometry.ts';
 import { rng } from '../src/core/rand.ts';
@@ -34,11 +35,6 @@ import { loadConfig } from '../src/core/config.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
-
-function loadFile(path: string): GraphViews {
-  const b = readFileSync(path);
-  return openGraph(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer, path);
-}
 
 /** Random [lat, lng] of nodes on the graph's big components (so routes exist). */
 function points(g: GraphViews, k: number, rand: () => number): [number, number][] {
@@ -114,22 +110,8 @@ export async function main(argv: string[]) {
   const tmp = mkdtempSync(join(tmpdir(), 'svc-bench-memory-'));
   const graphs: { name: string; builtDir: string; file: string; synthetic: boolean }[] = [];
   if (!values['no-synthetic']) {
-    const cache = resolve(values.cache ?? join(tmpdir(), 'svc-scale-cache'));
-    const base = join(cache, `synthetic-${nodes}-seed1-v${ROUTE_FORMAT_VERSION}`);
-    if (!existsSync(`${base}.route.bin`) || !existsSync(`${base}.json`)) {
-      mkdirSync(cache, { recursive: true });
-      process.stderr.write(`memory: building the ${nodes}-node synthetic grid into ${cache}…\n`);
-      await runChild(join(HERE, 'lib', 'build-child.ts'), ['synthetic', String(nodes), '1', '10', '1', cache], { nodeArgs: ['--max-old-space-size=8192'] });
-    }
-    const dir = join(tmp, 'synthetic', `synthetic-${nodes}`);
-    mkdirSync(dir, { recursive: true });
-    symlinkSync(`${base}.route.bin`, join(dir, 'driving.route.bin'));
-    const g = loadFile(`${base}.route.bin`);
-    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({
-      dataset: 'road', name: `synthetic-${nodes}`, format_version: ROUTE_FORMAT_VERSION, built_at: new Date().toISOString(),
-      files: [{ file: 'driving.route.bin', kind: ROUTE_KIND, version: ROUTE_FORMAT_VERSION, profile: 'driving' }],
-      bbox: g.meta.bbox, weight_unit: 'ms', synthetic: true,
-    }));
+    const base = await syntheticGraph(resolve(values.cache ?? join(tmpdir(), 'svc-scale-cache')), nodes, 'memory');
+    syntheticBuilt(base, join(tmp, 'synthetic'), `synthetic-${nodes}`);
     graphs.push({ name: `synthetic-${nodes}`, builtDir: join(tmp, 'synthetic'), file: `${base}.route.bin`, synthetic: true });
   }
   const extract = values.extract ?? 'tanzania-sw';
@@ -144,7 +126,7 @@ export async function main(argv: string[]) {
   const results: any[] = [];
   try {
     for (const gr of graphs) {
-      const g = loadFile(gr.file);
+      const g = loadGraphFile(gr.file);
       const ls = loads(g, 7);
       for (const task of tasks) {
         const lf = join(tmp, `${gr.name}-${task}.json`);

@@ -430,6 +430,12 @@ export class Engine {
     return this.gen ? this.gen.lanes.length : 0;
   }
 
+  /** Lanes with nothing out and nothing waiting to leave: threads a split job would have to itself. */
+  get idleLanes(): number {
+    if (!this.gen || this.pending.length || this.gen.closing) return 0;
+    return this.gen.lanes.filter((l) => l.out.length === 0).length;
+  }
+
   /** Tasks waiting for a free thread. */
   get queued(): number {
     return this.pending.length + (this.gen ? this.gen.pool.queueSize : 0);

@@ -21,6 +21,11 @@ export const MATRIX_LIMITS = {
 };
 /** Above this many cells a matrix is split by rows over the worker threads and sent in pieces. */
 export const SPLIT_CELLS = 40_000;
+/**
+ * From this many cells up to SPLIT_CELLS, a matrix is computed in two phases over the threads when
+ * every one is idle (runPhased); otherwise whole on one, so a busy server spends no CPU on messages.
+ */
+export const IDLE_SPLIT_CELLS = 2_500;
 
 const point = {
   oneOf: [
@@ -62,21 +67,50 @@ function checkSize(sources: unknown[], destinations: unknown[], maxPoints: numbe
   if (cells > MATRIX_LIMITS.maxCells) throw new HttpError(400, 'invalid_parameter', `The matrix has ${cells} cells (sources × destinations); at most ${MATRIX_LIMITS.maxCells}.`);
 }
 
+type MatrixArgs = { sources: [number, number][]; destinations: [number, number][]; mode: string; radius: number; traffic?: string; depart_at?: number };
+
 /**
  * Runs the matrix; a large one split by rows over the threads, each part sending its rows ahead in
- * blocks (task arg `stream`), so no thread holds a large answer whole (issue 11 §6). The answer as
- * one body or as pieces in order.
+ * blocks (task arg `stream`), so no thread holds a large answer whole (issue 11 §6); a middling one
+ * in two phases when every thread is idle (IDLE_SPLIT_CELLS). The answer as one body or as pieces
+ * in order.
  */
-export async function runMatrix(ctx: AppContext, args: { sources: [number, number][]; destinations: [number, number][]; mode: string; radius: number; traffic?: string; depart_at?: number }, sandbox: boolean): Promise<Reply> {
-  const rows = args.sources.length, cells = rows * args.destinations.length;
-  if (cells <= SPLIT_CELLS) return { task: await ctx.engine.run('route_matrix', args, sandbox) };
-  const parts = Math.max(1, Math.min(ctx.engine.threads, rows));
-  const per = Math.ceil(rows / parts);
-  const reqs = [];
-  for (let r = 0; r < rows; r += per) reqs.push({ op: 'route_matrix', args: { ...args, rows: [r, Math.min(rows, r + per)], stream: true } });
-  const replies = await ctx.engine.runSpread(reqs, sandbox, cells * 0.2);
+export async function runMatrix(ctx: AppContext, args: MatrixArgs, sandbox: boolean): Promise<Reply> {
+  const rows = args.sources.length, cells = rows * args.destinations.length, engine = ctx.engine;
+  const large = cells > SPLIT_CELLS;
+  const idle = !large && cells >= IDLE_SPLIT_CELLS && engine.threads > 1 && engine.idleLanes === engine.threads;
+  if (!large && !idle) return { task: await engine.run('route_matrix', args, sandbox) };
+  // traffic cells are each a search of their own, with nothing shared to compute once: by rows
+  if (idle && !args.traffic) return runPhased(ctx, args, sandbox);
+  const replies = await engine.runSpread(byRows(engine.threads, args, large ? { stream: true } : {}), sandbox, cells * 0.2);
   const bad = replies.find((r) => r.status !== 200);
   return bad ? { task: bad } : { status: 200, chunks: joinParts(replies) };
+}
+
+/** The matrix as one task per thread, each over a range of source rows. */
+function byRows(threads: number, args: MatrixArgs, extra: object) {
+  const rows = args.sources.length, per = Math.ceil(rows / Math.max(1, Math.min(threads, rows))), reqs = [];
+  for (let r = 0; r < rows; r += per) reqs.push({ op: 'route_matrix', args: { ...args, ...extra, rows: [r, Math.min(rows, r + per)] } });
+  return reqs;
+}
+
+/**
+ * A matrix in two phases over the threads: each first snaps a share of all the points and runs
+ * their upward searches (phase 'spaces'), then, from every point's search space, fills the cells
+ * of a share of the rows (phase 'cells'). Split by rows alone, each thread would repeat every
+ * destination's snapping and search: on the 1M-node grid a 100 × 100 half cost 73% of the whole.
+ */
+async function runPhased(ctx: AppContext, args: MatrixArgs, sandbox: boolean): Promise<Reply> {
+  const engine = ctx.engine, points = args.sources.length + args.destinations.length;
+  const per = Math.ceil(points / engine.threads), reqs = [];
+  for (let a = 0; a < points; a += per) reqs.push({ op: 'route_matrix', args: { ...args, phase: 'spaces', part: [a, Math.min(points, a + per)] } });
+  const spaces = await engine.runSpread(reqs, sandbox, points * 20);
+  const bad = spaces.find((r) => r.status !== 200);
+  if (bad) return { task: bad };
+  const replies = await engine.runSpread(byRows(engine.threads, args, { phase: 'cells', spaces: spaces.map((r) => r.body) }), sandbox, points * 10);
+  for (const r of spaces) r.release?.();
+  const failed = replies.find((r) => r.status !== 200);
+  return failed ? { task: failed } : { status: 200, chunks: joinParts(replies) };
 }
 
 const M_DUR = Buffer.from('{"durations_s":['), M_DIST = Buffer.from('],"distances_m":['), M_SRC = Buffer.from('],"sources":['), M_REST = Buffer.from('],'), COMMA = Buffer.from(',');

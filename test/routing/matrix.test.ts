@@ -87,6 +87,23 @@ describe('route_matrix task', () => {
     expect(JSON.parse(Buffer.concat(joinParts(parts)).toString())).toEqual({ ...whole, attribution: ATTRIBUTION });
   });
 
+  it('in two phases (search spaces of any share of the points, then cells by rows) joined as bytes equals the whole matrix', () => {
+    // off-road points (no candidate), a repeated point (the same-edge shortcut) and unreachable cells
+    const S = points('tanzania-sw', 'driving', 30, 23), D = points('tanzania-sw', 'driving', 17, 24).concat([S[3]]);
+    const whole = task('route_matrix', { sources: S, destinations: D });
+    const run = (args: object) => (routing.tasks.route_matrix({ sources: S, destinations: D, ...args }, { sandbox: false }) as BinaryBody).bytes.slice();
+    const spaces = [[0, 13], [13, 31], [31, 48]].map((part) => run({ phase: 'spaces', part }));
+    const parts = [[0, 11], [11, 30]].map((rows) => ({ body: run({ phase: 'cells', rows, spaces }) }));
+    expect(JSON.parse(Buffer.concat(joinParts(parts)).toString())).toEqual({ ...whole, attribution: ATTRIBUTION });
+    expect(whole.durations_s.flat().filter((x: number | null) => x === null).length).toBeGreaterThan(0);
+    expect(whole.sources.filter((x: unknown) => x === null).length).toBeGreaterThan(0);
+    // spaces that do not cover every point, or are not search spaces, are refused
+    for (const bad of [spaces.slice(1), [new Uint8Array(7)], 'x']) {
+      const r = task('route_matrix', { sources: S, destinations: D, phase: 'cells', rows: [0, 30], spaces: bad });
+      expect(r.status, String(bad)).toBe(400);
+    }
+  });
+
   it(`a matrix above ${KEEP_CELLS} cells equals its row parts; smaller ones after it are unchanged; its arrays are given back ${RELEASE_MS} ms after`, async () => {
     const S = points('tanzania-sw', 'driving', 220, 31), D = points('tanzania-sw', 'driving', 200, 32);
     expect(S.length * D.length).toBeGreaterThan(KEEP_CELLS);
@@ -188,6 +205,34 @@ describe('/api/v1/route/matrix over HTTP (2 worker threads)', () => {
     const Ss = [0, 1, 124, 125, 126, 249].map((i) => S[i]);
     const sub = { durations_s: [0, 1, 124, 125, 126, 249].map((i) => m.durations_s[i].slice(0, 25)), distances_m: [0, 1, 124, 125, 126, 249].map((i) => m.distances_m[i].slice(0, 25)) };
     checkAgainstRoute(sub, Ss, D.slice(0, 25), 'driving');
+  });
+
+  it('POST 60 × 60 on idle threads runs in two phases over both and equals /route cell by cell; on busy threads it runs whole', async () => {
+    const engine = s.app.ctx.engine, phases: string[] = [];
+    const spread = engine.runSpread.bind(engine);
+    engine.runSpread = (reqs, ...rest) => { phases.push(...reqs.map((r) => String((r.args as { phase?: string }).phase))); return spread(reqs, ...rest); };
+    try {
+      const S = points('tanzania-sw', 'driving', 60, 43), D = points('tanzania-sw', 'driving', 60, 44);
+      const ok = await s.post('/api/v1/route/matrix', { sources: S, destinations: D }, key);
+      const m = await ok.json() as any;
+      expect(ok.status, JSON.stringify(m).slice(0, 300)).toBe(200);
+      expect(phases).toEqual(['spaces', 'spaces', 'cells', 'cells']);
+      expect(m.durations_s).toHaveLength(60);
+      expect(m.sources).toHaveLength(60);
+      const rows = [0, 29, 30, 59];
+      checkAgainstRoute({ durations_s: rows.map((i) => m.durations_s[i]), distances_m: rows.map((i) => m.distances_m[i]) }, rows.map((i) => S[i]), D, 'driving');
+      // while a large matrix keeps both threads busy, it goes whole to one
+      const L = points('tanzania-sw', 'driving', 1000, 45);
+      let bigDone = false;
+      const big = s.post('/api/v1/route/matrix', { sources: L, destinations: L }, key).then(async (r) => { await r.arrayBuffer(); bigDone = true; return r.status; });
+      while (!phases.includes('undefined')) await new Promise((r) => setTimeout(r, 1));
+      phases.length = 0;
+      const busy = await s.post('/api/v1/route/matrix', { sources: S, destinations: D }, key);
+      expect(bigDone).toBe(false);
+      expect(await busy.json()).toEqual(m);
+      expect(phases).toEqual([]);
+      expect(await big).toBe(200);
+    } finally { engine.runSpread = spread; }
   });
 
   it('POST 1000 × 300 streams its ~5 MB body whole (pieces written as the socket drains)', async () => {

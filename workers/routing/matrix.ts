@@ -41,6 +41,15 @@ export interface MatrixArgs extends TrafficArgs {
   rows?: [number, number];
   /** send the rows ahead in pieces where the thread can (matrixTask) */
   stream?: boolean;
+  /**
+   * A matrix split in two phases over idle threads (src/api/matrix.ts): 'spaces' snaps points
+   * [part[0], part[1]) of sources ++ destinations and answers their upward search spaces
+   * (spacesTask); 'cells' answers rows `rows` as a part, from every point's space in `spaces`
+   * (the 'spaces' answers in order), without a search of its own.
+   */
+  phase?: 'spaces' | 'cells';
+  part?: [number, number];
+  spaces?: Uint8Array[];
 }
 
 /** Costs of a matrix: ms and metres per cell (Infinity where unreachable), row-major over rows [r0, r1). */
@@ -216,7 +225,7 @@ class BucketIndex {
   /** bytes of bucket and search state at the build */
   bytes = 0;
 
-  build(graph: LoadedGraph, dst: (Snap[] | null)[]): this {
+  build(graph: LoadedGraph, dst: (Snap[] | null)[], given?: (Space | null)[]): this {
     const q = upward(graph), entries = this.entries, cols = dst.length;
     this.graph = graph; this.cols = cols;
     entries.clear();
@@ -225,6 +234,11 @@ class BucketIndex {
     for (; j < cols; j++) {
       const c = dst[j];
       if (!c) continue;
+      if (given) {
+        const sp = given[j]!;
+        for (let k = sp.at, z = sp.at + 3 * sp.n; k < z; k += 3) entries.push(sp.data[k], j, sp.data[k + 1], sp.data[k + 2]);
+        continue;
+      }
       q.reset();
       for (const t of c) seedTarget(q, graph, t);
       q.run(BACKWARD, add);
@@ -244,7 +258,7 @@ class BucketIndex {
    * ms/metres, row-major (src × the built destinations), at least as low as what is there; a null
    * source is skipped.
    */
-  scan(src: (Snap[] | null)[], ms: Float64Array, metres: Float64Array) {
+  scan(src: (Snap[] | null)[], ms: Float64Array, metres: Float64Array, given?: (Space | null)[]) {
     const graph = this.graph!, cols = this.cols, q = upward(graph);
     const { keys, start, end, mask } = this.buckets, { col: bc, d: bd, m: bm } = this.entries;
     const f = settled;
@@ -252,10 +266,15 @@ class BucketIndex {
       const c = src[i];
       if (!c) continue;
       const row = i * cols;
-      q.reset();
-      for (const s of c) seedSource(q, graph, s);
       f.n = 0;
-      q.run(FORWARD, f.push);
+      if (given) {
+        const sp = given[i]!;
+        for (let k = sp.at, z = sp.at + 3 * sp.n; k < z; k += 3) f.push(sp.data[k], sp.data[k + 1], sp.data[k + 2]);
+      } else {
+        q.reset();
+        for (const s of c) seedSource(q, graph, s);
+        q.run(FORWARD, f.push);
+      }
       // A loop here rather than in the search's callback: the hot loop's arrays stay in registers.
       const fx = f.node, fd = f.d, fm = f.m;
       for (let k = 0; k < f.n; k++) {
@@ -302,9 +321,12 @@ interface Prepared {
   /** a destination's candidates on every SCC within the radius, computed once, when first needed */
   dstAll: (Snap[] | undefined)[];
   tr: ReturnType<typeof searchFor> | null;
+  /** the points' upward search spaces, from phase 'spaces' (MatrixArgs.phase) */
+  given?: { src: (Space | null)[]; dst: (Space | null)[] };
 }
 
-function prepare(args: MatrixArgs): Prepared {
+/** The request's points checked, its rows and the extract that covers them all. */
+function checked(args: MatrixArgs) {
   const { mode, radius } = modeAndRadius(args);
   if (!Array.isArray(args.sources) || !args.sources.length) throw new TaskError(400, 'invalid_parameter', "Parameter 'sources' must list at least one point.");
   if (!Array.isArray(args.destinations) || !args.destinations.length) throw new TaskError(400, 'invalid_parameter', "Parameter 'destinations' must list at least one point.");
@@ -313,10 +335,89 @@ function prepare(args: MatrixArgs): Prepared {
   const [r0, r1] = args.rows ?? [0, sp.length];
   if (!(Number.isInteger(r0) && Number.isInteger(r1) && r0 >= 0 && r0 < r1 && r1 <= sp.length)) throw new TaskError(400, 'invalid_parameter', "Parameter 'rows' is out of range.");
   const graph = pickGraph(mode, [...sp, ...dp], radius);
+  return { graph, radius, sp, dp, r0, r1, cols: dp.length };
+}
+
+function prepare(args: MatrixArgs): Prepared {
+  const c = checked(args), { graph, radius, sp, dp, r0, r1 } = c;
+  const tr = args.traffic && args.traffic !== 'none' ? searchFor(graph, args) : null;
+  if (args.phase === 'cells') {
+    if (tr) throw new TaskError(400, 'invalid_parameter', 'A matrix with traffic is not computed from search spaces.');
+    return { ...c, ...readSpaces(args.spaces, sp.length, dp.length), dstAll: [], tr: null };
+  }
   const src = sp.map((p, i) => (i >= r0 && i < r1 ? candidates(graph, p[0], p[1], radius) : null));
   const dst = dp.map((p) => candidates(graph, p[0], p[1], radius));
-  const tr = args.traffic && args.traffic !== 'none' ? searchFor(graph, args) : null;
-  return { graph, radius, sp, dp, r0, r1, cols: dp.length, src, dst, dstAll: [], tr };
+  return { ...c, src, dst, dstAll: [], tr };
+}
+
+// ---- A matrix in two phases (MatrixArgs.phase): upward searches on both threads, then cells ----
+
+/** One point's upward search space in a 'spaces' answer: n triples (node, ms, metres) from data[at]. */
+export interface Space { data: Float64Array; at: number; n: number }
+
+let spaceBuf = new Float64Array(4096);
+
+/**
+ * Phase 'spaces': points [part[0], part[1]) of sources ++ destinations, each as its candidate count,
+ * its candidates (edge, pt, pos, frac, lat, lng, dist) and, with any, the count and the triples
+ * (node, ms, metres) its upward search settled, forward for a source and backward for a
+ * destination: what phase 'cells' needs instead of snapping and searching itself. Float64 bytes.
+ */
+export function spacesTask(args: MatrixArgs): BinaryBody {
+  const { graph, radius, sp, dp } = checked(args), S = sp.length, P = S + dp.length;
+  const [a, b] = args.part ?? [0, P];
+  if (!(Number.isInteger(a) && Number.isInteger(b) && a >= 0 && a < b && b <= P)) throw new TaskError(400, 'invalid_parameter', "Parameter 'part' is out of range.");
+  const q = upward(graph), f = settled;
+  let o = 0;
+  const room = (k: number) => {
+    if (o + k <= spaceBuf.length) return;
+    const x = new Float64Array(Math.max(2 * spaceBuf.length, o + k)); x.set(spaceBuf.subarray(0, o)); spaceBuf = x;
+  };
+  for (let i = a; i < b; i++) {
+    const [lat, lng] = i < S ? sp[i] : dp[i - S];
+    const c = candidates(graph, lat, lng, radius);
+    room(1 + 7 * (c?.length ?? 0) + 1);
+    spaceBuf[o++] = c ? c.length : 0;
+    if (!c) continue;
+    for (const s of c) { spaceBuf.set([s.edge, s.pt, s.pos, s.frac, s.lat, s.lng, s.dist], o); o += 7; }
+    q.reset();
+    for (const s of c) (i < S ? seedSource : seedTarget)(q, graph, s);
+    f.n = 0;
+    q.run(i < S ? FORWARD : BACKWARD, f.push);
+    room(1 + 3 * f.n);
+    const out = spaceBuf;
+    out[o++] = f.n;
+    for (let k = 0; k < f.n; k++, o += 3) { out[o] = f.node[k]; out[o + 1] = f.d[k]; out[o + 2] = f.m[k]; }
+  }
+  return new BinaryBody(new Uint8Array(spaceBuf.buffer, 0, 8 * o), true);
+}
+
+/** The 'spaces' answers, in order, back into every point's candidates and search space. */
+function readSpaces(bufs: unknown, S: number, D: number) {
+  const bad = () => new TaskError(400, 'invalid_parameter', "Parameter 'spaces' does not describe every point of the matrix.");
+  if (!Array.isArray(bufs)) throw bad();
+  const src: (Snap[] | null)[] = [], dst: (Snap[] | null)[] = [], gs: (Space | null)[] = [], gd: (Space | null)[] = [];
+  let i = 0;
+  for (const b of bufs) {
+    if (!(b instanceof Uint8Array) || b.byteLength % 8) throw bad();
+    // a view needs 8-byte alignment, which a message's bytes need not have
+    const data = b.byteOffset % 8 === 0 ? new Float64Array(b.buffer, b.byteOffset, b.byteLength / 8) : new Float64Array(new Uint8Array(b).buffer);
+    for (let k = 0; k < data.length; i++) {
+      const nc = data[k++];
+      let snaps: Snap[] | null = null, space: Space | null = null;
+      if (nc) {
+        snaps = [];
+        for (let j = 0; j < nc; j++, k += 7) snaps.push({ edge: data[k], pt: data[k + 1], pos: data[k + 2], frac: data[k + 3], lat: data[k + 4], lng: data[k + 5], dist: data[k + 6] });
+        const n = data[k++];
+        space = { data, at: k, n };
+        k += 3 * n;
+      }
+      if (!(k <= data.length && i < S + D)) throw bad();
+      if (i < S) { src.push(snaps); gs.push(space); } else { dst.push(snaps); gd.push(space); }
+    }
+  }
+  if (i !== S + D) throw bad();
+  return { src, dst, given: { src: gs, dst: gd } };
 }
 
 /**
@@ -327,7 +428,7 @@ function prepare(args: MatrixArgs): Prepared {
  */
 function fillRows(p: Prepared, index: BucketIndex, i0: number, i1: number, ms: Float64Array, metres: Float64Array): number {
   const { graph, src, dst, cols } = p, rows = i1 - i0;
-  index.scan(src.slice(i0, i1), ms, metres);
+  index.scan(src.slice(i0, i1), ms, metres, p.given?.src.slice(i0, i1));
   let bytes = index.bytes;
   const rowsX: number[] = [], colsX = new Set<number>();
   for (let i = 0; i < rows; i++) {
@@ -402,7 +503,7 @@ function costsOf(p: Prepared, scratch: boolean): MatrixCosts {
     trafficCells(graph, tr.q, src.slice(r0, r1), dst, ms, metres);
     return { graph, r0, r1, cols, ms, metres, src, dst, stateBytes: 0, traffic: tr.traffic };
   }
-  const stateBytes = fillRows(p, main.build(graph, dst), r0, r1, ms, metres);
+  const stateBytes = fillRows(p, main.build(graph, dst, p.given?.dst), r0, r1, ms, metres);
   return { graph, r0, r1, cols, ms, metres, src, dst, stateBytes, ...(tr ? { traffic: tr.traffic } : {}) };
 }
 
@@ -537,6 +638,7 @@ function blockText(arr: Float64Array, rows: number, cols: number, secs: boolean)
  * part's own sections of rows are empty: the thread never holds more than a block.
  */
 export function matrixTask(args: MatrixArgs, ctx?: Pick<TaskContext, 'piece'>): JsonText | BinaryBody {
+  if (args.phase === 'spaces') return spacesTask(args);
   const p = prepare(args);
   const piece = args.stream && !p.tr?.traffic?.applied ? ctx?.piece : undefined;
   const part = !!args.rows || !!piece;
