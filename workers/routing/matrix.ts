@@ -355,6 +355,8 @@ function prepare(args: MatrixArgs): Prepared {
 /** One point's upward search space in a 'spaces' answer: n triples (node, ms, metres) from data[at]. */
 export interface Space { data: Float64Array; at: number; n: number }
 
+/** Floats of search spaces a thread keeps for its next phase 'spaces' (256 KB); a larger answer's buffer is not kept. */
+const KEEP_SPACE = 32_768;
 let spaceBuf = new Float64Array(4096);
 
 /**
@@ -389,7 +391,10 @@ export function spacesTask(args: MatrixArgs): BinaryBody {
     out[o++] = f.n;
     for (let k = 0; k < f.n; k++, o += 3) { out[o] = f.node[k]; out[o + 1] = f.d[k]; out[o + 2] = f.m[k]; }
   }
-  return new BinaryBody(new Uint8Array(spaceBuf.buffer, 0, 8 * o), true);
+  const body = new Uint8Array(spaceBuf.buffer, 0, 8 * o);
+  if (spaceBuf.length <= KEEP_SPACE) return new BinaryBody(body, true);
+  spaceBuf = new Float64Array(4096);
+  return new BinaryBody(body);
 }
 
 /** The 'spaces' answers, in order, back into every point's candidates and search space. */
@@ -480,12 +485,13 @@ function release() {
   cellMs = new Float64Array(0); cellMetres = new Float64Array(0);
   writer = new ByteWriter();
   main = new BucketIndex(); spare = new BucketIndex();
+  spaceBuf = new Float64Array(4096);
   collectSoon();
 }
 
 /** Bytes of the arrays this thread keeps for its next matrix (tests). */
 export function keptBytes(): number {
-  return cellMs.byteLength + cellMetres.byteLength + writer.buf.byteLength + main.bytes + spare.bytes;
+  return cellMs.byteLength + cellMetres.byteLength + writer.buf.byteLength + main.bytes + spare.bytes + spaceBuf.byteLength;
 }
 
 /**
