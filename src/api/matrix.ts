@@ -78,11 +78,11 @@ type MatrixArgs = { sources: [number, number][]; destinations: [number, number][
 export async function runMatrix(ctx: AppContext, args: MatrixArgs, sandbox: boolean): Promise<Reply> {
   const rows = args.sources.length, cells = rows * args.destinations.length, engine = ctx.engine;
   const large = cells > SPLIT_CELLS;
-  const idle = !large && cells >= IDLE_SPLIT_CELLS && engine.threads > 1 && engine.idleLanes === engine.threads;
-  if (!large && !idle) return { task: await engine.run('route_matrix', args, sandbox) };
-  // traffic cells are each a search of their own, with nothing shared to compute once: by rows
-  if (idle && !args.traffic) return runPhased(ctx, args, sandbox);
-  const replies = await engine.runSpread(byRows(engine.threads, args, large ? { stream: true } : {}), sandbox, cells * 0.2);
+  // traffic cells are each a search of their own (at most TRAFFIC_MATRIX_MAX_CELLS, checked on the whole): not split
+  const idle = !large && !args.traffic && cells >= IDLE_SPLIT_CELLS && engine.threads > 1 && engine.idleLanes === engine.threads;
+  if (idle) return runPhased(ctx, args, sandbox);
+  if (!large) return { task: await engine.run('route_matrix', args, sandbox) };
+  const replies = await engine.runSpread(byRows(engine.threads, args, { stream: true }), sandbox, cells * 0.2);
   const bad = replies.find((r) => r.status !== 200);
   return bad ? { task: bad } : { status: 200, chunks: joinParts(replies) };
 }
