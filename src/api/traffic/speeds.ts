@@ -18,10 +18,13 @@ const MIN_KPH = 2;
 interface Target {
   extract: string; profile: string; state: TrafficState; g: GraphViews;
   /** indices (2 × edge + dir) that hold a live speed now: the next publication clears those it drops */
-  live: Int32Array;
-  /** indices into profileMs that hold a profile speed now */
-  profiled: Int32Array;
+  live: number[];
+  /** indices into profileMs that hold a profile speed now (beyond 2^31 on a large graph: not an Int32Array) */
+  profiled: number[];
 }
+
+/** Travel time of `metres` at `kph`, whole ms, at least 1. */
+const travelMs = (metres: number, kph: number) => Math.max(1, Math.round((metres / (kph / 3.6)) * 1000));
 
 // Work and memory follow the samples, never the graph: a publication reads the rows and writes only
 // the directed edges they name, and clears only those it published last time. Walking every edge
@@ -46,16 +49,20 @@ export class SpeedPublisher {
         const f = (d.manifest.files as { file: string; profile?: string }[]).find((x) => x.profile === profile);
         if (!f || !d.files[f.file]) continue;
         const g = openGraph(d.files[f.file], `${d.dir}/${f.file}`);
-        this.targets.push({ extract: d.name, profile, state: new TrafficState(buf, g.edgeU.length), g, live: new Int32Array(0), profiled: new Int32Array(0) });
+        this.targets.push({ extract: d.name, profile, state: new TrafficState(buf, g.edgeU.length), g, live: [], profiled: [] });
       }
     }
     this.seen = bufs;
     return true;
   }
 
-  private target(): (extract: string, profile: string) => Target | undefined {
+  /** Finds a row's graph and directed edge index (2 × edge + dir); undefined for a graph or edge not served. */
+  private locator(): (r: { extract: string; profile: string; edge: number; dir: number }) => { t: Target; i: number } | undefined {
     const by = new Map(this.targets.map((t) => [`${t.extract}\u0000${t.profile}`, t]));
-    return (extract, profile) => by.get(`${extract}\u0000${profile}`);
+    return (r) => {
+      const t = by.get(`${r.extract}\u0000${r.profile}`);
+      return t && r.edge >= 0 && r.edge < t.state.edges ? { t, i: 2 * r.edge + (r.dir ? 1 : 0) } : undefined;
+    };
   }
 
   /** One publication of live speeds (and of the profile when due or when the graphs changed). */
@@ -74,14 +81,14 @@ export class SpeedPublisher {
          FROM traffic_samples WHERE ts > $1 AND ts <= $2`,
       [new Date(now - LIVE_WINDOW_MS), new Date(now)],
     );
-    const targetOf = this.target();
+    const locate = this.locator();
     const groups = new Map<Target, Map<number, { ms: number[]; kph: number[]; devices: Set<string> }>>(this.targets.map((t) => [t, new Map()]));
     for (const r of rows) {
-      const t = targetOf(r.extract, r.profile);
-      if (!t || !(r.edge >= 0 && r.edge < t.state.edges)) continue;
-      const i = 2 * r.edge + (r.dir ? 1 : 0), byEdge = groups.get(t)!;
-      let gr = byEdge.get(i);
-      if (!gr) byEdge.set(i, (gr = { ms: [], kph: [], devices: new Set() }));
+      const at = locate(r);
+      if (!at) continue;
+      const byEdge = groups.get(at.t)!;
+      let gr = byEdge.get(at.i);
+      if (!gr) byEdge.set(at.i, (gr = { ms: [], kph: [], devices: new Set() }));
       gr.ms.push(r.ms); gr.kph.push(r.speed_kph); gr.devices.add(r.device);
     }
     let published = 0;
@@ -91,13 +98,13 @@ export class SpeedPublisher {
         if (gr.devices.size < MIN_DEVICES) continue;
         const kph = Math.max(MIN_KPH, decayedMedian(gr.kph, gr.ms, now));
         // Each element is written whole: a query running meanwhile sees an edge's old or new value, never garbage.
-        s.weightMs[i] = Math.max(1, Math.round((t.g.edgeDist[i >> 1] / (kph / 3.6)) * 1000));
+        s.weightMs[i] = travelMs(t.g.edgeDist[i >> 1], kph);
         s.speedKph[i] = kph; s.samples[i] = gr.kph.length; s.updatedS[i] = Math.floor(Math.max(...gr.ms) / 1000);
         next.push(i);
       }
       const keep = new Set(next);
       for (const i of t.live) if (!keep.has(i)) { s.weightMs[i] = 0; s.speedKph[i] = 0; s.samples[i] = 0; s.updatedS[i] = 0; }
-      t.live = Int32Array.from(next);
+      t.live = next;
       s.meta[1] = next.length;
       Atomics.add(s.meta, 0, 1);
       published += next.length;
@@ -108,23 +115,22 @@ export class SpeedPublisher {
   private async publishProfile(): Promise<number> {
     const { rows } = await this.store.pool.query(
       `SELECT extract, profile, edge, dir, dow, hour, sum_kph / n AS kph FROM traffic_profile WHERE devices >= $1`, [MIN_DEVICES]);
-    const targetOf = this.target();
+    const locate = this.locator();
     const fresh = new Map<Target, { set: Map<number, number>; counts: Int32Array }>(this.targets.map((t) => [t, { set: new Map(), counts: new Int32Array(PROFILE_SLOTS) }]));
     let n = 0;
     for (const r of rows) {
-      const t = targetOf(r.extract, r.profile);
-      if (!t || !(r.edge >= 0 && r.edge < t.state.edges)) continue;
-      const slot = r.dow * 24 + r.hour, f = fresh.get(t)!;
-      const i = slot * 2 * t.state.edges + 2 * r.edge + (r.dir ? 1 : 0);
-      const kph = Math.max(MIN_KPH, r.kph);
+      const at = locate(r);
+      if (!at) continue;
+      const slot = r.dow * 24 + r.hour, f = fresh.get(at.t)!;
+      const i = slot * 2 * at.t.state.edges + at.i;
       if (!f.set.has(i)) { f.counts[slot]++; n++; }
-      f.set.set(i, Math.max(1, Math.round((t.g.edgeDist[r.edge] / (kph / 3.6)) * 1000)));
+      f.set.set(i, travelMs(at.t.g.edgeDist[r.edge], Math.max(MIN_KPH, r.kph)));
     }
     for (const [t, f] of fresh) {
       const p = t.state.profileMs;
       for (const [i, w] of f.set) p[i] = w;
       for (const i of t.profiled) if (!f.set.has(i)) p[i] = 0;
-      t.profiled = Int32Array.from(f.set.keys());
+      t.profiled = [...f.set.keys()];
       t.state.meta.set(f.counts, 2);
     }
     return n;
