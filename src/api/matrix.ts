@@ -87,11 +87,16 @@ export async function runMatrix(ctx: AppContext, args: MatrixArgs, sandbox: bool
   return bad ? { task: bad } : { status: 200, chunks: joinParts(replies) };
 }
 
+/** [0, n) cut into at most `parts` consecutive ranges of equal length (the last shorter). */
+function ranges(n: number, parts: number): [number, number][] {
+  const per = Math.ceil(n / Math.max(1, Math.min(parts, n))), out: [number, number][] = [];
+  for (let a = 0; a < n; a += per) out.push([a, Math.min(n, a + per)]);
+  return out;
+}
+
 /** The matrix as one task per thread, each over a range of source rows. */
 function byRows(threads: number, args: MatrixArgs, extra: object) {
-  const rows = args.sources.length, per = Math.ceil(rows / Math.max(1, Math.min(threads, rows))), reqs = [];
-  for (let r = 0; r < rows; r += per) reqs.push({ op: 'route_matrix', args: { ...args, ...extra, rows: [r, Math.min(rows, r + per)] } });
-  return reqs;
+  return ranges(args.sources.length, threads).map((rows) => ({ op: 'route_matrix', args: { ...args, ...extra, rows } }));
 }
 
 /**
@@ -102,8 +107,7 @@ function byRows(threads: number, args: MatrixArgs, extra: object) {
  */
 async function runPhased(ctx: AppContext, args: MatrixArgs, sandbox: boolean): Promise<Reply> {
   const engine = ctx.engine, points = args.sources.length + args.destinations.length;
-  const per = Math.ceil(points / engine.threads), reqs = [];
-  for (let a = 0; a < points; a += per) reqs.push({ op: 'route_matrix', args: { ...args, phase: 'spaces', part: [a, Math.min(points, a + per)] } });
+  const reqs = ranges(points, engine.threads).map((part) => ({ op: 'route_matrix', args: { ...args, phase: 'spaces', part } }));
   const spaces = await engine.runSpread(reqs, sandbox, points * 20);
   const bad = spaces.find((r) => r.status !== 200);
   if (bad) return { task: bad };

@@ -202,6 +202,13 @@ function seedTarget(q: UpwardSearch, graph: LoadedGraph, t: Snap) {
   if (f & 2) q.seed(g.edgeV[e], round((1 - t.frac) * w), g.edgeDist[e] - t.pos);
 }
 
+/** One point's upward search from its candidates: forward from a source, backward to a destination. */
+function searchFrom(q: UpwardSearch, graph: LoadedGraph, c: Snap[], dir: number, visit: (x: number, d: number, m: number) => void) {
+  q.reset();
+  for (const s of c) (dir === FORWARD ? seedSource : seedTarget)(q, graph, s);
+  q.run(dir, visit);
+}
+
 /** Both points on one edge: the cost (and metres) of driving straight along it, as leg() does, or null. */
 function direct(graph: LoadedGraph, s: Snap, t: Snap): [number, number] | null {
   const g = graph.g, f = g.edgeFlags[s.edge], w = g.edgeW[s.edge];
@@ -239,9 +246,7 @@ class BucketIndex {
         for (let k = sp.at, z = sp.at + 3 * sp.n; k < z; k += 3) entries.push(sp.data[k], j, sp.data[k + 1], sp.data[k + 2]);
         continue;
       }
-      q.reset();
-      for (const t of c) seedTarget(q, graph, t);
-      q.run(BACKWARD, add);
+      searchFrom(q, graph, c, BACKWARD, add);
     }
     this.buckets.build(entries);
     this.bytes = this.buckets.bytes() + entries.node.length * 24 + q.bytes();
@@ -270,11 +275,7 @@ class BucketIndex {
       if (given) {
         const sp = given[i]!;
         for (let k = sp.at, z = sp.at + 3 * sp.n; k < z; k += 3) f.push(sp.data[k], sp.data[k + 1], sp.data[k + 2]);
-      } else {
-        q.reset();
-        for (const s of c) seedSource(q, graph, s);
-        q.run(FORWARD, f.push);
-      }
+      } else searchFrom(q, graph, c, FORWARD, f.push);
       // A loop here rather than in the search's callback: the hot loop's arrays stay in registers.
       const fx = f.node, fd = f.d, fm = f.m;
       for (let k = 0; k < f.n; k++) {
@@ -382,10 +383,8 @@ export function spacesTask(args: MatrixArgs): BinaryBody {
     spaceBuf[o++] = c ? c.length : 0;
     if (!c) continue;
     for (const s of c) { spaceBuf.set([s.edge, s.pt, s.pos, s.frac, s.lat, s.lng, s.dist], o); o += 7; }
-    q.reset();
-    for (const s of c) (i < S ? seedSource : seedTarget)(q, graph, s);
     f.n = 0;
-    q.run(i < S ? FORWARD : BACKWARD, f.push);
+    searchFrom(q, graph, c, i < S ? FORWARD : BACKWARD, f.push);
     room(1 + 3 * f.n);
     const out = spaceBuf;
     out[o++] = f.n;
