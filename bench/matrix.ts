@@ -116,23 +116,23 @@ async function syntheticHttp(built: string, g: GraphViews, rounds: number) {
     const post = (S: [number, number][], D: [number, number][]) => timeRequest(`${server.base}/api/v1/route/matrix`, JSON.stringify({ sources: S, destinations: D }), { authorization: `Bearer ${key}`, 'content-type': 'application/json' });
     const out: Record<string, unknown> = {};
     const set = (k: number): [[number, number][], [number, number][]] => [pts.slice(200 * k, 200 * k + 100), pts.slice(200 * k + 100, 200 * k + 200)];
+    // n requests (the k-th from req(k)): ms of each, and the server's CPU per request
+    const timed = async (n: number, req: (k: number) => Promise<{ ms: number }>) => {
+      const ms: number[] = [];
+      let cpu: number | null = 0;
+      for (let k = 0; k < n; k++) {
+        const [r, c] = await withCpu(server.child.pid, () => req(k));
+        ms.push(r.ms); cpu = c === null || cpu === null ? null : cpu + c;
+      }
+      return { ms, cpu: cpu === null ? null : round(cpu / n, 1) };
+    };
     for (let k = 0; k < warm; k++) await post(...set(reps + k));
-    const a: number[] = [];
-    let cpu: number | null = 0;
-    for (let k = 0; k < reps; k++) {
-      const [r, c] = await withCpu(server.child.pid, () => post(...set(k)));
-      a.push(r.ms); cpu = c === null || cpu === null ? null : cpu + c;
-    }
-    out['100x100'] = { p50_ms: round(median(a), 1), p90_ms: round(a.slice().sort((x, y) => x - y)[Math.floor(reps * 0.9)], 1), requests: reps, points: 'new points each request', server_cpu_ms_per_request: cpu === null ? null : round(cpu / reps, 1) };
+    const a = await timed(reps, (k) => post(...set(k)));
+    out['100x100'] = { p50_ms: round(median(a.ms), 1), p90_ms: round(a.ms.slice().sort((x, y) => x - y)[Math.floor(reps * 0.9)], 1), requests: reps, points: 'new points each request', server_cpu_ms_per_request: a.cpu };
     const L = pts.slice(pts.length - 2000);
     for (let k = 0; k < 2; k++) await post(L.slice(0, 1000), L.slice(1000));
-    const b: number[] = [];
-    cpu = 0;
-    for (let k = 0; k < rounds; k++) {
-      const [r, c] = await withCpu(server.child.pid, () => post(L.slice(0, 1000), L.slice(1000)));
-      b.push(r.ms); cpu = c === null || cpu === null ? null : cpu + c;
-    }
-    out['1000x1000'] = { p50_ms: round(median(b), 1), rounds_ms: b.map((x) => round(x, 1)), server_cpu_ms_per_request: cpu === null ? null : round(cpu / rounds, 1) };
+    const b = await timed(rounds, () => post(L.slice(0, 1000), L.slice(1000)));
+    out['1000x1000'] = { p50_ms: round(median(b.ms), 1), rounds_ms: b.ms.map((x) => round(x, 1)), server_cpu_ms_per_request: b.cpu };
     return out;
   } finally { await server.stop(); }
 }
@@ -160,7 +160,7 @@ export async function main(argv: string[]) {
       result.synthetic_1m = { synthetic: true, nodes: sg.meta.nodes, compute_1_thread: computeRounds(new LoadedGraph('synthetic', 'driving', sg), rounds, 9) };
       process.stderr.write(`matrix: synthetic compute ${JSON.stringify(result.synthetic_1m)}\n`);
       if (!values['no-http']) {
-        syntheticBuilt(base, join(tmp, 'synthetic-built'), 'synthetic-1m');
+        syntheticBuilt(base, sg, join(tmp, 'synthetic-built'), 'synthetic-1m');
         result.synthetic_1m.http_2_workers = await syntheticHttp(join(tmp, 'synthetic-built'), sg, rounds);
         process.stderr.write(`matrix: synthetic http ${JSON.stringify(result.synthetic_1m.http_2_workers)}\n`);
       }

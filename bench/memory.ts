@@ -111,7 +111,7 @@ export async function main(argv: string[]) {
   const graphs: { name: string; builtDir: string; file: string; synthetic: boolean }[] = [];
   if (!values['no-synthetic']) {
     const base = await syntheticGraph(resolve(values.cache ?? join(tmpdir(), 'svc-scale-cache')), nodes, 'memory');
-    syntheticBuilt(base, join(tmp, 'synthetic'), `synthetic-${nodes}`);
+    syntheticBuilt(base, loadGraphFile(`${base}.route.bin`), join(tmp, 'synthetic'), `synthetic-${nodes}`);
     graphs.push({ name: `synthetic-${nodes}`, builtDir: join(tmp, 'synthetic'), file: `${base}.route.bin`, synthetic: true });
   }
   const extract = values.extract ?? 'tanzania-sw';

@@ -24,16 +24,14 @@ export function loadGraphFile(path: string): GraphViews {
   return openGraph(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer, path);
 }
 
-/** A built folder `root/name` serving the grid at `base` as extract `name` (driving); returns the grid's views. */
-export function syntheticBuilt(base: string, root: string, name: string): GraphViews {
+/** A built folder `root/name` serving the grid at `base` (whose views the caller holds: `g`) as extract `name` (driving). */
+export function syntheticBuilt(base: string, g: GraphViews, root: string, name: string) {
   const dir = join(root, name);
   mkdirSync(dir, { recursive: true });
   symlinkSync(`${base}.route.bin`, join(dir, 'driving.route.bin'));
-  const g = loadGraphFile(`${base}.route.bin`);
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify({
     dataset: 'road', name, format_version: ROUTE_FORMAT_VERSION, built_at: new Date().toISOString(),
     files: [{ file: 'driving.route.bin', kind: ROUTE_KIND, version: ROUTE_FORMAT_VERSION, profile: 'driving' }],
     bbox: g.meta.bbox, weight_unit: 'ms', synthetic: true,
   }));
-  return g;
 }
