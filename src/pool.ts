@@ -298,9 +298,9 @@ export class Engine {
    * open lane in turn, counted as `estimateUs` of work there so the next part goes elsewhere.
    * Without lanes (or with every lane full) they queue like any task.
    */
-  runSpread(reqs: { op: string; args: unknown }[], sandbox = false, estimateUs = 100_000): Promise<TaskReply[]> {
+  runSpread(reqs: { op: string; args: unknown; attached?: Uint8Array[] }[], sandbox = false, estimateUs = 100_000): Promise<TaskReply[]> {
     return Promise.all(reqs.map((r) => new Promise<TaskReply>((resolve, reject) => {
-      const p: Pending = { req: { op: r.op, args: r.args, sandbox }, resolve, reject };
+      const p: Pending = { req: { op: r.op, args: r.args, sandbox, ...(r.attached ? { attached: r.attached } : {}) }, resolve, reject };
       const open = this.gen.lanes.filter((l) => l.out.length < MAX_INFLIGHT).sort((a, b) => a.us - b.us);
       if (!open.length || this.gen.closing) { this.pending.push(p); this.schedule(); return; }
       this.send(open[0], [p], estimateUs, true);
@@ -363,26 +363,28 @@ export class Engine {
     }
   };
 
-  /** One msgpack buffer per batch: copying bytes is far cheaper than structured-cloning objects. */
-  private pack(part: Pending[]): Uint8Array<ArrayBuffer> {
+  /**
+   * One msgpack buffer per batch: copying bytes is far cheaper than structured-cloning objects.
+   * Each request's `attached` bytes go beside it, posted as they are (shared memory is not copied).
+   */
+  private pack(part: Pending[]): { packed: Uint8Array<ArrayBuffer>; attached?: (Uint8Array[] | null)[] } {
     // msgpackr hands back a view of its 8 KB scratch buffer, which a message would copy whole:
     // move the bytes to an exact-size buffer and transfer that instead.
-    const view = packr.pack(part.map((p) => p.req));
+    const view = packr.pack(part.map(({ req: { attached, ...req } }) => req));
     const packed = new Uint8Array(view.length);
     packed.set(view);
-    return packed;
+    return part.some((p) => p.req.attached) ? { packed, attached: part.map((p) => p.req.attached ?? null) } : { packed };
   }
 
   private send(lane: Lane, part: Pending[], us: number, spread = false) {
-    const packed = this.pack(part);
+    const { packed, attached } = this.pack(part);
     if (!lane.out.length) lane.port.ref();
     lane.out.push({ part, us, spread });
     lane.us += us;
-    if (lane.give.length) {
-      const give = lane.give;
-      lane.give = [];
-      lane.port.postMessage({ packed, give }, [packed.buffer, ...give]);
-    } else lane.port.postMessage(packed, [packed.buffer]);
+    const give = lane.give;
+    if (give.length) lane.give = [];
+    if (give.length || attached) lane.port.postMessage({ packed, give, attached }, [packed.buffer, ...give]);
+    else lane.port.postMessage(packed, [packed.buffer]);
   }
 
   /** No lanes (a thread died and its replacement has none yet): through Piscina's queue, one batch per thread. */
@@ -390,9 +392,9 @@ export class Engine {
     if (gen.queued >= this.opts.workers) return;
     const part = this.pending;
     this.pending = [];
-    const packed = this.pack(part);
+    const batch = this.pack(part);
     gen.queued++;
-    gen.pool.run({ packed }, { transferList: [packed.buffer] }).then(
+    gen.pool.run(batch, { transferList: [batch.packed.buffer] }).then(
       (r: BatchReply) => {
         this.observeCost(batchMicros(r), part.length);
         const answers = readBatchReply(r);

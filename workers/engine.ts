@@ -60,16 +60,21 @@ function replyBuffer(bytes: number): Buffer | undefined {
 // The lane and task a piece belongs to: a batch runs start to end before the next message is read.
 let pieceLane: MessagePort | null = null, pieceTask = 0;
 function piece(stream: number, bytes: Uint8Array) {
-  pieceLane!.postMessage({ piece: bytes, task: pieceTask, stream } satisfies PieceMessage, [bytes.buffer as ArrayBuffer]);
+  const msg: PieceMessage = { piece: bytes, task: pieceTask, stream };
+  if (bytes.buffer instanceof SharedArrayBuffer) pieceLane!.postMessage(msg);
+  else pieceLane!.postMessage(msg, [bytes.buffer as ArrayBuffer]);
 }
 
-function runBatch(packed: Uint8Array, lane?: MessagePort): BatchReply {
+/** A batch as the main thread sends it (src/pool.ts): msgpack'd requests, and each one's attached bytes. */
+interface BatchMessage { packed: Uint8Array; give?: ArrayBuffer[]; attached?: (Uint8Array[] | null)[] }
+
+function runBatch({ packed, attached }: BatchMessage, lane?: MessagePort): BatchReply {
   const t0 = performance.now();
   const reqs = unpackr.unpack(packed) as TaskRequest[];
   pieceLane = lane ?? null;
   const answers = reqs.map((req, i) => {
     pieceTask = i;
-    const a = runOne(req, lane ? piece : undefined);
+    const a = runOne(req, lane ? piece : undefined, attached?.[i] ?? undefined);
     // The next task of the batch may overwrite a scratch answer before the batch is encoded.
     // (a copy even of a Buffer, whose own slice() is a view)
     if (a.scratch && i < reqs.length - 1) a.parts = a.parts.map((p) => (typeof p === 'string' ? p : Uint8Array.prototype.slice.call(p)));
@@ -80,11 +85,10 @@ function runBatch(packed: Uint8Array, lane?: MessagePort): BatchReply {
 
 function attach(msg: AttachRequest): number {
   const port = msg.attach;
-  port.on('message', (m: Uint8Array | { packed: Uint8Array; give: ArrayBuffer[] }) => {
-    let packed: Uint8Array;
-    if (m instanceof Uint8Array) packed = m;
-    else { packed = m.packed; free.push(...m.give); if (free.length > FREE_MAX) free.splice(0, free.length - FREE_MAX); }
-    const r = runBatch(packed, port);
+  port.on('message', (m: Uint8Array | BatchMessage) => {
+    const batch = m instanceof Uint8Array ? { packed: m } : m;
+    if (batch.give) { free.push(...batch.give); if (free.length > FREE_MAX) free.splice(0, free.length - FREE_MAX); }
+    const r = runBatch(batch, port);
     port.postMessage(r, [r.buffer as ArrayBuffer]);
   });
   // Hold this thread until every thread of the round has its lane, so none takes two.
@@ -100,20 +104,20 @@ function attach(msg: AttachRequest): number {
 }
 
 /** Piscina's task entry: the lane handshake, control tasks, and batches when a thread has no lane. */
-export default function entry(msg: TaskRequest | { packed: Uint8Array } | AttachRequest) {
+export default function entry(msg: TaskRequest | BatchMessage | AttachRequest) {
   if ('attach' in msg) return attach(msg);
   // Replies on this path are copied, not transferred: it carries the control tasks and, only
   // while a thread has no lane, batches; the worker need not load Piscina's main module.
-  if ('packed' in msg) return runBatch(msg.packed);
+  if ('packed' in msg) return runBatch(msg);
   const [one] = readBatchReply(encodeBatchReply([runOne(msg)], 0));
   return one;
 }
 
-function runOne(req: TaskRequest, piece?: TaskContext['piece']): Answer {
+function runOne(req: TaskRequest, piece?: TaskContext['piece'], attached?: Uint8Array[]): Answer {
   const fn = table[req.op];
   if (!fn) return answer(500, { error: { code: 'internal', message: `unknown task ${req.op}` } });
   try {
-    const out = fn(req.args, { sandbox: !!req.sandbox, piece });
+    const out = fn(req.args, { sandbox: !!req.sandbox, piece, attached });
     if (out instanceof BinaryBody) return { status: 200, parts: [out.bytes], scratch: out.scratch };
     if (out instanceof JsonText) return { status: 200, parts: partsWithAttribution(out), scratch: out.scratch };
     return answer(200, out);

@@ -111,7 +111,12 @@ async function runPhased(ctx: AppContext, args: MatrixArgs, sandbox: boolean): P
   const spaces = await engine.runSpread(reqs, sandbox, points * 20);
   const bad = spaces.find((r) => r.status !== 200);
   if (bad) return { task: bad };
-  const replies = await engine.runSpread(byRows(engine.threads, args, { phase: 'cells', spaces: spaces.map((r) => r.body) }), sandbox, points * 10);
+  // Sent ahead in shared memory (on a lane), the spaces go to every thread as they are; a thread
+  // without a lane answered them in its reply, and they are packed into the arguments.
+  const bytes = spaces.map((r) => r.pieces?.[0]?.[0] ?? r.body);
+  const shared = bytes.every((b) => b.buffer instanceof SharedArrayBuffer);
+  const cells = byRows(engine.threads, args, shared ? { phase: 'cells' } : { phase: 'cells', spaces: bytes }).map((r) => (shared ? { ...r, attached: bytes } : r));
+  const replies = await engine.runSpread(cells, sandbox, points * 10);
   for (const r of spaces) r.release?.();
   const failed = replies.find((r) => r.status !== 200);
   return failed ? { task: failed } : { status: 200, chunks: joinParts(replies) };

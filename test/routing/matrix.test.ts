@@ -95,6 +95,15 @@ describe('route_matrix task', () => {
     const spaces = [[0, 13], [13, 31], [31, 48]].map((part) => run({ phase: 'spaces', part }));
     const parts = [[0, 11], [11, 30]].map((rows) => ({ body: run({ phase: 'cells', rows, spaces }) }));
     expect(JSON.parse(Buffer.concat(joinParts(parts)).toString())).toEqual({ ...whole, attribution: ATTRIBUTION });
+    // on a lane: the spaces go ahead in shared memory (an empty answer), and phase 'cells' reads them attached
+    const shared = [[0, 20], [20, 48]].map((part) => {
+      const sent: Uint8Array[] = [];
+      const r = routing.tasks.route_matrix({ sources: S, destinations: D, phase: 'spaces', part }, { sandbox: false, piece: (_s: number, b: Uint8Array) => sent.push(b) }) as BinaryBody;
+      expect([r.bytes.byteLength, sent.length, sent[0].buffer instanceof SharedArrayBuffer]).toEqual([0, 1, true]);
+      return sent[0];
+    });
+    const attached = [[0, 17], [17, 30]].map((rows) => ({ body: (routing.tasks.route_matrix({ sources: S, destinations: D, phase: 'cells', rows }, { sandbox: false, attached: shared }) as BinaryBody).bytes.slice() }));
+    expect(JSON.parse(Buffer.concat(joinParts(attached)).toString())).toEqual({ ...whole, attribution: ATTRIBUTION });
     expect(whole.durations_s.flat().filter((x: number | null) => x === null).length).toBeGreaterThan(0);
     expect(whole.sources.filter((x: unknown) => x === null).length).toBeGreaterThan(0);
     // spaces that do not cover every point, or are not search spaces, are refused
@@ -208,15 +217,21 @@ describe('/api/v1/route/matrix over HTTP (2 worker threads)', () => {
   });
 
   it('POST 60 × 60 on idle threads runs in two phases over both and equals /route cell by cell; on busy threads it runs whole', async () => {
-    const engine = s.app.ctx.engine, phases: string[] = [];
+    const engine = s.app.ctx.engine, phases: string[] = [], given: string[] = [];
     const spread = engine.runSpread.bind(engine);
-    engine.runSpread = (reqs, ...rest) => { phases.push(...reqs.map((r) => String((r.args as { phase?: string }).phase))); return spread(reqs, ...rest); };
+    engine.runSpread = (reqs, ...rest) => {
+      phases.push(...reqs.map((r) => String((r.args as { phase?: string }).phase)));
+      // how phase 'cells' gets the spaces: attached in shared memory, not packed into its arguments
+      given.push(...reqs.map((r) => `${'spaces' in (r.args as object)} ${r.attached?.map((b) => b.buffer.constructor.name)}`));
+      return spread(reqs, ...rest);
+    };
     try {
       const S = points('tanzania-sw', 'driving', 60, 43), D = points('tanzania-sw', 'driving', 60, 44);
       const ok = await s.post('/api/v1/route/matrix', { sources: S, destinations: D }, key);
       const m = await ok.json() as any;
       expect(ok.status, JSON.stringify(m).slice(0, 300)).toBe(200);
       expect(phases).toEqual(['spaces', 'spaces', 'cells', 'cells']);
+      expect(given.slice(2)).toEqual(Array(2).fill('false SharedArrayBuffer,SharedArrayBuffer'));
       expect(m.durations_s).toHaveLength(60);
       expect(m.sources).toHaveLength(60);
       const rows = [0, 29, 30, 59];

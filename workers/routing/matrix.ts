@@ -44,8 +44,9 @@ export interface MatrixArgs extends TrafficArgs {
   /**
    * A matrix split in two phases over idle threads (src/api/matrix.ts): 'spaces' snaps points
    * [part[0], part[1]) of sources ++ destinations and answers their upward search spaces
-   * (spacesTask); 'cells' answers rows `rows` as a part, from every point's space in `spaces`
-   * (the 'spaces' answers in order), without a search of its own.
+   * (spacesTask; on a lane, as a piece in shared memory and an empty answer); 'cells' answers rows
+   * `rows` as a part, from every point's space in `spaces` or, without it, in the task's attached
+   * bytes (the 'spaces' answers in order), without a search of its own.
    */
   phase?: 'spaces' | 'cells';
   part?: [number, number];
@@ -339,12 +340,12 @@ function checked(args: MatrixArgs) {
   return { graph, radius, sp, dp, r0, r1, cols: dp.length };
 }
 
-function prepare(args: MatrixArgs): Prepared {
+function prepare(args: MatrixArgs, attached?: Uint8Array[]): Prepared {
   const c = checked(args), { graph, radius, sp, dp, r0, r1 } = c;
   const tr = args.traffic && args.traffic !== 'none' ? searchFor(graph, args) : null;
   if (args.phase === 'cells') {
     if (tr) throw new TaskError(400, 'invalid_parameter', 'A matrix with traffic is not computed from search spaces.');
-    return { ...c, ...readSpaces(args.spaces, sp.length, dp.length), dstAll: [], tr: null };
+    return { ...c, ...readSpaces(args.spaces ?? attached, sp.length, dp.length), dstAll: [], tr: null };
   }
   const src = sp.map((p, i) => (i >= r0 && i < r1 ? candidates(graph, p[0], p[1], radius) : null));
   const dst = dp.map((p) => candidates(graph, p[0], p[1], radius));
@@ -366,7 +367,7 @@ let spaceBuf = new Float64Array(4096);
  * (node, ms, metres) its upward search settled, forward for a source and backward for a
  * destination: what phase 'cells' needs instead of snapping and searching itself. Float64 bytes.
  */
-export function spacesTask(args: MatrixArgs): BinaryBody {
+export function spacesTask(args: MatrixArgs, ctx?: Pick<TaskContext, 'piece'>): BinaryBody {
   const { graph, radius, sp, dp } = checked(args), S = sp.length, P = S + dp.length;
   const [a, b] = args.part ?? [0, P];
   if (!(Number.isInteger(a) && Number.isInteger(b) && a >= 0 && a < b && b <= P)) throw new TaskError(400, 'invalid_parameter', "Parameter 'part' is out of range.");
@@ -391,6 +392,15 @@ export function spacesTask(args: MatrixArgs): BinaryBody {
     for (let k = 0; k < f.n; k++, o += 3) { out[o] = f.node[k]; out[o + 1] = f.d[k]; out[o + 2] = f.m[k]; }
   }
   const body = new Uint8Array(spaceBuf.buffer, 0, 8 * o);
+  if (ctx?.piece) {
+    // In shared memory, the main thread hands these bytes to phase 'cells' on every thread as they
+    // are (TaskContext.attached): no copy into the batch reply, the message, or each thread's unpack.
+    const shared = new Uint8Array(new SharedArrayBuffer(body.byteLength));
+    shared.set(body);
+    ctx.piece(0, shared);
+    if (spaceBuf.length > KEEP_SPACE) spaceBuf = new Float64Array(4096);
+    return new BinaryBody(new Uint8Array(0));
+  }
   if (spaceBuf.length <= KEEP_SPACE) return new BinaryBody(body, true);
   spaceBuf = new Float64Array(4096);
   return new BinaryBody(body);
@@ -642,9 +652,9 @@ function blockText(arr: Float64Array, rows: number, cols: number, secs: boolean)
  * part in blocks of BLOCK_CELLS cells, durations as stream 0 and distances as stream 1, and the
  * part's own sections of rows are empty: the thread never holds more than a block.
  */
-export function matrixTask(args: MatrixArgs, ctx?: Pick<TaskContext, 'piece'>): JsonText | BinaryBody {
-  if (args.phase === 'spaces') return spacesTask(args);
-  const p = prepare(args);
+export function matrixTask(args: MatrixArgs, ctx?: Pick<TaskContext, 'piece' | 'attached'>): JsonText | BinaryBody {
+  if (args.phase === 'spaces') return spacesTask(args, ctx);
+  const p = prepare(args, ctx?.attached);
   const piece = args.stream && !p.tr?.traffic?.applied ? ctx?.piece : undefined;
   const part = !!args.rows || !!piece;
   const { r0, r1, cols, graph } = p, rows = r1 - r0;
