@@ -203,7 +203,13 @@ function seedTarget(q: UpwardSearch, graph: LoadedGraph, t: Snap) {
   if (f & 2) q.seed(g.edgeV[e], round((1 - t.frac) * w), g.edgeDist[e] - t.pos);
 }
 
-/** One point's upward search from its candidates: forward from a source, backward to a destination. */
+/**
+ * One point's upward search from its candidates: forward from a source, backward to a destination.
+ * Phase 'spaces' only: the bucket index writes its two searches out at their own call sites. With
+ * both going through here (76c9455), a 1,000 × 1,000's worker on the 4M grid held 23.5–28.2 MB in 14
+ * of 14 `bench -- memory` runs; with their own sites, 17.1–25.4 MB, 3 of 5 below 19 (issue 11 §6;
+ * speed unchanged, docs/routing.md *A call site and the young generation*).
+ */
 function searchFrom(q: UpwardSearch, graph: LoadedGraph, c: Snap[], dir: number, visit: (x: number, d: number, m: number) => void) {
   q.reset();
   for (const s of c) (dir === FORWARD ? seedSource : seedTarget)(q, graph, s);
@@ -247,7 +253,9 @@ class BucketIndex {
         for (let k = sp.at, z = sp.at + 3 * sp.n; k < z; k += 3) entries.push(sp.data[k], j, sp.data[k + 1], sp.data[k + 2]);
         continue;
       }
-      searchFrom(q, graph, c, BACKWARD, add);
+      q.reset();
+      for (const t of c) seedTarget(q, graph, t);
+      q.run(BACKWARD, add);
     }
     this.buckets.build(entries);
     this.bytes = this.buckets.bytes() + entries.node.length * 24 + q.bytes();
@@ -276,7 +284,11 @@ class BucketIndex {
       if (given) {
         const sp = given[i]!;
         for (let k = sp.at, z = sp.at + 3 * sp.n; k < z; k += 3) f.push(sp.data[k], sp.data[k + 1], sp.data[k + 2]);
-      } else searchFrom(q, graph, c, FORWARD, f.push);
+      } else {
+        q.reset();
+        for (const s of c) seedSource(q, graph, s);
+        q.run(FORWARD, f.push);
+      }
       // A loop here rather than in the search's callback: the hot loop's arrays stay in registers.
       const fx = f.node, fd = f.d, fm = f.m;
       for (let k = 0; k < f.n; k++) {
