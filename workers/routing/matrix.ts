@@ -206,9 +206,9 @@ function seedTarget(q: UpwardSearch, graph: LoadedGraph, t: Snap) {
 /**
  * One point's upward search from its candidates: forward from a source, backward to a destination.
  * Phase 'spaces' only: the bucket index writes its two searches out at their own call sites. With
- * both going through here (76c9455), a 1,000 × 1,000's worker on the 4M grid held 23.5–28.2 MB in 14
- * of 14 `bench -- memory` runs; with their own sites, 17.1–25.4 MB, 3 of 5 below 19 (issue 11 §6;
- * speed unchanged, docs/routing.md *A call site and the young generation*).
+ * both going through here (76c9455), a 1,000 × 1,000's worker on the 4M grid held 23.5–28.3 MB in 14
+ * of 14 `bench -- memory` runs; at their own sites 17.1–28.9 MB, 3 of 7 below 19 (issue 11 §6; speed
+ * unchanged, docs/routing.md *A call site and the young generation*).
  */
 function searchFrom(q: UpwardSearch, graph: LoadedGraph, c: Snap[], dir: number, visit: (x: number, d: number, m: number) => void) {
   q.reset();
