@@ -300,7 +300,7 @@ export class Engine {
    */
   runSpread(reqs: { op: string; args: unknown; attached?: Uint8Array[] }[], sandbox = false, estimateUs = 100_000): Promise<TaskReply[]> {
     return Promise.all(reqs.map((r) => new Promise<TaskReply>((resolve, reject) => {
-      const p: Pending = { req: { op: r.op, args: r.args, sandbox, ...(r.attached ? { attached: r.attached } : {}) }, resolve, reject };
+      const p: Pending = { req: { op: r.op, args: r.args, sandbox, attached: r.attached }, resolve, reject };
       const open = this.gen.lanes.filter((l) => l.out.length < MAX_INFLIGHT).sort((a, b) => a.us - b.us);
       if (!open.length || this.gen.closing) { this.pending.push(p); this.schedule(); return; }
       this.send(open[0], [p], estimateUs, true);

@@ -203,19 +203,6 @@ function seedTarget(q: UpwardSearch, graph: LoadedGraph, t: Snap) {
   if (f & 2) q.seed(g.edgeV[e], round((1 - t.frac) * w), g.edgeDist[e] - t.pos);
 }
 
-/**
- * One point's upward search from its candidates: forward from a source, backward to a destination.
- * Phase 'spaces' only: the bucket index writes its two searches out at their own call sites. With
- * both going through here (76c9455), a 1,000 × 1,000's worker on the 4M grid held 23.5–28.3 MB in 14
- * of 14 `bench -- memory` runs; at their own sites 17.1–28.9 MB, 3 of 7 below 19 (issue 11 §6; speed
- * unchanged, docs/routing.md *A call site and the young generation*).
- */
-function searchFrom(q: UpwardSearch, graph: LoadedGraph, c: Snap[], dir: number, visit: (x: number, d: number, m: number) => void) {
-  q.reset();
-  for (const s of c) (dir === FORWARD ? seedSource : seedTarget)(q, graph, s);
-  q.run(dir, visit);
-}
-
 /** Both points on one edge: the cost (and metres) of driving straight along it, as leg() does, or null. */
 function direct(graph: LoadedGraph, s: Snap, t: Snap): [number, number] | null {
   const g = graph.g, f = g.edgeFlags[s.edge], w = g.edgeW[s.edge];
@@ -229,6 +216,10 @@ function direct(graph: LoadedGraph, s: Snap, t: Snap): [number, number] | null {
  * The destinations' side of a bucket search: one backward search per destination, its buckets,
  * and the destinations by snapped edge (for the same-edge shortcut). Built once per matrix, then
  * scanned by any number of source rows.
+ * Each of its two searches (and phase 'spaces') calls UpwardSearch.run from a site of its own: through
+ * one shared helper (76c9455), a 1,000 × 1,000's worker on the 4M grid held 23.5–28.3 MB in 14 of 14
+ * `bench -- memory` runs; at their own sites 17.1–28.9 MB, 3 of 7 below 19 (issue 11 §6; speed
+ * unchanged, docs/routing.md *A call site and the young generation*).
  */
 class BucketIndex {
   private entries = new Entries();
@@ -395,27 +386,29 @@ export function spacesTask(args: MatrixArgs, ctx?: Pick<TaskContext, 'piece'>): 
     room(1 + 7 * (c?.length ?? 0) + 1);
     spaceBuf[o++] = c ? c.length : 0;
     if (!c) continue;
-    for (const s of c) { spaceBuf.set([s.edge, s.pt, s.pos, s.frac, s.lat, s.lng, s.dist], o); o += 7; }
-    f.n = 0;
-    searchFrom(q, graph, c, i < S ? FORWARD : BACKWARD, f.push);
-    room(1 + 3 * f.n);
     const out = spaceBuf;
-    out[o++] = f.n;
-    for (let k = 0; k < f.n; k++, o += 3) { out[o] = f.node[k]; out[o + 1] = f.d[k]; out[o + 2] = f.m[k]; }
+    for (const s of c) {
+      out[o] = s.edge; out[o + 1] = s.pt; out[o + 2] = s.pos; out[o + 3] = s.frac; out[o + 4] = s.lat; out[o + 5] = s.lng; out[o + 6] = s.dist;
+      o += 7;
+    }
+    q.reset();
+    for (const s of c) (i < S ? seedSource : seedTarget)(q, graph, s);
+    f.n = 0;
+    q.run(i < S ? FORWARD : BACKWARD, f.push);
+    room(1 + 3 * f.n);
+    const grown = spaceBuf; // room() may have replaced it
+    grown[o++] = f.n;
+    for (let k = 0; k < f.n; k++, o += 3) { grown[o] = f.node[k]; grown[o + 1] = f.d[k]; grown[o + 2] = f.m[k]; }
   }
-  const body = new Uint8Array(spaceBuf.buffer, 0, 8 * o);
-  if (ctx?.piece) {
-    // In shared memory, the main thread hands these bytes to phase 'cells' on every thread as they
-    // are (TaskContext.attached): no copy into the batch reply, the message, or each thread's unpack.
-    const shared = new Uint8Array(new SharedArrayBuffer(body.byteLength));
-    shared.set(body);
-    ctx.piece(0, shared);
-    if (spaceBuf.length > KEEP_SPACE) spaceBuf = new Float64Array(4096);
-    return new BinaryBody(new Uint8Array(0));
-  }
-  if (spaceBuf.length <= KEEP_SPACE) return new BinaryBody(body, true);
-  spaceBuf = new Float64Array(4096);
-  return new BinaryBody(body);
+  const body = new Uint8Array(spaceBuf.buffer, 0, 8 * o), kept = spaceBuf.length <= KEEP_SPACE;
+  if (!kept) spaceBuf = new Float64Array(4096);
+  if (!ctx?.piece) return new BinaryBody(body, kept);
+  // In shared memory, the main thread hands these bytes to phase 'cells' on every thread as they
+  // are (TaskContext.attached): no copy into the batch reply, the message, or each thread's unpack.
+  const shared = new Uint8Array(new SharedArrayBuffer(body.byteLength));
+  shared.set(body);
+  ctx.piece(0, shared);
+  return new BinaryBody(new Uint8Array(0));
 }
 
 /** The 'spaces' answers, in order, back into every point's candidates and search space. */
