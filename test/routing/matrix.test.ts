@@ -172,6 +172,9 @@ describe('route_matrix task', () => {
   it('rejects bad arguments with 400 naming them', () => {
     expect(task('route_matrix', { sources: [], destinations: [[0, 0]] }).message).toMatch(/sources/);
     expect(task('route_matrix', { sources: [[-6, 33]], destinations: [[100, 0]] }).message).toMatch(/destinations\[0\]/);
+    // each of these is not a [lat, lng] pair; the index names the point
+    for (const bad of [[-6], [-6, 33, 1], ['-6', 33], [-6, null], [NaN, 33], [-6, Infinity], [-90.5, 33], [-6, 181], { 0: -6, 1: 33, length: 2 }, null])
+      expect(task('route_matrix', { sources: [[-6, 33], [-6, 33], bad], destinations: [[-6, 33]] }).message, JSON.stringify(bad)).toBe("Parameter 'sources[2]' must be a [lat, lng] pair.");
     expect(task('route_matrix', { sources: [[0, 0]], destinations: [[1, 1]] }).code).toBe('out_of_coverage');
     expect(task('route_matrix', { sources: [[-6, 33]], destinations: [[-6, 33]], rows: [0, 2] }).message).toMatch(/rows/);
   });

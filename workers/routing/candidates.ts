@@ -23,9 +23,11 @@ export function modeAndRadius(args: { mode?: string; radius?: number }): { mode:
 }
 
 /** A [lat, lng] pair, checked; `name` is the parameter named in the error. */
-export function checkPoint(p: unknown, name: string): [number, number] {
-  if (!Array.isArray(p) || p.length !== 2 || !p.every((x) => typeof x === 'number' && Number.isFinite(x)) || Math.abs(p[0]) > 90 || Math.abs(p[1]) > 180)
-    throw new TaskError(400, 'invalid_parameter', `Parameter '${name}' must be a [lat, lng] pair.`);
+/** p as a [lat, lng] pair, or a 400 naming `name` (`name[i]` with an index): no string or closure made unless it fails, as a 1,000 × 1,000 matrix checks 2,000 points. */
+export function checkPoint(p: unknown, name: string, i = -1): [number, number] {
+  const ok = Array.isArray(p) && p.length === 2 && typeof p[0] === 'number' && typeof p[1] === 'number' &&
+    Math.abs(p[0]) <= 90 && Math.abs(p[1]) <= 180; // NaN fails the comparisons, ±Infinity the bounds
+  if (!ok) throw new TaskError(400, 'invalid_parameter', `Parameter '${i < 0 ? name : `${name}[${i}]`}' must be a [lat, lng] pair.`);
   return p as [number, number];
 }
 

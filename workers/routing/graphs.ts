@@ -24,9 +24,9 @@ export class LoadedGraph {
   get trafficQuery(): DijkstraQuery { return (this._tq ??= new DijkstraQuery(this.g)); }
   /** Whether the point lies inside the graph's bbox grown by `radius` metres. */
   covers(lat: number, lng: number, radius: number): boolean {
-    const [w, s, e, n] = this.g.meta.bbox;
+    const b = this.g.meta.bbox; // [w, s, e, n], read by index: a destructuring here allocated on every point
     const dLat = radius / 111195, dLng = dLat / Math.max(0.05, Math.cos((lat * Math.PI) / 180));
-    return lat >= s - dLat && lat <= n + dLat && lng >= w - dLng && lng <= e + dLng;
+    return lat >= b[1] - dLat && lat <= b[3] + dLat && lng >= b[0] - dLng && lng <= b[2] + dLng;
   }
   get area(): number { const [w, s, e, n] = this.g.meta.bbox; return (e - w) * (n - s); }
 }

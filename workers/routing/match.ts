@@ -204,7 +204,7 @@ export function matchTask(args: MatchArgs): JsonText {
   if (!Array.isArray(args.points) || args.points.length < 2) throw new TaskError(400, 'invalid_parameter', "Parameter 'points' must list at least two points.");
   if (args.points.length > MAX_POINTS) throw new TaskError(400, 'invalid_parameter', `Parameter 'points' lists ${args.points.length} points; at most ${MAX_POINTS}.`);
   const pts: TracePoint[] = args.points.map((p, i) => {
-    const [lat, lng] = checkPoint([p?.lat, p?.lng], `points[${i}]`);
+    const [lat, lng] = checkPoint([p?.lat, p?.lng], 'points', i);
     if (p.ts !== undefined && !(typeof p.ts === 'number' && Number.isFinite(p.ts))) throw new TaskError(400, 'invalid_parameter', `Parameter 'points[${i}].ts' must be a number (unix seconds).`);
     if (p.accuracy_m !== undefined && !(typeof p.accuracy_m === 'number' && p.accuracy_m > 0 && p.accuracy_m <= 1000)) throw new TaskError(400, 'invalid_parameter', `Parameter 'points[${i}].accuracy_m' must be between 0 and 1000.`);
     return { lat, lng, ts: p.ts, accuracy_m: p.accuracy_m };

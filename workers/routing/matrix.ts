@@ -26,7 +26,7 @@ import { TaskError, JsonText, BinaryBody, type TaskContext } from '../../src/cor
 import type { LoadedGraph } from './graphs.ts';
 import { loadedGraphs } from './graphs.ts';
 import { candidates, onComponentsNear, modeAndRadius, checkPoint } from './candidates.ts';
-import { UpwardSearch, FORWARD, BACKWARD } from './upward.ts';
+import { UpwardSearch, Settled, FORWARD, BACKWARD } from './upward.ts';
 import type { Snap } from './snap.ts';
 import { leg } from './route.ts';
 import { searchFor, type TrafficArgs, type TrafficUse } from './traffic-search.ts';
@@ -165,21 +165,7 @@ class Buckets {
   bytes(): number { return (this.mask + 1) * 16; }
 }
 
-/** Nodes a forward search settled, with their ms and metres, scanned against the buckets after the search. */
-class Settled {
-  n = 0;
-  node = new Int32Array(256); d = new Float64Array(256); m = new Float64Array(256);
-  push = (x: number, d: number, m: number) => {
-    if (this.n === this.node.length) {
-      const k = this.n * 2;
-      const a = new Int32Array(k); a.set(this.node); this.node = a;
-      const b = new Float64Array(k); b.set(this.d); this.d = b;
-      const c = new Float64Array(k); c.set(this.m); this.m = c;
-    }
-    this.node[this.n] = x; this.d[this.n] = d; this.m[this.n] = m; this.n++;
-  };
-}
-
+/** Nodes the last search settled: a source's are scanned against the buckets after its search. */
 const settled = new Settled();
 
 let up: UpwardSearch | null = null;
@@ -216,10 +202,6 @@ function direct(graph: LoadedGraph, s: Snap, t: Snap): [number, number] | null {
  * The destinations' side of a bucket search: one backward search per destination, its buckets,
  * and the destinations by snapped edge (for the same-edge shortcut). Built once per matrix, then
  * scanned by any number of source rows.
- * Each of its two searches (and phase 'spaces') calls UpwardSearch.run from a site of its own: through
- * one shared helper (76c9455), a 1,000 × 1,000's worker on the 4M grid held 23.5–28.3 MB in 14 of 14
- * `bench -- memory` runs; at their own sites 17.1–28.9 MB, 3 of 7 below 19 (issue 11 §6; speed
- * unchanged, docs/routing.md *A call site and the young generation*).
  */
 class BucketIndex {
   private entries = new Entries();
@@ -231,12 +213,10 @@ class BucketIndex {
   bytes = 0;
 
   build(graph: LoadedGraph, dst: (Snap[] | null)[], given?: (Space | null)[]): this {
-    const q = upward(graph), entries = this.entries, cols = dst.length;
+    const q = upward(graph), entries = this.entries, cols = dst.length, f = settled;
     this.graph = graph; this.cols = cols;
     entries.clear();
-    let j = 0;
-    const add = (x: number, d: number, m: number) => entries.push(x, j, d, m);
-    for (; j < cols; j++) {
+    for (let j = 0; j < cols; j++) {
       const c = dst[j];
       if (!c) continue;
       if (given) {
@@ -246,7 +226,9 @@ class BucketIndex {
       }
       q.reset();
       for (const t of c) seedTarget(q, graph, t);
-      q.run(BACKWARD, add);
+      f.n = 0;
+      q.run(BACKWARD, f);
+      for (let k = 0; k < f.n; k++) entries.push(f.node[k], j, f.d[k], f.m[k]);
     }
     this.buckets.build(entries);
     this.bytes = this.buckets.bytes() + entries.node.length * 24 + q.bytes();
@@ -274,13 +256,13 @@ class BucketIndex {
       f.n = 0;
       if (given) {
         const sp = given[i]!;
-        for (let k = sp.at, z = sp.at + 3 * sp.n; k < z; k += 3) f.push(sp.data[k], sp.data[k + 1], sp.data[k + 2]);
+        for (let k = sp.at, z = sp.at + 3 * sp.n; k < z; k += 3) f.add(sp.data[k], sp.data[k + 1], sp.data[k + 2]);
       } else {
         q.reset();
         for (const s of c) seedSource(q, graph, s);
-        q.run(FORWARD, f.push);
+        q.run(FORWARD, f);
       }
-      // A loop here rather than in the search's callback: the hot loop's arrays stay in registers.
+      // over what the search settled, after it: the hot loop's arrays stay in registers
       const fx = f.node, fd = f.d, fm = f.m;
       for (let k = 0; k < f.n; k++) {
         const x = fx[k], key = x + 1;
@@ -294,7 +276,8 @@ class BucketIndex {
         }
       }
       for (const s of c) {
-        for (const [j, t] of this.onEdge.get(s.edge) ?? []) {
+        const same = this.onEdge.get(s.edge);
+        if (same) for (const [j, t] of same) {
           const dc = direct(graph, s, t);
           if (dc && dc[0] <= ms[row + j]) { ms[row + j] = dc[0]; metres[row + j] = dc[1]; }
         }
@@ -335,8 +318,8 @@ function checked(args: MatrixArgs) {
   const { mode, radius } = modeAndRadius(args);
   if (!Array.isArray(args.sources) || !args.sources.length) throw new TaskError(400, 'invalid_parameter', "Parameter 'sources' must list at least one point.");
   if (!Array.isArray(args.destinations) || !args.destinations.length) throw new TaskError(400, 'invalid_parameter', "Parameter 'destinations' must list at least one point.");
-  const sp = args.sources.map((p, i) => checkPoint(p, `sources[${i}]`));
-  const dp = args.destinations.map((p, i) => checkPoint(p, `destinations[${i}]`));
+  const sp = args.sources.map((p, i) => checkPoint(p, 'sources', i));
+  const dp = args.destinations.map((p, i) => checkPoint(p, 'destinations', i));
   const [r0, r1] = args.rows ?? [0, sp.length];
   if (!(Number.isInteger(r0) && Number.isInteger(r1) && r0 >= 0 && r0 < r1 && r1 <= sp.length)) throw new TaskError(400, 'invalid_parameter', "Parameter 'rows' is out of range.");
   const graph = pickGraph(mode, [...sp, ...dp], radius);
@@ -348,7 +331,7 @@ function prepare(args: MatrixArgs, attached?: Uint8Array[]): Prepared {
   const tr = args.traffic && args.traffic !== 'none' ? searchFor(graph, args) : null;
   if (args.phase === 'cells') {
     if (tr) throw new TaskError(400, 'invalid_parameter', 'A matrix with traffic is not computed from search spaces.');
-    return { ...c, ...readSpaces(args.spaces ?? attached, sp.length, dp.length), dstAll: [], tr: null };
+    return { ...c, ...readSpaces(args.spaces ?? attached, sp.length, dp.length, r0, r1), dstAll: [], tr: null };
   }
   const src = sp.map((p, i) => (i >= r0 && i < r1 ? candidates(graph, p[0], p[1], radius) : null));
   const dst = dp.map((p) => candidates(graph, p[0], p[1], radius));
@@ -394,7 +377,7 @@ export function spacesTask(args: MatrixArgs, ctx?: Pick<TaskContext, 'piece'>): 
     q.reset();
     for (const s of c) (i < S ? seedSource : seedTarget)(q, graph, s);
     f.n = 0;
-    q.run(i < S ? FORWARD : BACKWARD, f.push);
+    q.run(i < S ? FORWARD : BACKWARD, f);
     room(1 + 3 * f.n);
     const grown = spaceBuf; // room() may have replaced it
     grown[o++] = f.n;
@@ -411,8 +394,11 @@ export function spacesTask(args: MatrixArgs, ctx?: Pick<TaskContext, 'piece'>): 
   return new BinaryBody(new Uint8Array(0));
 }
 
-/** The 'spaces' answers, in order, back into every point's candidates and search space. */
-function readSpaces(bufs: unknown, S: number, D: number) {
+/**
+ * The 'spaces' answers, in order, back into the candidates and search space of every destination
+ * and of the sources of rows [r0, r1) (null for the other sources, which this part never reads).
+ */
+function readSpaces(bufs: unknown, S: number, D: number, r0: number, r1: number) {
   const bad = () => new TaskError(400, 'invalid_parameter', "Parameter 'spaces' does not describe every point of the matrix.");
   if (!Array.isArray(bufs)) throw bad();
   const src: (Snap[] | null)[] = [], dst: (Snap[] | null)[] = [], gs: (Space | null)[] = [], gd: (Space | null)[] = [];
@@ -424,7 +410,10 @@ function readSpaces(bufs: unknown, S: number, D: number) {
     for (let k = 0; k < data.length; i++) {
       const nc = data[k++];
       let snaps: Snap[] | null = null, space: Space | null = null;
-      if (nc) {
+      if (nc && i < S && (i < r0 || i >= r1)) {
+        k += 7 * nc;
+        k += 1 + 3 * data[k];
+      } else if (nc) {
         snaps = [];
         for (let j = 0; j < nc; j++, k += 7) snaps.push({ edge: data[k], pt: data[k + 1], pos: data[k + 2], frac: data[k + 3], lat: data[k + 4], lng: data[k + 5], dist: data[k + 6] });
         const n = data[k++];

@@ -407,7 +407,7 @@ export function optimizeTask(args: OptimizeArgs) {
   const roundTrip = args.end ? false : args.round_trip ?? true;
   const end = args.end ? checkPoint(args.end, 'end') : roundTrip ? start : null;
   const stops = args.stops.map((s, i) => {
-    const p = checkPoint([s?.lat, s?.lng], `stops[${i}]`);
+    const p = checkPoint([s?.lat, s?.lng], 'stops', i);
     const w = s.time_window;
     if (w !== undefined && !(Array.isArray(w) && w.length === 2 && w.every((x) => typeof x === 'number' && x >= 0) && w[0] <= w[1]))
       throw new TaskError(400, 'invalid_parameter', `Parameter 'stops[${i}].time_window' must be [from_s, to_s] with 0 ≤ from_s ≤ to_s.`);
