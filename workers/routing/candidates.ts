@@ -22,8 +22,10 @@ export function modeAndRadius(args: { mode?: string; radius?: number }): { mode:
   return { mode, radius };
 }
 
-/** A [lat, lng] pair, checked; `name` is the parameter named in the error. */
-/** p as a [lat, lng] pair, or a 400 naming `name` (`name[i]` with an index): no string or closure made unless it fails, as a 1,000 × 1,000 matrix checks 2,000 points. */
+/**
+ * p as a [lat, lng] pair, or a 400 naming the parameter `name` (`name[i]` with an index). No string
+ * or closure is made unless it fails: a 1,000 × 1,000 matrix checks 2,000 points.
+ */
 export function checkPoint(p: unknown, name: string, i = -1): [number, number] {
   const ok = Array.isArray(p) && p.length === 2 && typeof p[0] === 'number' && typeof p[1] === 'number' &&
     Math.abs(p[0]) <= 90 && Math.abs(p[1]) <= 180; // NaN fails the comparisons, ±Infinity the bounds
