@@ -40,8 +40,6 @@ export class UpwardSearch {
   private used = new Int32Array(this.cap);
   private nUsed = 0;
   private heap = new MinHeap(256);
-  /** nodes settled (not stalled) by the last run */
-  settled = 0;
 
   constructor(private g: GraphViews) {}
 
@@ -50,7 +48,6 @@ export class UpwardSearch {
     for (let i = 0; i < this.nUsed; i++) keys[used[i]] = 0;
     this.nUsed = 0;
     this.heap.clear();
-    this.settled = 0;
   }
 
   private slot(v: number): number {
@@ -93,9 +90,6 @@ export class UpwardSearch {
   /** A start node at cost d (ms) and m metres. */
   seed(v: number, d: number, m: number) { if (this.put(v, d, m)) this.heap.push(d, v); }
 
-  /** Distance of v in this search, Infinity when not reached. */
-  distOf(v: number): number { const s = this.slot(v); return s >= 0 ? this.dist[s] : Infinity; }
-
   /**
    * Runs the upward search in direction `dir`; appends to `out` every settled node that is not
    * stalled (a stalled node's distance is not its shortest, so it must not meet the other side).
@@ -103,7 +97,6 @@ export class UpwardSearch {
   run(dir: number, out: Settled) {
     const g = this.g, arc = g.chArc, chFirst = g.chFirst, chDist = g.chDist, h = this.heap;
     const fw = dir === FORWARD ? HEAD_FW : HEAD_BW, inn = dir === FORWARD ? HEAD_BW : HEAD_FW;
-    let settled = 0;
     while (h.length) {
       const x = h.peekId(), d = h.peekKey();
       h.pop();
@@ -111,7 +104,7 @@ export class UpwardSearch {
       if (d > this.dist[sx]) continue; // stale
       const m = this.metres[sx];
       const first = chFirst[x], end = chFirst[x + 1];
-      if (first === end) { settled++; out.add(x, d, m); continue; }
+      if (first === end) { out.add(x, d, m); continue; }
       let stalled = false;
       for (let k = ARC * first; ; k += ARC) {
         const head = arc[k + ARC_HEAD];
@@ -122,7 +115,6 @@ export class UpwardSearch {
         if (head & HEAD_LAST) break;
       }
       if (stalled) continue;
-      settled++;
       out.add(x, d, m);
       for (let k = ARC * first, j = first; ; k += ARC, j++) {
         const head = arc[k + ARC_HEAD];
@@ -133,7 +125,6 @@ export class UpwardSearch {
         if (head & HEAD_LAST) break;
       }
     }
-    this.settled = settled;
   }
 
   /** Bytes this search holds now (its table and heap), for the memory figures. */
