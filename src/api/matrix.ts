@@ -4,11 +4,13 @@
 // (TaskReply.pieces); they are written out in order (Reply `chunks`), never parsed, decoded or
 // joined into one buffer.
 import type { Reply, RouteDef, AppContext } from '../http/types.ts';
+import type { TaskReply } from '../core/task.ts';
 import { ATTRIBUTION_TAIL } from '../core/attribution.ts';
 import { HttpError } from '../http/types.ts';
 import { Q } from '../http/operation.ts';
 import { MODE_ALIASES, NOT_IMPLEMENTED, departAt } from './route.ts';
 import { SNAP_RADIUS, TRAFFIC_MATRIX_MAX_CELLS } from '../core/limits.ts';
+import { giveBack } from '../core/lent.ts';
 
 /** Plan-independent limits of one matrix request. */
 export const MATRIX_LIMITS = {
@@ -84,8 +86,11 @@ export async function runMatrix(ctx: AppContext, args: MatrixArgs, sandbox: bool
   if (!large) return { task: await engine.run('route_matrix', args, sandbox) };
   const replies = await engine.runSpread(byRows(engine.threads, args, { stream: true }), sandbox, cells * 0.2);
   const bad = replies.find((r) => r.status !== 200);
-  return bad ? { task: bad } : { status: 200, chunks: joinParts(replies) };
+  return bad ? { task: bad } : { status: 200, chunks: joinParts(replies), release: releaseAll(replies) };
 }
+
+/** Gives the parts' reply buffers back to their threads once the answer is written. */
+const releaseAll = (replies: TaskReply[]) => () => { for (const r of replies) r.release?.(); };
 
 /** [0, n) cut into at most `parts` consecutive ranges of equal length (the last shorter). */
 function ranges(n: number, parts: number): [number, number][] {
@@ -109,17 +114,23 @@ async function runPhased(ctx: AppContext, args: MatrixArgs, sandbox: boolean): P
   const engine = ctx.engine, points = args.sources.length + args.destinations.length;
   const reqs = ranges(points, engine.threads).map((part) => ({ op: 'route_matrix', args: { ...args, phase: 'spaces', part } }));
   const spaces = await engine.runSpread(reqs, sandbox, points * 20);
-  const bad = spaces.find((r) => r.status !== 200);
-  if (bad) return { task: bad };
   // Sent ahead in shared memory (on a lane), the spaces go to every thread as they are; a thread
   // without a lane answered them in its reply, and they are packed into the arguments.
   const bytes = spaces.map((r) => r.pieces?.[0]?.[0] ?? r.body);
+  const bad = spaces.find((r) => r.status !== 200);
+  if (bad) {
+    bytes.forEach(giveBack);
+    return { task: bad };
+  }
   const shared = bytes.every((b) => b.buffer instanceof SharedArrayBuffer);
   const cells = byRows(engine.threads, args, shared ? { phase: 'cells' } : { phase: 'cells', spaces: bytes }).map((r) => (shared ? { ...r, attached: bytes } : r));
   const replies = await engine.runSpread(cells, sandbox, points * 10);
+  // every cells task has answered, so nothing reads the spaces now (were one to fail to answer,
+  // they are not given back: its thread may still be reading them)
   for (const r of spaces) r.release?.();
+  bytes.forEach(giveBack);
   const failed = replies.find((r) => r.status !== 200);
-  return failed ? { task: failed } : { status: 200, chunks: joinParts(replies) };
+  return failed ? { task: failed } : { status: 200, chunks: joinParts(replies), release: releaseAll(replies) };
 }
 
 const M_DUR = Buffer.from('{"durations_s":['), M_DIST = Buffer.from('],"distances_m":['), M_SRC = Buffer.from('],"sources":['), M_REST = Buffer.from('],'), COMMA = Buffer.from(',');

@@ -365,10 +365,12 @@ export class HttpServer {
       status = reply.status ?? 200;
       body = withAttribution(reply.json);
     }
-    if (ex.aborted) { if ('task' in reply) reply.task.release?.(); return status; }
+    const release = 'task' in reply ? reply.task.release : 'chunks' in reply ? reply.release : undefined;
+    if (ex.aborted) { release?.(); return status; }
     const res = ex.res, head = ex.method === 'HEAD';
     const close = ex.close || ex.bodyPending;
     const origin = ex.origin === undefined ? null : this.cors.allowOrigin(ex.origin, key);
+    let streaming = false;
     res.cork(() => {
       res.writeStatus(statusLine(status));
       if (status !== 204) res.writeHeader(H_CONTENT_TYPE, type);
@@ -385,13 +387,13 @@ export class HttpServer {
         const total = body.reduce((t, c) => t + c.byteLength, 0);
         if (head) res.endWithoutBody(total, close);
         else if (close) res.end(Buffer.concat(body), close);
-        else stream(ex, body, total);
+        else { streaming = true; stream(ex, body, total, release); }
       } else if (status === 204) res.endWithoutBody(0, close);
       else if (head) res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength, close);
       else res.end(body, close);
     });
-    // uWS has sent or copied the body: its buffer can go back to the worker
-    if ('task' in reply) reply.task.release?.();
+    // uWS has sent or copied the body: its buffer can go back to the worker (a stream releases its own)
+    if (!streaming) release?.();
     return status;
   }
 }
@@ -400,21 +402,22 @@ export class HttpServer {
  * Writes a body given as pieces as the socket takes it (tryEnd, then onWritable), so a body of
  * many MB is neither joined into one buffer nor copied into uWS's backpressure buffer.
  */
-function stream(ex: Exchange, chunks: Uint8Array[], total: number) {
+function stream(ex: Exchange, chunks: Uint8Array[], total: number, release?: () => void) {
   const res = ex.res;
   let i = 0, start = 0; // the piece being written, and where it starts in the body
   const pump = (offset: number): boolean => {
     for (; i < chunks.length; start += chunks[i].byteLength, i++) {
-      if (ex.aborted) return true;
+      if (ex.aborted) return finished();
       const c = chunks[i], from = offset - start;
       if (from >= c.byteLength) continue;
       const [ok, done] = res.tryEnd(from > 0 ? c.subarray(from) : c, total);
-      if (done) return true;
+      if (done) return finished();
       if (!ok) return false;
       offset = start + c.byteLength;
     }
-    return true;
+    return finished();
   };
+  const finished = () => { release?.(); return true; };
   if (!pump(0)) res.onWritable(pump);
 }
 

@@ -47,8 +47,11 @@ export type Reply =
   | { status?: number; json: Record<string, unknown>; headers?: Record<string, string> }
   | { status?: number; bytes: Uint8Array; contentType: string; headers?: Record<string, string> }
   | { task: TaskReply; headers?: Record<string, string> }
-  /** A JSON body in pieces, written in order without joining them (a split matrix's parts). */
-  | { status?: number; chunks: Uint8Array[]; headers?: Record<string, string> };
+  /**
+   * A JSON body in pieces, written in order without joining them (a split matrix's parts);
+   * `release` runs once they are written or the client has gone (worker buffers go back).
+   */
+  | { status?: number; chunks: Uint8Array[]; headers?: Record<string, string>; release?: () => void };
 
 export interface AppContext {
   engine: Engine;

@@ -9,6 +9,7 @@ import { rng } from '../../bench/lib/rand.ts';
 import { randomPoints } from '../../bench/lib/check.ts';
 import { loadedGraphs } from '../../workers/routing/graphs.ts';
 import { joinParts, MATRIX_LIMITS } from '../../src/api/matrix.ts';
+import { giveBack } from '../../src/core/lent.ts';
 import { routing } from '../../workers/routing/index.ts';
 import { rowsText, KEEP_CELLS, RELEASE_MS, BLOCK_CELLS, keptBytes } from '../../workers/routing/matrix.ts';
 import { warmUpMatrix, WARM_UP_SIZES } from '../../workers/routing/warm-up.ts';
@@ -96,12 +97,25 @@ describe('route_matrix task', () => {
     const parts = [[0, 11], [11, 30]].map((rows) => ({ body: run({ phase: 'cells', rows, spaces }) }));
     expect(JSON.parse(Buffer.concat(joinParts(parts)).toString())).toEqual({ ...whole, attribution: ATTRIBUTION });
     // on a lane: the spaces go ahead in shared memory (an empty answer), and phase 'cells' reads them attached
-    const shared = [[0, 20], [20, 48]].map((part) => {
+    const lent = (part: number[]) => {
       const sent: Uint8Array[] = [];
       const r = routing.tasks.route_matrix({ sources: S, destinations: D, phase: 'spaces', part }, { sandbox: false, piece: (_s: number, b: Uint8Array) => sent.push(b) }) as BinaryBody;
       expect([r.bytes.byteLength, sent.length, sent[0].buffer instanceof SharedArrayBuffer]).toEqual([0, 1, true]);
       return sent[0];
-    });
+    };
+    const shared = [[0, 20], [20, 48]].map(lent);
+    // the thread writes its next spaces into a slab that has been given back, never into one still out
+    const again = lent([0, 20]);
+    expect(again).toEqual(shared[0]);
+    expect([shared[0].buffer, shared[1].buffer]).not.toContain(again.buffer);
+    shared.forEach(giveBack);
+    const back = lent([20, 48]);
+    expect(back).toEqual(shared[1]);
+    expect([shared[0].buffer, shared[1].buffer]).toContain(back.buffer);
+    giveBack(back);
+    const kept = lent([20, 48]);
+    expect(kept.buffer).toBe(back.buffer);
+    shared[1] = kept;
     const attached = [[0, 17], [17, 30]].map((rows) => ({ body: (routing.tasks.route_matrix({ sources: S, destinations: D, phase: 'cells', rows }, { sandbox: false, attached: shared }) as BinaryBody).bytes.slice() }));
     expect(JSON.parse(Buffer.concat(joinParts(attached)).toString())).toEqual({ ...whole, attribution: ATTRIBUTION });
     expect(whole.durations_s.flat().filter((x: number | null) => x === null).length).toBeGreaterThan(0);
@@ -220,13 +234,17 @@ describe('/api/v1/route/matrix over HTTP (2 worker threads)', () => {
   });
 
   it('POST 60 × 60 on idle threads runs in two phases over both and equals /route cell by cell; on busy threads it runs whole', async () => {
-    const engine = s.app.ctx.engine, phases: string[] = [], given: string[] = [];
+    const engine = s.app.ctx.engine, phases: string[] = [], given: string[] = [], released: string[] = [], lent: Uint8Array[] = [];
     const spread = engine.runSpread.bind(engine);
-    engine.runSpread = (reqs, ...rest) => {
-      phases.push(...reqs.map((r) => String((r.args as { phase?: string }).phase)));
+    engine.runSpread = async (reqs, ...rest) => {
+      const phase = reqs.map((r) => String((r.args as { phase?: string }).phase));
+      phases.push(...phase);
       // how phase 'cells' gets the spaces: attached in shared memory, not packed into its arguments
       given.push(...reqs.map((r) => `${'spaces' in (r.args as object)} ${r.attached?.map((b) => b.buffer.constructor.name)}`));
-      return spread(reqs, ...rest);
+      lent.push(...(reqs[0].attached ?? []));
+      const replies = await spread(reqs, ...rest);
+      replies.forEach((r, i) => { const own = r.release; r.release = () => { released.push(phase[i]); own?.(); }; });
+      return replies;
     };
     try {
       const S = points('tanzania-sw', 'driving', 60, 43), D = points('tanzania-sw', 'driving', 60, 44);
@@ -235,6 +253,9 @@ describe('/api/v1/route/matrix over HTTP (2 worker threads)', () => {
       expect(ok.status, JSON.stringify(m).slice(0, 300)).toBe(200);
       expect(phases).toEqual(['spaces', 'spaces', 'cells', 'cells']);
       expect(given.slice(2)).toEqual(Array(2).fill('false SharedArrayBuffer,SharedArrayBuffer'));
+      // once the answer is written, every reply buffer goes back to its thread, and so do the spaces
+      expect(released.sort()).toEqual(['cells', 'cells', 'spaces', 'spaces']);
+      expect(lent.map((b) => new Int32Array(b.buffer, 0, 1)[0])).toEqual([0, 0]);
       expect(m.durations_s).toHaveLength(60);
       expect(m.sources).toHaveLength(60);
       const rows = [0, 29, 30, 59];

@@ -32,6 +32,7 @@ import { leg } from './route.ts';
 import { searchFor, type TrafficArgs, type TrafficUse } from './traffic-search.ts';
 import { TRAFFIC_MATRIX_MAX_CELLS } from '../../src/core/limits.ts';
 import { collectSoon } from '../collect.ts';
+import { SlabShelf, slabFloats, lend } from '../../src/core/lent.ts';
 
 export interface MatrixArgs extends TrafficArgs {
   sources: [number, number][];
@@ -348,9 +349,12 @@ function prepare(args: MatrixArgs, attached?: Uint8Array[]): Prepared {
 /** One point's upward search space in a 'spaces' answer: n triples (node, ms, metres) from data[at]. */
 export interface Space { data: Float64Array; at: number; n: number }
 
-/** Floats of search spaces a thread keeps for its next phase 'spaces' (256 KB); a larger answer's buffer is not kept. */
-const KEEP_SPACE = 32_768;
-let spaceBuf = new Float64Array(4096);
+/**
+ * Slabs of shared memory the spaces are written into (src/core/lent.ts): one is out from phase
+ * 'spaces' until the main thread has run phase 'cells' on it, and the next request takes the other.
+ * A slab over 256 KB of data (a middling matrix's spaces) is not kept.
+ */
+const spaceSlabs = new SlabShelf(2, 256 * 1024);
 
 /**
  * Phase 'spaces': points [part[0], part[1]) of sources ++ destinations, each as its candidate count,
@@ -363,18 +367,18 @@ export function spacesTask(args: MatrixArgs, ctx?: Pick<TaskContext, 'piece'>): 
   const [a, b] = args.part ?? [0, P];
   if (!(Number.isInteger(a) && Number.isInteger(b) && a >= 0 && a < b && b <= P)) throw new TaskError(400, 'invalid_parameter', "Parameter 'part' is out of range.");
   const q = upward(graph), f = settled;
-  let o = 0;
+  let slab = spaceSlabs.take(8 * 256), out = slabFloats(slab), o = 0;
   const room = (k: number) => {
-    if (o + k <= spaceBuf.length) return;
-    const x = new Float64Array(Math.max(2 * spaceBuf.length, o + k)); x.set(spaceBuf.subarray(0, o)); spaceBuf = x;
+    if (o + k <= out.length) return;
+    const was = out;
+    slab = spaceSlabs.take(8 * Math.max(2 * was.length, o + k)); out = slabFloats(slab); out.set(was.subarray(0, o));
   };
   for (let i = a; i < b; i++) {
     const [lat, lng] = i < S ? sp[i] : dp[i - S];
     const c = candidates(graph, lat, lng, radius);
     room(1 + 7 * (c?.length ?? 0) + 1);
-    spaceBuf[o++] = c ? c.length : 0;
+    out[o++] = c ? c.length : 0;
     if (!c) continue;
-    const out = spaceBuf;
     for (const s of c) {
       out[o] = s.edge; out[o + 1] = s.pt; out[o + 2] = s.pos; out[o + 3] = s.frac; out[o + 4] = s.lat; out[o + 5] = s.lng; out[o + 6] = s.dist;
       o += 7;
@@ -384,18 +388,14 @@ export function spacesTask(args: MatrixArgs, ctx?: Pick<TaskContext, 'piece'>): 
     f.n = 0;
     q.run(i < S ? FORWARD : BACKWARD, f);
     room(1 + 3 * f.n);
-    const grown = spaceBuf; // room() may have replaced it
-    grown[o++] = f.n;
-    for (let k = 0; k < f.n; k++, o += 3) { grown[o] = f.node[k]; grown[o + 1] = f.d[k]; grown[o + 2] = f.m[k]; }
+    out[o++] = f.n;
+    for (let k = 0; k < f.n; k++, o += 3) { out[o] = f.node[k]; out[o + 1] = f.d[k]; out[o + 2] = f.m[k]; }
   }
-  const body = new Uint8Array(spaceBuf.buffer, 0, 8 * o), kept = spaceBuf.length <= KEEP_SPACE;
-  if (!kept) spaceBuf = new Float64Array(4096);
-  if (!ctx?.piece) return new BinaryBody(body, kept);
-  // In shared memory, the main thread hands these bytes to phase 'cells' on every thread as they
-  // are (TaskContext.attached): no copy into the batch reply, the message, or each thread's unpack.
-  const shared = new Uint8Array(new SharedArrayBuffer(body.byteLength));
-  shared.set(body);
-  ctx.piece(0, shared);
+  // Without a lane the bytes are copied into the reply at once, so the slab is not lent.
+  if (!ctx?.piece) return new BinaryBody(new Uint8Array(slab, out.byteOffset, 8 * o), true);
+  // On a lane, the main thread hands these bytes to phase 'cells' on every thread as they are
+  // (TaskContext.attached): no copy into the batch reply, the message, or each thread's unpack.
+  ctx.piece(0, lend(slab, 8 * o));
   return new BinaryBody(new Uint8Array(0));
 }
 
@@ -493,13 +493,13 @@ function release() {
   cellMs = new Float64Array(0); cellMetres = new Float64Array(0);
   writer = new ByteWriter();
   main = new BucketIndex(); spare = new BucketIndex();
-  spaceBuf = new Float64Array(4096);
+  spaceSlabs.clear();
   collectSoon();
 }
 
 /** Bytes of the arrays this thread keeps for its next matrix (tests). */
 export function keptBytes(): number {
-  return cellMs.byteLength + cellMetres.byteLength + writer.buf.byteLength + main.bytes + spare.bytes + spaceBuf.byteLength;
+  return cellMs.byteLength + cellMetres.byteLength + writer.buf.byteLength + main.bytes + spare.bytes + spaceSlabs.bytes;
 }
 
 /**
