@@ -168,9 +168,11 @@ function prepare(schema: Schema, data: unknown): void {
     if (Array.isArray(d)) {
       const items = s.items as Schema | undefined;
       if (!items) continue;
+      // only items that hold strings or members to prepare are visited (not a matrix's 1,000 points)
+      const strings = typesOf(items).includes('string'), inner = !!(items.items || items.properties);
       for (let i = 0; i < d.length; i++) {
-        if (typeof d[i] === 'string' && typesOf(items).includes('string')) d[i] = normalise(items, d[i].trim());
-        else stack.push([items, d[i]]);
+        if (typeof d[i] === 'string' && strings) d[i] = normalise(items, d[i].trim());
+        else if (inner) stack.push([items, d[i]]);
       }
       continue;
     }
@@ -192,8 +194,25 @@ function prepare(schema: Schema, data: unknown): void {
 
 const typesOf = (s: Schema): unknown[] => (Array.isArray(s.type) ? s.type : [s.type]);
 
+/**
+ * Whether any string (value or member name) holds an unpaired UTF-16 surrogate. Builds nothing: a
+ * path for every value of a matrix's 2,000 coordinates was ~110 KB of garbage a request. The body
+ * nests at most MAX_JSON_DEPTH levels (json-depth.ts), so the recursion is bounded.
+ */
+function hasLoneSurrogate(d: unknown): boolean {
+  if (typeof d === 'string') return LONE_SURROGATE.test(d);
+  if (d === null || typeof d !== 'object') return false;
+  if (Array.isArray(d)) {
+    for (let i = 0; i < d.length; i++) if (hasLoneSurrogate(d[i])) return true;
+    return false;
+  }
+  for (const k in d) if (LONE_SURROGATE.test(k) || hasLoneSurrogate((d as Record<string, unknown>)[k])) return true;
+  return false;
+}
+
 /** The path of the first string (value or member name) holding an unpaired UTF-16 surrogate, or null. */
 function loneSurrogate(data: unknown): string | null {
+  if (!hasLoneSurrogate(data)) return null;
   const stack: [unknown, string][] = [[data, '']];
   while (stack.length) {
     const [d, path] = stack.pop()!;
