@@ -11,8 +11,9 @@
 //   point's nearest road.
 //   With `rows`, one part of a matrix split over threads, for src/api/matrix.ts to join without
 //   parsing (readPart): three u32 (little-endian) byte lengths, then the durations rows `[…],[…]`,
-//   the distances rows, the snapped sources of those rows `{…},null`, and the rest of the object
-//   from `"destinations":` on, without its braces. With `stream` (on a lane), a part whose rows
+//   the distances rows, the snapped sources of those rows `{…},null`, and, in the part whose rows
+//   start at 0 (the only one read for it), the rest of the object from `"destinations":` on,
+//   without its braces. With `stream` (on a lane), a part whose rows
 //   came ahead as pieces: its two sections of rows are empty.
 //
 // Every cell equals what /route answers for that pair (the same candidates, phantom costs, same-edge
@@ -692,9 +693,12 @@ export function matrixTask(args: MatrixArgs, ctx?: Pick<TaskContext, 'piece' | '
   const e = w.n;
   w.snapped(p.src, r0, r1);
   const f = w.n;
-  w.str(part ? '"destinations":[' : '],"destinations":[');
-  w.snapped(p.dst, 0, p.dst.length);
-  w.str(`],"mode":${JSON.stringify(graph.profile)},"extract":${JSON.stringify(graph.extract)}${traffic ? `,"traffic":${JSON.stringify(traffic)}` : ''}`);
+  // the rest of the object is read from the first part only (src/api/matrix.ts joinParts)
+  if (!part || r0 === 0) {
+    w.str(part ? '"destinations":[' : '],"destinations":[');
+    w.snapped(p.dst, 0, p.dst.length);
+    w.str(`],"mode":${JSON.stringify(graph.profile)},"extract":${JSON.stringify(graph.extract)}${traffic ? `,"traffic":${JSON.stringify(traffic)}` : ''}`);
+  }
   if (!part) { w.str('}'); return new JsonText([w.buf.subarray(0, w.n)], true); }
   w.view.setUint32(0, b - a, true); w.view.setUint32(4, d - c, true); w.view.setUint32(8, f - e, true);
   return new BinaryBody(w.buf.subarray(0, w.n), true);
