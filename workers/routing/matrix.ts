@@ -196,6 +196,20 @@ function seedTarget(q: UpwardSearch, graph: LoadedGraph, t: Snap) {
   if (f & 2) q.seed(g.edgeV[e], round((1 - t.frac) * w), g.edgeDist[e] - t.pos);
 }
 
+/**
+ * One point's upward search from its candidates, forward from a source or backward to a
+ * destination, into `settled` (which it returns). The searches of the bucket index and of phase
+ * 'spaces' all run here: with no callback to inline, the call site no longer decides what a
+ * search allocates (docs/routing.md, *No callback, no boxed numbers*).
+ */
+function searchFrom(q: UpwardSearch, graph: LoadedGraph, c: Snap[], dir: number): Settled {
+  q.reset();
+  for (const s of c) (dir === FORWARD ? seedSource : seedTarget)(q, graph, s);
+  settled.n = 0;
+  q.run(dir, settled);
+  return settled;
+}
+
 /** Both points on one edge: the cost (and metres) of driving straight along it, as leg() does, or null. */
 function direct(graph: LoadedGraph, s: Snap, t: Snap): [number, number] | null {
   const g = graph.g, f = g.edgeFlags[s.edge], w = g.edgeW[s.edge];
@@ -220,7 +234,7 @@ class BucketIndex {
   bytes = 0;
 
   build(graph: LoadedGraph, dst: (Snap[] | null)[], given?: (Space | null)[]): this {
-    const q = upward(graph), entries = this.entries, cols = dst.length, f = settled;
+    const q = upward(graph), entries = this.entries, cols = dst.length;
     this.graph = graph; this.cols = cols;
     entries.clear();
     for (let j = 0; j < cols; j++) {
@@ -231,10 +245,7 @@ class BucketIndex {
         for (let k = sp.at, z = sp.at + 3 * sp.n; k < z; k += 3) entries.push(sp.data[k], j, sp.data[k + 1], sp.data[k + 2]);
         continue;
       }
-      q.reset();
-      for (const t of c) seedTarget(q, graph, t);
-      f.n = 0;
-      q.run(BACKWARD, f);
+      const f = searchFrom(q, graph, c, BACKWARD);
       for (let k = 0; k < f.n; k++) entries.push(f.node[k], j, f.d[k], f.m[k]);
     }
     this.buckets.build(entries);
@@ -260,15 +271,11 @@ class BucketIndex {
       const c = src[i];
       if (!c) continue;
       const row = i * cols;
-      f.n = 0;
       if (given) {
         const sp = given[i]!;
+        f.n = 0;
         for (let k = sp.at, z = sp.at + 3 * sp.n; k < z; k += 3) f.add(sp.data[k], sp.data[k + 1], sp.data[k + 2]);
-      } else {
-        q.reset();
-        for (const s of c) seedSource(q, graph, s);
-        q.run(FORWARD, f);
-      }
+      } else searchFrom(q, graph, c, FORWARD);
       // over what the search settled, after it: the hot loop's arrays stay in registers
       const fx = f.node, fd = f.d, fm = f.m;
       for (let k = 0; k < f.n; k++) {
@@ -367,7 +374,7 @@ export function spacesTask(args: MatrixArgs, ctx?: Pick<TaskContext, 'piece'>): 
   const { graph, radius, sp, dp } = checked(args), S = sp.length, P = S + dp.length;
   const [a, b] = args.part ?? [0, P];
   if (!(Number.isInteger(a) && Number.isInteger(b) && a >= 0 && a < b && b <= P)) throw new TaskError(400, 'invalid_parameter', "Parameter 'part' is out of range.");
-  const q = upward(graph), f = settled;
+  const q = upward(graph);
   let slab = spaceSlabs.take(8 * 256), out = slabFloats(slab), o = 0;
   const room = (k: number) => {
     if (o + k <= out.length) return;
@@ -384,10 +391,7 @@ export function spacesTask(args: MatrixArgs, ctx?: Pick<TaskContext, 'piece'>): 
       out[o] = s.edge; out[o + 1] = s.pt; out[o + 2] = s.pos; out[o + 3] = s.frac; out[o + 4] = s.lat; out[o + 5] = s.lng; out[o + 6] = s.dist;
       o += 7;
     }
-    q.reset();
-    for (const s of c) (i < S ? seedSource : seedTarget)(q, graph, s);
-    f.n = 0;
-    q.run(i < S ? FORWARD : BACKWARD, f);
+    const f = searchFrom(q, graph, c, i < S ? FORWARD : BACKWARD);
     room(1 + 3 * f.n);
     out[o++] = f.n;
     for (let k = 0; k < f.n; k++, o += 3) { out[o] = f.node[k]; out[o + 1] = f.d[k]; out[o + 2] = f.m[k]; }
