@@ -23,7 +23,7 @@ export class SlabShelf {
     if (free) return free;
     const slab = new SharedArrayBuffer(HEAD + bytes);
     if (bytes > this.maxBytes) return slab;
-    // replace a free slab that is too small, else the oldest one that is out
+    // replace a free slab (too small), else the first one (out: dropped from the shelf, its holder keeps it)
     const small = this.slabs.findIndex((s) => !isOut(s));
     if (this.slabs.length < this.count) this.slabs.push(slab);
     else this.slabs[small >= 0 ? small : 0] = slab;
