@@ -307,6 +307,21 @@ export class Engine {
     })));
   }
 
+  /**
+   * Tasks that must run at the same time, each on a thread of its own, because they wait for one
+   * another (the sides of a matrix meeting in shared memory, src/core/meet.ts): one to each idle
+   * lane, sent at once. Null, and nothing sent, when fewer lanes than tasks are idle.
+   */
+  runTogether(reqs: { op: string; args: unknown; attached?: Uint8Array[] }[], sandbox = false, estimateUs = 100_000): Promise<TaskReply[]> | null {
+    const gen = this.gen;
+    if (!gen || gen.closing || this.pending.length) return null;
+    const idle = gen.lanes.filter((l) => l.out.length === 0);
+    if (idle.length < reqs.length) return null;
+    return Promise.all(reqs.map((r, i) => new Promise<TaskReply>((resolve, reject) => {
+      this.send(idle[i], [{ req: { op: r.op, args: r.args, sandbox, attached: r.attached }, resolve, reject }], estimateUs, true);
+    })));
+  }
+
   private pending: Pending[] = [];
   private scheduled = false;
   /** Worker time per task (µs, moving average); starts high so both threads serve until measured. */

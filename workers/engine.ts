@@ -61,8 +61,7 @@ function replyBuffer(bytes: number): Buffer | undefined {
 let pieceLane: MessagePort | null = null, pieceTask = 0;
 function piece(stream: number, bytes: Uint8Array) {
   const msg: PieceMessage = { piece: bytes, task: pieceTask, stream };
-  if (bytes.buffer instanceof SharedArrayBuffer) pieceLane!.postMessage(msg);
-  else pieceLane!.postMessage(msg, [bytes.buffer as ArrayBuffer]);
+  pieceLane!.postMessage(msg, [bytes.buffer as ArrayBuffer]);
 }
 
 /** A batch as the main thread sends it (src/pool.ts): msgpack'd requests, and each one's attached bytes. */

@@ -10,7 +10,7 @@ import { HttpError } from '../http/types.ts';
 import { Q } from '../http/operation.ts';
 import { MODE_ALIASES, NOT_IMPLEMENTED, departAt } from './route.ts';
 import { SNAP_RADIUS, TRAFFIC_MATRIX_MAX_CELLS } from '../core/limits.ts';
-import { giveBack } from '../core/lent.ts';
+import { meetBytes, meetLayout, meetLength, meetReset } from '../core/meet.ts';
 
 /** Plan-independent limits of one matrix request. */
 export const MATRIX_LIMITS = {
@@ -24,8 +24,8 @@ export const MATRIX_LIMITS = {
 /** Above this many cells a matrix is split by rows over the worker threads and sent in pieces. */
 export const SPLIT_CELLS = 40_000;
 /**
- * From this many cells up to SPLIT_CELLS, a matrix is computed in two phases over the threads when
- * every one is idle (runPhased); otherwise whole on one, so a busy server spends no CPU on messages.
+ * From this many cells up to SPLIT_CELLS, a matrix is computed on every thread at once when every
+ * one is idle (runMeeting); otherwise whole on one, so a busy server spends no CPU on messages.
  */
 export const IDLE_SPLIT_CELLS = 2_500;
 
@@ -74,7 +74,7 @@ type MatrixArgs = { sources: [number, number][]; destinations: [number, number][
 /**
  * Runs the matrix; a large one split by rows over the threads, each part sending its rows ahead in
  * blocks (task arg `stream`), so no thread holds a large answer whole (issue 11 §6); a middling one
- * in two phases when every thread is idle (IDLE_SPLIT_CELLS). The answer as one body or as pieces
+ * on every thread at once when every thread is idle (IDLE_SPLIT_CELLS). The answer as one body or as pieces
  * in order.
  */
 export async function runMatrix(ctx: AppContext, args: MatrixArgs, sandbox: boolean): Promise<Reply> {
@@ -82,7 +82,7 @@ export async function runMatrix(ctx: AppContext, args: MatrixArgs, sandbox: bool
   const large = cells > SPLIT_CELLS;
   // traffic cells are each a search of their own (at most TRAFFIC_MATRIX_MAX_CELLS, checked on the whole): not split
   const idle = !large && !args.traffic && cells >= IDLE_SPLIT_CELLS && engine.threads > 1 && engine.idleLanes === engine.threads;
-  if (idle) return runPhased(ctx, args, sandbox);
+  if (idle) return runMeeting(ctx, args, sandbox);
   if (!large) return { task: await engine.run('route_matrix', args, sandbox) };
   const replies = await engine.runSpread(byRows(engine.threads, args, { stream: true }), sandbox, cells * 0.2);
   const bad = replies.find((r) => r.status !== 200);
@@ -104,31 +104,51 @@ function byRows(threads: number, args: MatrixArgs, extra: object) {
   return ranges(args.sources.length, threads).map((rows) => ({ op: 'route_matrix', args: { ...args, ...extra, rows } }));
 }
 
+/** Balanced split of [0, n) into exactly k consecutive ranges (k ≤ n: none empty). */
+function split(n: number, k: number): [number, number][] {
+  return Array.from({ length: k }, (_, i) => [Math.floor((i * n) / k), Math.floor(((i + 1) * n) / k)] as [number, number]);
+}
+
 /**
- * A matrix in two phases over the threads: each first snaps a share of all the points and runs
- * their upward searches (phase 'spaces'), then, from every point's search space, fills the cells
- * of a share of the rows (phase 'cells'). Split by rows alone, each thread would repeat every
- * destination's snapping and search: on the 1M-node grid a 100 × 100 half cost 73% of the whole.
+ * Room for the search spaces of a meeting matrix, in Float64s per point: a point's candidates and
+ * ~70 settled nodes on the 1M-node grid take ~220. Raised when a side runs out (its length is then
+ * what it needed), so a graph with larger search spaces pays one whole-on-one-thread matrix.
  */
-async function runPhased(ctx: AppContext, args: MatrixArgs, sandbox: boolean): Promise<Reply> {
-  const engine = ctx.engine, points = args.sources.length + args.destinations.length;
-  const reqs = ranges(points, engine.threads).map((part) => ({ op: 'route_matrix', args: { ...args, phase: 'spaces', part } }));
-  const spaces = await engine.runSpread(reqs, sandbox, points * 20);
-  // Sent ahead in shared memory (on a lane), the spaces go to every thread as they are; a thread
-  // without a lane answered them in its reply, and they are packed into the arguments.
-  const bytes = spaces.map((r) => r.pieces?.[0]?.[0] ?? r.body);
-  const bad = spaces.find((r) => r.status !== 200);
-  if (bad) {
-    bytes.forEach(giveBack);
-    return { task: bad };
+export const meetRoom = { perPoint: 512 };
+
+/** The last meeting buffer, kept for the next matrix: a new one faults its pages in as it is written. */
+let kept: SharedArrayBuffer | null = null;
+
+/**
+ * A matrix on every idle thread at once, meeting in shared memory (src/core/meet.ts): each thread
+ * snaps a share of all the points and writes their upward search spaces, waits for the others,
+ * then fills a share of the rows from every point's space. Split by rows alone, each thread would
+ * repeat every destination's snapping and search: on the 1M-node grid a 100 × 100 half cost 73% of
+ * the whole. Runs whole on one thread when the threads are no longer all idle or a side ran out of
+ * room.
+ */
+async function runMeeting(ctx: AppContext, args: MatrixArgs, sandbox: boolean): Promise<Reply> {
+  const engine = ctx.engine, S = args.sources.length, points = S + args.destinations.length;
+  const sides = Math.min(engine.threads, S), parts = split(points, sides), rows = split(S, sides);
+  const cap = meetRoom.perPoint * Math.ceil(points / sides);
+  const buf = kept && kept.byteLength >= meetBytes(sides, cap) ? kept : new SharedArrayBuffer(meetBytes(sides, cap));
+  kept = null;
+  meetReset(buf, sides);
+  const shared = [new Uint8Array(buf)];
+  const replies = await engine.runTogether(parts.map((part, side) => ({
+    op: 'route_matrix', args: { ...args, phase: 'meet', part, side, sides, room: cap, rows: rows[side] }, attached: shared,
+  })), sandbox, points * 15);
+  if (!replies) return { task: await engine.run('route_matrix', args, sandbox) };
+  // every side has answered, so no thread reads or writes the buffer any more
+  kept = buf;
+  // 409 is meet_full (workers/routing/matrix.ts readSides): every side answers it when one ran out of room
+  const full = replies.find((r) => r.status === 409);
+  if (full) {
+    const m = meetLayout(buf, sides, cap)!;
+    for (let k = 0; k < sides; k++) meetRoom.perPoint = Math.max(meetRoom.perPoint, Math.ceil((1.25 * meetLength(m, k)) / (parts[k][1] - parts[k][0])));
+    releaseAll(replies)();
+    return { task: await engine.run('route_matrix', args, sandbox) };
   }
-  const shared = bytes.every((b) => b.buffer instanceof SharedArrayBuffer);
-  const cells = byRows(engine.threads, args, shared ? { phase: 'cells' } : { phase: 'cells', spaces: bytes }).map((r) => (shared ? { ...r, attached: bytes } : r));
-  const replies = await engine.runSpread(cells, sandbox, points * 10);
-  // every cells task has answered, so nothing reads the spaces now (were one to fail to answer,
-  // they are not given back: its thread may still be reading them)
-  for (const r of spaces) r.release?.();
-  bytes.forEach(giveBack);
   const failed = replies.find((r) => r.status !== 200);
   return failed ? { task: failed } : { status: 200, chunks: joinParts(replies), release: releaseAll(replies) };
 }

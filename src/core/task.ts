@@ -24,9 +24,8 @@ export interface TaskContext {
   /**
    * Sends bytes of the answer ahead of it, so the thread need not hold a large answer whole (a
    * 1,000 × 1,000 matrix's 15 MB): the caller gets them in order in TaskReply.pieces[stream].
-   * The bytes' whole buffer is moved to the main thread, or shared with it when it is a
-   * SharedArrayBuffer (what another task is given as `attached`, with no copy). Only batches on a
-   * lane (src/pool.ts) have it; elsewhere a task keeps its answer whole.
+   * The bytes' whole buffer is moved to the main thread. Only batches on a lane (src/pool.ts)
+   * have it; elsewhere a task keeps its answer whole.
    */
   piece?: (stream: number, bytes: Uint8Array) => void;
   /** Bytes the caller gave beside the arguments (TaskRequest.attached): shared, not copied, when over a SharedArrayBuffer. */
@@ -81,7 +80,7 @@ export interface TaskRequest {
   sandbox?: boolean;
   /**
    * Bytes for the task beside its msgpack'd arguments, posted as they are: views over
-   * SharedArrayBuffers reach the thread without a copy (the search spaces of a two-phase matrix).
+   * SharedArrayBuffers reach the thread without a copy (where a matrix's threads meet, src/core/meet.ts).
    * Never packed; the task reads them as TaskContext.attached.
    */
   attached?: Uint8Array[];

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadDataset } from '../../src/data/catalog.ts';
 import { routing } from '../../workers/routing/index.ts';
-import { TaskError, JsonText, type Dataset } from '../../src/core/task.ts';
+import { TaskError, JsonText, type Dataset, type TaskContext } from '../../src/core/task.ts';
 import type { RawNetwork } from '../../graph-build/osm/read.ts';
 
 export { REPO, SHARED_DATA } from '../helpers/paths.ts';
@@ -22,9 +22,9 @@ export function loadInto(builtDir: string, names: string[]): Dataset[] {
 }
 
 /** Run a task like the worker does; a TaskError becomes { status, code }. */
-export function task(op: string, args: unknown): any {
+export function task(op: string, args: unknown, ctx: Partial<TaskContext> = {}): any {
   try {
-    const out = routing.tasks[op](args, { sandbox: false });
+    const out = routing.tasks[op](args, { sandbox: false, ...ctx });
     // What the worker answers, parsed as a client would (route bodies arrive as JSON text).
     return out instanceof JsonText ? JSON.parse(out.text) : out;
   } catch (e) {

@@ -8,10 +8,10 @@ import { buildRoadExtract } from '../../graph-build/roads.ts';
 import { rng } from '../../bench/lib/rand.ts';
 import { randomPoints } from '../../bench/lib/check.ts';
 import { loadedGraphs } from '../../workers/routing/graphs.ts';
-import { joinParts, MATRIX_LIMITS } from '../../src/api/matrix.ts';
-import { giveBack } from '../../src/core/lent.ts';
+import { joinParts, MATRIX_LIMITS, meetRoom } from '../../src/api/matrix.ts';
+import { meetBytes, meetLayout, meetLength } from '../../src/core/meet.ts';
 import { routing } from '../../workers/routing/index.ts';
-import { rowsText, KEEP_CELLS, RELEASE_MS, BLOCK_CELLS, keptBytes } from '../../workers/routing/matrix.ts';
+import { rowsText, KEEP_CELLS, RELEASE_MS, BLOCK_CELLS, keptBytes, writeSide, readSides } from '../../workers/routing/matrix.ts';
 import { warmUpMatrix, WARM_UP_SIZES } from '../../workers/routing/warm-up.ts';
 import type { BinaryBody } from '../../src/core/task.ts';
 import { ATTRIBUTION } from '../../src/core/attribution.ts';
@@ -88,43 +88,37 @@ describe('route_matrix task', () => {
     expect(JSON.parse(Buffer.concat(joinParts(parts)).toString())).toEqual({ ...whole, attribution: ATTRIBUTION });
   });
 
-  it('in two phases (search spaces of any share of the points, then cells by rows) joined as bytes equals the whole matrix', () => {
+  it('on threads meeting in shared memory (each side writes the spaces of a share of the points, then answers rows) joined as bytes equals the whole matrix', () => {
     // off-road points (no candidate), a repeated point (the same-edge shortcut) and unreachable cells
     const S = points('tanzania-sw', 'driving', 30, 23), D = points('tanzania-sw', 'driving', 17, 24).concat([S[3]]);
     const whole = task('route_matrix', { sources: S, destinations: D });
-    const run = (args: object) => (routing.tasks.route_matrix({ sources: S, destinations: D, ...args }, { sandbox: false }) as BinaryBody).bytes.slice();
-    const spaces = [[0, 13], [13, 31], [31, 48]].map((part) => run({ phase: 'spaces', part }));
-    const parts = [[0, 11], [11, 30]].map((rows) => ({ body: run({ phase: 'cells', rows, spaces }) }));
-    expect(JSON.parse(Buffer.concat(joinParts(parts)).toString())).toEqual({ ...whole, attribution: ATTRIBUTION });
-    // on a lane: the spaces go ahead in shared memory (an empty answer), and phase 'cells' reads them attached
-    const lent = (part: number[]) => {
-      const sent: Uint8Array[] = [];
-      const r = routing.tasks.route_matrix({ sources: S, destinations: D, phase: 'spaces', part }, { sandbox: false, piece: (_s: number, b: Uint8Array) => sent.push(b) }) as BinaryBody;
-      expect([r.bytes.byteLength, sent.length, sent[0].buffer instanceof SharedArrayBuffer]).toEqual([0, 1, true]);
-      return sent[0];
-    };
-    const shared = [[0, 20], [20, 48]].map(lent);
-    // the thread writes its next spaces into a slab that has been given back, never into one still out
-    const again = lent([0, 20]);
-    expect(again).toEqual(shared[0]);
-    expect([shared[0].buffer, shared[1].buffer]).not.toContain(again.buffer);
-    shared.forEach(giveBack);
-    const back = lent([20, 48]);
-    expect(back).toEqual(shared[1]);
-    expect([shared[0].buffer, shared[1].buffer]).toContain(back.buffer);
-    giveBack(back);
-    const kept = lent([20, 48]);
-    expect(kept.buffer).toBe(back.buffer);
-    shared[1] = kept;
-    const attached = [[0, 17], [17, 30]].map((rows) => ({ body: (routing.tasks.route_matrix({ sources: S, destinations: D, phase: 'cells', rows }, { sandbox: false, attached: shared }) as BinaryBody).bytes.slice() }));
-    expect(JSON.parse(Buffer.concat(joinParts(attached)).toString())).toEqual({ ...whole, attribution: ATTRIBUTION });
+    const parts = [[0, 13], [13, 31], [31, 48]] as [number, number][], rows = [[0, 11], [11, 12], [12, 30]] as [number, number][];
+    const side = (k: number, room = 4096) => ({ sources: S, destinations: D, phase: 'meet' as const, part: parts[k], side: k, sides: 3, room, rows: rows[k] });
+    const buf = new SharedArrayBuffer(meetBytes(3, 4096));
+    // one thread here: every side written first, then each reads them all and answers its rows
+    for (const k of [2, 0, 1]) writeSide(side(k), buf);
+    const answer = (k: number) => ({ body: (routing.tasks.route_matrix(side(k), { sandbox: false, attached: [new Uint8Array(buf)] }) as BinaryBody).bytes.slice() });
+    // (a task writes its own side again, the same bytes, before it reads)
+    expect(JSON.parse(Buffer.concat(joinParts([0, 1, 2].map(answer))).toString())).toEqual({ ...whole, attribution: ATTRIBUTION });
     expect(whole.durations_s.flat().filter((x: number | null) => x === null).length).toBeGreaterThan(0);
     expect(whole.sources.filter((x: unknown) => x === null).length).toBeGreaterThan(0);
-    // spaces that do not cover every point, or are not search spaces, are refused
-    for (const bad of [spaces.slice(1), [new Uint8Array(7)], 'x']) {
-      const r = task('route_matrix', { sources: S, destinations: D, phase: 'cells', rows: [0, 30], spaces: bad });
-      expect(r.status, String(bad)).toBe(400);
-    }
+    // a side not written in time: 503 after the time-out, not a wait for ever
+    const late = new SharedArrayBuffer(meetBytes(3, 4096));
+    writeSide(side(0), late); writeSide(side(2), late);
+    const t0 = Date.now();
+    expect(() => readSides(side(0), late, 50)).toThrow(expect.objectContaining({ status: 503 }));
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(45);
+    // a region too small: every side answers 409 and the header says what each side needed
+    const small = new SharedArrayBuffer(meetBytes(3, 64));
+    for (const k of [0, 1, 2]) writeSide(side(k, 64), small);
+    const m = meetLayout(small, 3, 64)!;
+    for (const k of [0, 1, 2]) expect(meetLength(m, k)).toBe(meetLength(meetLayout(buf, 3, 4096)!, k));
+    expect(meetLength(m, 0)).toBeGreaterThan(64);
+    expect(task('route_matrix', side(1, 64), { attached: [new Uint8Array(small)] }).status).toBe(409);
+    // without its buffer, with a side outside it or more room than it has, the task is refused
+    expect(task('route_matrix', side(1)).status).toBe(400);
+    expect(task('route_matrix', { ...side(1), side: 3 }, { attached: [new Uint8Array(buf)] }).status).toBe(400);
+    expect(task('route_matrix', side(1, 4097), { attached: [new Uint8Array(buf)] }).status).toBe(400);
   });
 
   it(`a matrix above ${KEEP_CELLS} cells equals its row parts; smaller ones after it are unchanged; its arrays are given back ${RELEASE_MS} ms after`, async () => {
@@ -233,45 +227,54 @@ describe('/api/v1/route/matrix over HTTP (2 worker threads)', () => {
     checkAgainstRoute(sub, Ss, D.slice(0, 25), 'driving');
   });
 
-  it('POST 60 × 60 on idle threads runs in two phases over both and equals /route cell by cell; on busy threads it runs whole', async () => {
-    const engine = s.app.ctx.engine, phases: string[] = [], given: string[] = [], released: string[] = [], lent: Uint8Array[] = [];
-    const spread = engine.runSpread.bind(engine);
-    engine.runSpread = async (reqs, ...rest) => {
-      const phase = reqs.map((r) => String((r.args as { phase?: string }).phase));
-      phases.push(...phase);
-      // how phase 'cells' gets the spaces: attached in shared memory, not packed into its arguments
-      given.push(...reqs.map((r) => `${'spaces' in (r.args as object)} ${r.attached?.map((b) => b.buffer.constructor.name)}`));
-      lent.push(...(reqs[0].attached ?? []));
-      const replies = await spread(reqs, ...rest);
-      replies.forEach((r, i) => { const own = r.release; r.release = () => { released.push(phase[i]); own?.(); }; });
-      return replies;
+  it('POST 60 × 60 on idle threads runs on both at once, meeting in shared memory, and equals /route cell by cell; on busy threads it runs whole; a side out of room makes it run whole once', async () => {
+    const engine = s.app.ctx.engine, sent: string[] = [], released: string[] = [], run: string[] = [];
+    const together = engine.runTogether.bind(engine), one = engine.run.bind(engine);
+    engine.runTogether = (reqs, ...rest) => {
+      // one message per thread: its side, its rows, and the buffer attached (shared memory, not packed)
+      sent.push(...reqs.map((r) => { const a = r.args as { phase?: string; side?: number; rows?: number[] }; return `${a.phase} ${a.side} ${a.rows} ${r.attached?.map((b) => b.buffer.constructor.name)}`; }));
+      const p = together(reqs, ...rest);
+      return p && p.then((replies) => { replies.forEach((r, i) => { const own = r.release; r.release = () => { released.push(String(i)); own?.(); }; }); return replies; });
     };
+    engine.run = (op, args, ...rest) => { if (op === 'route_matrix') run.push(String((args as { phase?: string }).phase)); return one(op, args, ...rest); };
     try {
       const S = points('tanzania-sw', 'driving', 60, 43), D = points('tanzania-sw', 'driving', 60, 44);
       const ok = await s.post('/api/v1/route/matrix', { sources: S, destinations: D }, key);
       const m = await ok.json() as any;
       expect(ok.status, JSON.stringify(m).slice(0, 300)).toBe(200);
-      expect(phases).toEqual(['spaces', 'spaces', 'cells', 'cells']);
-      expect(given.slice(2)).toEqual(Array(2).fill('false SharedArrayBuffer,SharedArrayBuffer'));
-      // once the answer is written, every reply buffer goes back to its thread, and so do the spaces
-      expect(released.sort()).toEqual(['cells', 'cells', 'spaces', 'spaces']);
-      expect(lent.map((b) => new Int32Array(b.buffer, 0, 1)[0])).toEqual([0, 0]);
+      expect(sent).toEqual(['meet 0 0,30 SharedArrayBuffer', 'meet 1 30,60 SharedArrayBuffer']);
+      expect(run).toEqual([]);
+      // once the answer is written, both reply buffers go back to their threads
+      expect(released.sort()).toEqual(['0', '1']);
       expect(m.durations_s).toHaveLength(60);
       expect(m.sources).toHaveLength(60);
       const rows = [0, 29, 30, 59];
       checkAgainstRoute({ durations_s: rows.map((i) => m.durations_s[i]), distances_m: rows.map((i) => m.distances_m[i]) }, rows.map((i) => S[i]), D, 'driving');
+      // a side out of room: the matrix runs whole on one thread, and the next one gets the room it needed
+      const room = meetRoom.perPoint;
+      meetRoom.perPoint = 8;
+      sent.length = 0;
+      try {
+        const again = await s.post('/api/v1/route/matrix', { sources: S, destinations: D }, key);
+        expect(await again.json()).toEqual(m);
+        expect([sent.length, run]).toEqual([2, ['undefined']]);
+        expect(meetRoom.perPoint).toBeGreaterThan(8);
+        run.length = 0;
+        expect(await (await s.post('/api/v1/route/matrix', { sources: S, destinations: D }, key)).json()).toEqual(m);
+        expect([sent.length, run]).toEqual([4, []]);
+      } finally { meetRoom.perPoint = Math.max(room, meetRoom.perPoint); }
       // while a large matrix keeps both threads busy, it goes whole to one
       const L = points('tanzania-sw', 'driving', 1000, 45);
       let bigDone = false;
       const big = s.post('/api/v1/route/matrix', { sources: L, destinations: L }, key).then(async (r) => { await r.arrayBuffer(); bigDone = true; return r.status; });
-      while (!phases.includes('undefined')) await new Promise((r) => setTimeout(r, 1));
-      phases.length = 0;
+      while (engine.idleLanes === engine.threads) await new Promise((r) => setTimeout(r, 1));
+      sent.length = 0; run.length = 0;
       const busy = await s.post('/api/v1/route/matrix', { sources: S, destinations: D }, key);
       expect(bigDone).toBe(false);
       expect(await busy.json()).toEqual(m);
-      expect(phases).toEqual([]);
+      expect([sent, run]).toEqual([[], ['undefined']]);
       expect(await big).toBe(200);
-    } finally { engine.runSpread = spread; }
+    } finally { engine.runTogether = together; engine.run = one; }
   });
 
   it('POST 1000 × 300 streams its ~5 MB body whole (pieces written as the socket drains)', async () => {

@@ -33,7 +33,7 @@ import { leg } from './route.ts';
 import { searchFor, type TrafficArgs, type TrafficUse } from './traffic-search.ts';
 import { TRAFFIC_MATRIX_MAX_CELLS } from '../../src/core/limits.ts';
 import { collectSoon } from '../collect.ts';
-import { SlabShelf, slabFloats, lend } from '../../src/core/lent.ts';
+import { meetLayout, meetRegion, meetPublish, meetWait, meetLength, MEET_PENDING, MEET_WRITTEN, MEET_FULL } from '../../src/core/meet.ts';
 
 export interface MatrixArgs extends TrafficArgs {
   sources: [number, number][];
@@ -44,15 +44,17 @@ export interface MatrixArgs extends TrafficArgs {
   /** send the rows ahead in pieces where the thread can (matrixTask) */
   stream?: boolean;
   /**
-   * A matrix split in two phases over idle threads (src/api/matrix.ts): 'spaces' snaps points
-   * [part[0], part[1]) of sources ++ destinations and answers their upward search spaces
-   * (spacesTask; on a lane, as a piece in shared memory and an empty answer); 'cells' answers rows
-   * `rows` as a part, from every point's space in `spaces` or, without it, in the task's attached
-   * bytes (the 'spaces' answers in order), without a search of its own.
+   * A matrix on several idle threads at once (src/api/matrix.ts, src/core/meet.ts): side `side` of
+   * `sides` writes the upward search spaces of points [part[0], part[1]) of sources ++ destinations
+   * into its region (`room` Float64s) of the shared buffer attached to the task (writeSide), waits for the other
+   * sides (readSides), and answers rows `rows` as a part from every point's space, without a
+   * search of its own.
    */
-  phase?: 'spaces' | 'cells';
+  phase?: 'meet';
   part?: [number, number];
-  spaces?: Uint8Array[];
+  side?: number;
+  sides?: number;
+  room?: number;
 }
 
 /** Costs of a matrix: ms and metres per cell (Infinity where unreachable), row-major over rows [r0, r1). */
@@ -198,8 +200,8 @@ function seedTarget(q: UpwardSearch, graph: LoadedGraph, t: Snap) {
 
 /**
  * One point's upward search from its candidates, forward from a source or backward to a
- * destination, into `settled` (which it returns). The searches of the bucket index and of phase
- * 'spaces' all run here: with no callback to inline, the call site no longer decides what a
+ * destination, into `settled` (which it returns). The searches of the bucket index and of a
+ * meeting matrix's sides all run here: with no callback to inline, the call site no longer decides what a
  * search allocates (docs/routing.md, *No callback, no boxed numbers*).
  */
 function searchFrom(q: UpwardSearch, graph: LoadedGraph, c: Snap[], dir: number): Settled {
@@ -323,7 +325,7 @@ interface Prepared {
   /** a destination's candidates on every SCC within the radius, computed once, when first needed */
   dstAll: (Snap[] | undefined)[];
   tr: ReturnType<typeof searchFor> | null;
-  /** the points' upward search spaces, from phase 'spaces' (MatrixArgs.phase) */
+  /** the points' upward search spaces, from the sides of a meeting matrix (MatrixArgs.phase) */
   given?: { src: (Space | null)[]; dst: (Space | null)[] };
 }
 
@@ -340,83 +342,97 @@ function checked(args: MatrixArgs) {
   return { graph, radius, sp, dp, r0, r1, cols: dp.length };
 }
 
-function prepare(args: MatrixArgs, attached?: Uint8Array[]): Prepared {
+/** The request checked and snapped, or with `spaces` (every side's, readSides) read back from them. */
+function prepare(args: MatrixArgs, spaces?: Uint8Array[]): Prepared {
   const c = checked(args), { graph, radius, sp, dp, r0, r1 } = c;
   const tr = args.traffic && args.traffic !== 'none' ? searchFor(graph, args) : null;
-  if (args.phase === 'cells') {
+  if (spaces) {
     if (tr) throw new TaskError(400, 'invalid_parameter', 'A matrix with traffic is not computed from search spaces.');
-    return { ...c, ...readSpaces(args.spaces ?? attached, sp.length, dp.length, r0, r1), dstAll: [], tr: null };
+    return { ...c, ...readSpaces(spaces, sp.length, dp.length, r0, r1), dstAll: [], tr: null };
   }
   const src = sp.map((p, i) => (i >= r0 && i < r1 ? candidates(graph, p[0], p[1], radius) : null));
   const dst = dp.map((p) => candidates(graph, p[0], p[1], radius));
   return { ...c, src, dst, dstAll: [], tr };
 }
 
-// ---- A matrix in two phases (MatrixArgs.phase): upward searches on both threads, then cells ----
+// ---- A matrix on several threads at once (MatrixArgs.phase 'meet', src/core/meet.ts) ----
 
-/** One point's upward search space in a 'spaces' answer: n triples (node, ms, metres) from data[at]. */
+/** One point's upward search space in a side's region: n triples (node, ms, metres) from data[at]. */
 export interface Space { data: Float64Array; at: number; n: number }
 
-/**
- * Slabs of shared memory the spaces are written into (src/core/lent.ts): one is out from phase
- * 'spaces' until the main thread has run phase 'cells' on it, and the next request takes the other.
- * A slab over 256 KB of data (a middling matrix's spaces) is not kept.
- */
-const spaceSlabs = new SlabShelf(2, 256 * 1024);
+/** How long a side waits for the others before it answers 503 (a thread that died, a stalled machine). */
+export const MEET_TIMEOUT_MS = 5000;
 
 /**
- * Phase 'spaces': points [part[0], part[1]) of sources ++ destinations, each as its candidate count,
- * its candidates (edge, pt, pos, frac, lat, lng, dist) and, with any, the count and the triples
- * (node, ms, metres) its upward search settled, forward for a source and backward for a
- * destination: what phase 'cells' needs instead of snapping and searching itself. Float64 bytes.
+ * Writes side `side` of a meeting matrix into its region of the shared buffer: points
+ * [part[0], part[1]) of sources ++ destinations, each as its candidate count, its candidates
+ * (edge, pt, pos, frac, lat, lng, dist) and, with any, the count and the triples (node, ms, metres)
+ * its upward search settled, forward for a source and backward for a destination. Publishes the
+ * side as written, or as full with the length it needed when the region is too small.
  */
-export function spacesTask(args: MatrixArgs, ctx?: Pick<TaskContext, 'piece'>): BinaryBody {
+export function writeSide(args: MatrixArgs, buf: SharedArrayBuffer) {
   const { graph, radius, sp, dp } = checked(args), S = sp.length, P = S + dp.length;
+  const m = layoutOf(args, buf), side = args.side!;
   const [a, b] = args.part ?? [0, P];
   if (!(Number.isInteger(a) && Number.isInteger(b) && a >= 0 && a < b && b <= P)) throw new TaskError(400, 'invalid_parameter', "Parameter 'part' is out of range.");
-  const q = upward(graph);
-  let slab = spaceSlabs.take(8 * 256), out = slabFloats(slab), o = 0;
-  const room = (k: number) => {
-    if (o + k <= out.length) return;
-    const was = out;
-    slab = spaceSlabs.take(8 * Math.max(2 * was.length, o + k)); out = slabFloats(slab); out.set(was.subarray(0, o));
-  };
+  const q = upward(graph), out = meetRegion(buf, m, side), cap = m.cap;
+  // past the region's end the writes stop but the count goes on: the main thread learns what it needed
+  let o = 0;
+  const put = (v: number) => { if (o < cap) out[o] = v; o++; };
   for (let i = a; i < b; i++) {
     const [lat, lng] = i < S ? sp[i] : dp[i - S];
     const c = candidates(graph, lat, lng, radius);
-    room(1 + 7 * (c?.length ?? 0) + 1);
-    out[o++] = c ? c.length : 0;
+    put(c ? c.length : 0);
     if (!c) continue;
-    for (const s of c) {
-      out[o] = s.edge; out[o + 1] = s.pt; out[o + 2] = s.pos; out[o + 3] = s.frac; out[o + 4] = s.lat; out[o + 5] = s.lng; out[o + 6] = s.dist;
-      o += 7;
-    }
+    for (const s of c) { put(s.edge); put(s.pt); put(s.pos); put(s.frac); put(s.lat); put(s.lng); put(s.dist); }
     const f = searchFrom(q, graph, c, i < S ? FORWARD : BACKWARD);
-    room(1 + 3 * f.n);
-    out[o++] = f.n;
-    for (let k = 0; k < f.n; k++, o += 3) { out[o] = f.node[k]; out[o + 1] = f.d[k]; out[o + 2] = f.m[k]; }
+    put(f.n);
+    for (let k = 0; k < f.n; k++) { put(f.node[k]); put(f.d[k]); put(f.m[k]); }
   }
-  // Without a lane the bytes are copied into the reply at once, so the slab is not lent.
-  if (!ctx?.piece) return new BinaryBody(new Uint8Array(slab, out.byteOffset, 8 * o), true);
-  // On a lane, the main thread hands these bytes to phase 'cells' on every thread as they are
-  // (TaskContext.attached): no copy into the batch reply, the message, or each thread's unpack.
-  ctx.piece(0, lend(slab, 8 * o));
-  return new BinaryBody(new Uint8Array(0));
+  meetPublish(m, side, o <= cap ? MEET_WRITTEN : MEET_FULL, o);
 }
 
 /**
- * The 'spaces' answers, in order, back into the candidates and search space of every destination
+ * Every side's spaces, in order, once each is written (this thread's own included); 503 when a side
+ * is not written within `timeoutMs`, 409 `meet_full` when one ran out of room (the main thread then
+ * runs the matrix whole, on one thread, and gives the next one more room).
+ */
+export function readSides(args: MatrixArgs, buf: SharedArrayBuffer, timeoutMs = MEET_TIMEOUT_MS): Uint8Array[] {
+  const m = layoutOf(args, buf), until = Date.now() + timeoutMs, out: Uint8Array[] = [];
+  let full = false;
+  for (let k = 0; k < m.sides; k++) {
+    const state = meetWait(m, k, until);
+    if (state === MEET_PENDING) throw new TaskError(503, 'overloaded', 'A thread of this matrix did not answer in time. Retry with exponential back-off.');
+    if (state === MEET_FULL) full = true;
+    else out.push(new Uint8Array(buf, meetRegion(buf, m, k).byteOffset, 8 * meetLength(m, k)));
+  }
+  if (full) throw new TaskError(409, 'meet_full', 'The search spaces did not fit the shared buffer.');
+  return out;
+}
+
+function layoutOf(args: MatrixArgs, buf: SharedArrayBuffer) {
+  const side = args.side, m = meetLayout(buf, args.sides ?? 0, args.room ?? 0);
+  if (!m || !(Number.isInteger(side) && side! >= 0 && side! < m.sides)) throw new TaskError(400, 'invalid_parameter', "Parameters 'side', 'sides' and 'room' do not fit the matrix's shared buffer.");
+  return m;
+}
+
+/** The shared buffer a meeting matrix's task is given (TaskContext.attached). */
+function meetingBuffer(attached?: Uint8Array[]): SharedArrayBuffer {
+  const b = attached?.[0]?.buffer;
+  if (!(b instanceof SharedArrayBuffer)) throw new TaskError(400, 'invalid_parameter', "Phase 'meet' needs its shared buffer.");
+  return b;
+}
+
+/**
+ * The sides' spaces, in order, back into the candidates and search space of every destination
  * and of the sources of rows [r0, r1) (null for the other sources, which this part never reads).
  */
-function readSpaces(bufs: unknown, S: number, D: number, r0: number, r1: number) {
-  const bad = () => new TaskError(400, 'invalid_parameter', "Parameter 'spaces' does not describe every point of the matrix.");
-  if (!Array.isArray(bufs)) throw bad();
+function readSpaces(bufs: Uint8Array[], S: number, D: number, r0: number, r1: number) {
+  const bad = () => new TaskError(400, 'invalid_parameter', 'The search spaces do not describe every point of the matrix.');
   const src: (Snap[] | null)[] = [], dst: (Snap[] | null)[] = [], gs: (Space | null)[] = [], gd: (Space | null)[] = [];
   let i = 0;
   for (const b of bufs) {
-    if (!(b instanceof Uint8Array) || b.byteLength % 8) throw bad();
-    // a view needs 8-byte alignment, which a message's bytes need not have
-    const data = b.byteOffset % 8 === 0 ? new Float64Array(b.buffer, b.byteOffset, b.byteLength / 8) : new Float64Array(new Uint8Array(b).buffer);
+    const data = new Float64Array(b.buffer, b.byteOffset, b.byteLength / 8);
     for (let k = 0; k < data.length; i++) {
       const nc = data[k++];
       let snaps: Snap[] | null = null, space: Space | null = null;
@@ -498,13 +514,12 @@ function release() {
   cellMs = new Float64Array(0); cellMetres = new Float64Array(0);
   writer = new ByteWriter();
   main = new BucketIndex(); spare = new BucketIndex();
-  spaceSlabs.clear();
   collectSoon();
 }
 
 /** Bytes of the arrays this thread keeps for its next matrix (tests). */
 export function keptBytes(): number {
-  return cellMs.byteLength + cellMetres.byteLength + writer.buf.byteLength + main.bytes + spare.bytes + spaceSlabs.bytes;
+  return cellMs.byteLength + cellMetres.byteLength + writer.buf.byteLength + main.bytes + spare.bytes;
 }
 
 /**
@@ -657,8 +672,13 @@ function blockText(arr: Float64Array, rows: number, cols: number, secs: boolean)
  * part's own sections of rows are empty: the thread never holds more than a block.
  */
 export function matrixTask(args: MatrixArgs, ctx?: Pick<TaskContext, 'piece' | 'attached'>): JsonText | BinaryBody {
-  if (args.phase === 'spaces') return spacesTask(args, ctx);
-  const p = prepare(args, ctx?.attached);
+  let spaces: Uint8Array[] | undefined;
+  if (args.phase === 'meet') {
+    const buf = meetingBuffer(ctx?.attached);
+    writeSide(args, buf);
+    spaces = readSides(args, buf);
+  }
+  const p = prepare(args, spaces);
   const piece = args.stream && !p.tr?.traffic?.applied ? ctx?.piece : undefined;
   const part = !!args.rows || !!piece;
   const { r0, r1, cols, graph } = p, rows = r1 - r0;
