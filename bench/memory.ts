@@ -5,7 +5,8 @@
 // once into --cache as `bench -- scale --cache` does, and the built real extract) and each task
 // kind, the engine is started in a fresh process with 1 and with --workers workers, every worker is
 // given the same load of that task kind (bench/lib/memory-child.ts), and the process RSS is read
-// idle (engine up) and after the load. Per busy worker = (RSS with N − RSS with 1) / (N − 1): the
+// idle (engine up), at once after the load (per_busy_worker_now: before the workers' idle collection,
+// workers/collect.ts) and 0.3 s after it. Per busy worker = (RSS with N − RSS with 1) / (N − 1): the
 // graph files are shared, so this is what each thread adds (its engine code, V8 heap, query state);
 // idle per worker is the same difference before any task, so busy − idle is what the work added;
 // per_busy_worker_released is busy measured again once workers have given back a large matrix's
@@ -141,6 +142,8 @@ export async function main(argv: string[]) {
         results.push({
           graph: gr.name, synthetic: gr.synthetic, nodes: g.meta.nodes, task,
           per_busy_worker_mb: r1((b.busy_rss_mb - a.busy_rss_mb) / (N - 1)),
+          // the same read at once after the load, before the workers' idle collection (workers/collect.ts IDLE_MS)
+          per_busy_worker_now_mb: b.busy_now_rss_mb === undefined ? null : r1((b.busy_now_rss_mb - a.busy_now_rss_mb) / (N - 1)),
           per_idle_worker_mb: r1((b.idle_rss_mb - a.idle_rss_mb) / (N - 1)),
           work_added_per_worker_mb: r1((b.busy_rss_mb - a.busy_rss_mb - (b.idle_rss_mb - a.idle_rss_mb)) / (N - 1)),
           // the same ~1.5 s later, once workers have given back a large matrix's arrays

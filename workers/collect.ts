@@ -1,7 +1,8 @@
-// A full garbage collection of this worker thread, run when it has dropped large buffers (the arrays
-// a 1,000 × 1,000 matrix left, ~50 MB: workers/routing/matrix.ts release()). An idle thread never
-// collects on its own, so that memory would stay resident until its next busy spell (issue 11 §6:
-// extra RSS per busy worker). Runs in the next event-loop turn, so the caller does not wait for it.
+// Full garbage collections of this worker thread when it has left memory behind. An idle thread never
+// collects on its own (V8 collects when allocation asks it to), so what its last tasks dropped stays
+// resident until its next busy spell (issue 11 §6: extra RSS per busy worker): a 1,000 × 1,000
+// matrix's arrays (workers/routing/matrix.ts release()), an isochrone's triangulation, a long
+// trace's candidates. Each runs in a later event-loop turn, so no caller waits for it.
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
@@ -16,12 +17,39 @@ function collector(): () => void {
   return vm.runInNewContext('gc') as () => void;
 }
 
+/** Heap and external bytes after the last full collection this module ran. */
+let floor = 0;
+const held = () => { const h = v8.getHeapStatistics(); return h.used_heap_size + h.external_memory; };
+
+function collect() {
+  (gc ??= collector())();
+  floor = held();
+}
+
 /** Collect once this turn's work is done (several requests in one turn: one collection). */
 export function collectSoon() {
   if (pending) return;
   pending = true;
   setImmediate(() => {
     pending = false;
-    (gc ??= collector())();
+    collect();
   });
+}
+
+/** A thread quiet for this long is idle: what it holds beyond IDLE_SLACK_BYTES is collected. */
+export const IDLE_MS = 200;
+export const IDLE_SLACK_BYTES = 2 << 20;
+let idleTimer: ReturnType<typeof setTimeout> | null = null;
+
+/**
+ * Call after each batch: once the thread has had no batch for IDLE_MS, a full collection runs if the
+ * heap and external memory hold IDLE_SLACK_BYTES more than after the last one (a busy thread is left
+ * to V8; a quiet one costs one collection, a few ms on a worker's heap, and only when there is garbage).
+ */
+export function collectWhenIdle() {
+  if (idleTimer) idleTimer.refresh();
+  else idleTimer = setTimeout(() => {
+    idleTimer = null;
+    if (held() - floor > IDLE_SLACK_BYTES) collect();
+  }, IDLE_MS).unref();
 }

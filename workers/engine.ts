@@ -13,6 +13,7 @@ import { places } from './places/index.ts';
 import { traffic } from './traffic/index.ts';
 import { system, setOpsProvider } from './system.ts';
 import { render } from './render/index.ts';
+import { collectWhenIdle } from './collect.ts';
 
 const modules: EngineModule[] = [system, routing, geo, address, render, places, traffic];
 const datasets: Dataset[] = (workerData && workerData.datasets) || [];
@@ -79,7 +80,9 @@ function runBatch({ packed, attached }: BatchMessage, lane?: MessagePort): Batch
     if (a.scratch && i < reqs.length - 1) a.parts = a.parts.map((p) => (typeof p === 'string' ? p : Uint8Array.prototype.slice.call(p)));
     return a;
   });
-  return encodeBatchReply(answers, (performance.now() - t0) * 1000, replyBuffer);
+  const reply = encodeBatchReply(answers, (performance.now() - t0) * 1000, replyBuffer);
+  collectWhenIdle();
+  return reply;
 }
 
 function attach(msg: AttachRequest): number {

@@ -1,7 +1,7 @@
 // Child process of `bench -- memory`: starts the worker engine with N workers over a built folder,
 // gives every worker the same load of one task kind, and reports the process RSS idle (engine up,
-// no task yet), after the load, and RELEASE_MS + 0.8 s later (datasets are shared; what grows with N
-// is per-worker).
+// no task yet), right after the load, 0.3 s after it, and RELEASE_MS + 0.8 s later (datasets are
+// shared; what grows with N is per-worker).
 //   memory-child.ts <builtDir> <workers> <load.json>
 //   load.json: { op, per_worker: args[] } — each worker gets the whole list, one task at a time
 import { readFileSync } from 'node:fs';
@@ -35,6 +35,8 @@ async function runLoad(): Promise<{ statuses: Record<number, number>; seconds: n
   return { statuses, seconds: (performance.now() - t0) / 1000 };
 }
 const { statuses, seconds } = await runLoad();
+// at once, before the workers have been idle long enough to collect what the load left (IDLE_MS)
+const busyNow = rssMb();
 await settle();
 const busy = rssMb();
 // Workers give a large matrix's arrays back RELEASE_MS after their last one (workers/routing/matrix.ts).
@@ -44,4 +46,4 @@ const released = rssMb();
 await engine.close();
 // peak_rss_mb is getrusage's high-water mark, which on Linux a child inherits from its parent
 // across fork + exec (the parent holds the graph it drew the loads from): only idle and busy count.
-console.log(JSON.stringify({ op: load.op, workers, tasks: load.per_worker.length * workers, statuses, idle_rss_mb: Math.round(idle * 10) / 10, busy_rss_mb: Math.round(busy * 10) / 10, released_rss_mb: Math.round(released * 10) / 10, peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024), seconds: Math.round(seconds * 10) / 10 }));
+console.log(JSON.stringify({ op: load.op, workers, tasks: load.per_worker.length * workers, statuses, idle_rss_mb: Math.round(idle * 10) / 10, busy_now_rss_mb: Math.round(busyNow * 10) / 10, busy_rss_mb: Math.round(busy * 10) / 10, released_rss_mb: Math.round(released * 10) / 10, peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024), seconds: Math.round(seconds * 10) / 10 }));

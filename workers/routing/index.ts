@@ -18,6 +18,7 @@ import { searchFor, type TrafficUse } from './traffic-search.ts';
 export { searchFor, type TrafficUse };
 import { roadAccess } from './access.ts';
 import { warmUpMatrix } from './warm-up.ts';
+import { collectWhenIdle } from '../collect.ts';
 import { guidedRouteTask, type GuidedRouteArgs } from './guided.ts';
 import { osrmRouteTask, osrmNearestTask, osrmTableTask, osrmTripTask, osrmMatchTask } from './osrm.ts';
 
@@ -146,7 +147,8 @@ export function snappedAll(snaps: Snap[]) {
 }
 
 export const routing: EngineModule = {
-  init(datasets) { setLoadedGraphs(loadGraphs(datasets)); warmUpMatrix(loadedGraphs()); },
+  // what the warm-up leaves is collected once the thread is idle after it
+  init(datasets) { setLoadedGraphs(loadGraphs(datasets)); warmUpMatrix(loadedGraphs(), undefined, collectWhenIdle); },
   tasks: {
     // steps and alternatives take the guided path (guided.ts); the plain answer keeps its own
     route: (args: GuidedRouteArgs) => (args.steps || args.alternatives ? guidedRouteTask(args) : routeTask(args)),
