@@ -343,8 +343,8 @@ function checked(args: MatrixArgs) {
 }
 
 /** The request checked and snapped, or with `spaces` (every side's, readSides) read back from them. */
-function prepare(args: MatrixArgs, spaces?: Uint8Array[]): Prepared {
-  const c = checked(args), { graph, radius, sp, dp, r0, r1 } = c;
+function prepare(args: MatrixArgs, spaces?: Uint8Array[], c = checked(args)): Prepared {
+  const { graph, radius, sp, dp, r0, r1 } = c;
   const tr = args.traffic && args.traffic !== 'none' ? searchFor(graph, args) : null;
   if (spaces) {
     if (tr) throw new TaskError(400, 'invalid_parameter', 'A matrix with traffic is not computed from search spaces.');
@@ -370,8 +370,8 @@ export const MEET_TIMEOUT_MS = 5000;
  * its upward search settled, forward for a source and backward for a destination. Publishes the
  * side as written, or as full with the length it needed when the region is too small.
  */
-export function writeSide(args: MatrixArgs, buf: SharedArrayBuffer) {
-  const { graph, radius, sp, dp } = checked(args), S = sp.length, P = S + dp.length;
+export function writeSide(args: MatrixArgs, buf: SharedArrayBuffer, c = checked(args)) {
+  const { graph, radius, sp, dp } = c, S = sp.length, P = S + dp.length;
   const m = layoutOf(args, buf), side = args.side!;
   const [a, b] = args.part ?? [0, P];
   if (!(Number.isInteger(a) && Number.isInteger(b) && a >= 0 && a < b && b <= P)) throw new TaskError(400, 'invalid_parameter', "Parameter 'part' is out of range.");
@@ -672,13 +672,15 @@ function blockText(arr: Float64Array, rows: number, cols: number, secs: boolean)
  * part's own sections of rows are empty: the thread never holds more than a block.
  */
 export function matrixTask(args: MatrixArgs, ctx?: Pick<TaskContext, 'piece' | 'attached'>): JsonText | BinaryBody {
+  // the request's points are checked once, for the side it writes and the rows it answers
+  const ok = checked(args);
   let spaces: Uint8Array[] | undefined;
   if (args.phase === 'meet') {
     const buf = meetingBuffer(ctx?.attached);
-    writeSide(args, buf);
+    writeSide(args, buf, ok);
     spaces = readSides(args, buf);
   }
-  const p = prepare(args, spaces);
+  const p = prepare(args, spaces, ok);
   const piece = args.stream && !p.tr?.traffic?.applied ? ctx?.piece : undefined;
   const part = !!args.rows || !!piece;
   const { r0, r1, cols, graph } = p, rows = r1 - r0;
