@@ -92,21 +92,14 @@ export async function runMatrix(ctx: AppContext, args: MatrixArgs, sandbox: bool
 /** Gives the parts' reply buffers back to their threads once the answer is written. */
 const releaseAll = (replies: TaskReply[]) => () => { for (const r of replies) r.release?.(); };
 
-/** [0, n) cut into at most `parts` consecutive ranges of equal length (the last shorter). */
-function ranges(n: number, parts: number): [number, number][] {
-  const per = Math.ceil(n / Math.max(1, Math.min(parts, n))), out: [number, number][] = [];
-  for (let a = 0; a < n; a += per) out.push([a, Math.min(n, a + per)]);
-  return out;
+/** Balanced split of [0, n) into exactly k consecutive ranges (k ≤ n: none empty). */
+function split(n: number, k: number): [number, number][] {
+  return Array.from({ length: k }, (_, i) => [Math.floor((i * n) / k), Math.floor(((i + 1) * n) / k)] as [number, number]);
 }
 
 /** The matrix as one task per thread, each over a range of source rows. */
 function byRows(threads: number, args: MatrixArgs, extra: object) {
-  return ranges(args.sources.length, threads).map((rows) => ({ op: 'route_matrix', args: { ...args, ...extra, rows } }));
-}
-
-/** Balanced split of [0, n) into exactly k consecutive ranges (k ≤ n: none empty). */
-function split(n: number, k: number): [number, number][] {
-  return Array.from({ length: k }, (_, i) => [Math.floor((i * n) / k), Math.floor(((i + 1) * n) / k)] as [number, number]);
+  return split(args.sources.length, Math.min(threads, args.sources.length)).map((rows) => ({ op: 'route_matrix', args: { ...args, ...extra, rows } }));
 }
 
 /**
