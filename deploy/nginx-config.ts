@@ -42,7 +42,7 @@ export function renderNginx(o: NginxOptions): string {
   const tls = o.tls
     ? [
         '  server {',
-        `    listen ${o.tls.listen} ssl http2 reuseport;`,
+        `    listen ${o.tls.listen} ssl http2;`,
         '    server_name _;',
         `    ssl_certificate ${o.tls.cert};`,
         `    ssl_certificate_key ${o.tls.key};`,

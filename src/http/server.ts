@@ -16,6 +16,7 @@ import { OPEN_CORS, CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE, type 
 import { tooDeep, MAX_JSON_DEPTH } from './json-depth.ts';
 import { Overloaded } from '../pool.ts';
 import { Lifecycle, graceOver } from './drain.ts';
+import { clientAddress } from './client-address.ts';
 
 const STATUS: Record<number, string> = {
   200: '200 OK', 201: '201 Created', 202: '202 Accepted', 204: '204 No Content', 302: '302 Found', 303: '303 See Other', 304: '304 Not Modified',
@@ -210,7 +211,7 @@ export class HttpServer {
       method: route.method, path, params: m.params, query: new URLSearchParams(rawQuery), headers, body: undefined, q: {}, key: null,
     };
     // Only keyless routes (the dashboard's login throttle) need the peer address: the hot path skips it.
-    if (route.scope === null) req.ip = Buffer.from(res.getRemoteAddressAsText()).toString();
+    if (route.scope === null) req.ip = clientAddress(Buffer.from(res.getRemoteAddressAsText()).toString(), headers['x-real-ip'], this.d.ctx.config.trustProxy);
 
     if (!BODY_METHODS.has(method)) {
       void this.serve(ex, req, route, routeName, null);
