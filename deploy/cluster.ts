@@ -22,7 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { renderNginx } from './nginx-config.ts';
+import { renderNginx, FAIL_TIMEOUT_S } from './nginx-config.ts';
 import { MALLOC_ENV } from '../src/core/malloc.ts';
 
 const REPO = resolve(import.meta.dirname, '..');
@@ -160,6 +160,9 @@ async function rollingRestart() {
     spawnNode(n);
     await waitReady(n);
     say(`node ${n.index + 1} restarted and ready`);
+    // nginx still counts the node as failed until fail_timeout has passed and a trial request
+    // succeeds: stopping the next node before that would leave nginx no live node.
+    if (n !== nodes.at(-1)) await sleep(FAIL_TIMEOUT_S * 1000 + 1000);
   }
   announce();
 }

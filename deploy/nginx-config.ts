@@ -28,6 +28,13 @@ export interface NginxOptions {
 
 const ADDRESS = /^[\w.:[\]-]+$/;
 
+/**
+ * How long nginx keeps a failed node out (fail_timeout). A node that comes back gets one trial
+ * request only after this, so a rolling restart must wait this long (plus a margin) after a node
+ * is ready before it stops the next one, or nginx would see both as down at once.
+ */
+export const FAIL_TIMEOUT_S = 2;
+
 export function renderNginx(o: NginxOptions): string {
   if (!o.upstreams.length) throw new Error('at least one upstream node is needed');
   for (const a of [...o.upstreams, o.listen, o.tls?.listen ?? '0']) {
@@ -37,7 +44,7 @@ export function renderNginx(o: NginxOptions): string {
     if (p !== undefined && /[\s;{}'"]/.test(p)) throw new Error(`paths must not hold spaces, quotes, braces or ';': '${p}'`);
   }
   const maxFails = o.maxFails ?? 2;
-  const failTimeout = o.failTimeout ?? '3s';
+  const failTimeout = o.failTimeout ?? `${FAIL_TIMEOUT_S}s`;
   const locations = readFileSync(join(DIR, 'svc-locations.conf'), 'utf8').trimEnd().split('\n').map((l) => (l ? `    ${l}` : l)).join('\n');
   const tls = o.tls
     ? [
