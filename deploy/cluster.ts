@@ -22,7 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { renderNginx, FAIL_TIMEOUT_S } from './nginx-config.ts';
+import { renderNginx, nginxBinary, FAIL_TIMEOUT_S } from './nginx-config.ts';
 import { MALLOC_ENV } from '../src/core/malloc.ts';
 
 const REPO = resolve(import.meta.dirname, '..');
@@ -208,7 +208,7 @@ writeFileSync(join(prefix, 'nginx.conf'), renderNginx({
   prefix, upstreams: nodePorts.map((p) => `127.0.0.1:${p}`), listen: String(args.port), tls, maxBodyBytes,
   user: process.getuid?.() === 0 ? 'root' : null,
 }));
-nginx = spawn('nginx', ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-e', 'stderr'], { stdio: ['ignore', 'inherit', 'inherit'] });
+nginx = spawn(nginxBinary(), ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-e', 'stderr'], { stdio: ['ignore', 'inherit', 'inherit'] });
 nginx.once('error', (e) => { say(`cannot start nginx (${e.message}); install it (apt-get install nginx)`); void shutdown('nginx missing'); });
 nginx.once('exit', (code) => { if (!stopping) { say(`nginx exited (code ${code})`); void shutdown('nginx exited'); } });
 

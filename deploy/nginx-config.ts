@@ -1,9 +1,15 @@
 // Renders deploy/nginx.conf.template: the upstream of N nodes, the listen addresses, the TLS
 // server block when a certificate is given, and the body limit the nodes enforce.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const DIR = import.meta.dirname;
+
+/** The nginx binary: NGINX if set, else Debian's /usr/sbin/nginx (not on an ordinary user's PATH), else the PATH's. */
+export function nginxBinary(): string {
+  if (process.env.NGINX) return process.env.NGINX;
+  return existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx';
+}
 
 export interface NginxOptions {
   /** Folder for nginx's pid file and temporary files (it must exist and be writable). */

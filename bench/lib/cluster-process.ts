@@ -5,8 +5,9 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { REPO } from './server-process.ts';
 import { MALLOC_ENV } from '../../src/core/malloc.ts';
+import { nginxBinary } from '../../deploy/nginx-config.ts';
 
-export const HAS_NGINX = spawnSync('nginx', ['-v'], { stdio: 'ignore' }).status === 0;
+export const HAS_NGINX = spawnSync(nginxBinary(), ['-v'], { stdio: 'ignore' }).status === 0;
 
 export interface ClusterState { port: number; tls_port: number | null; prefix: string; nodes: { port: number; pid: number | null }[]; nginx_pid: number | null }
 
