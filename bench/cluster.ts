@@ -2,7 +2,8 @@
 //
 // Two events on nginx in front of --nodes server processes on one PostgreSQL (deploy/cluster.ts,
 // a fresh database on DATABASE_URL's server, WORKERS=1 per node, no datasets: the load is the
-// service's own path, not routing), each under --seconds of steady load from --clients clients:
+// service's own path, not routing), each under --seconds of steady load from --clients clients
+// (longer when the event ends late: the load goes on 10 s past it):
 //   kill9    kill -9 of node 1 at --event-at s (the launcher starts it again);
 //   rolling  a rolling restart of every node from --event-at s (SIGUSR2 to the launcher).
 // The load (bench/lib/cluster-load.ts) mixes GET /ping, GET /ping?pool=1 (a worker-pool task)
@@ -54,7 +55,7 @@ async function run(event: 'kill9' | 'rolling', o: { seconds: number; clients: nu
     });
     store = await Store.open({ databaseUrl: db.url, dbDir: join(tmp, 'db') });
     const { key } = await createKey(store, { project: 'bench', plan: 'enterprise', test: false });
-    const load = startLoad({ base: cluster.base, key, clients: o.clients, durationMs: o.seconds * 1000, device: event });
+    const load = startLoad({ base: cluster.base, key, clients: o.clients, durationMs: Infinity, device: event });
     const start = Date.now();
     await sleep(o.eventAt * 1000);
     const t0 = Date.now();
@@ -64,6 +65,9 @@ async function run(event: 'kill9' | 'rolling', o: { seconds: number; clients: nu
       await back;
     } else await cluster.rollingRestart(600_000);
     const t1 = Date.now();
+    // The load runs its --seconds, and at least 10 s past the event, for an 'after' window.
+    await sleep(Math.max(0, Math.max(start + o.seconds * 1000, t1 + 10_000) - Date.now()));
+    load.stop();
     const samples: Sample[] = await load.done;
     const end = Date.now();
     const r = await store.query(`SELECT device, ts FROM pings WHERE device LIKE $1`, [`${event}-%`]);
