@@ -17,9 +17,11 @@ import { routes as dashboard } from './dashboard/index.ts';
 import { routes as maps } from './maps/index.ts';
 import { routes as compatAlt } from './compat/alt/index.ts';
 import { routes as osrm } from './osrm.ts';
+import { readinessRoutes } from '../http/readiness.ts';
 
 export const allRoutes: RouteDef[] = [
   ...system,
+  ...readinessRoutes,
   ...route,
   ...matrix,
   ...optimize,

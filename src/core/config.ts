@@ -60,6 +60,15 @@ export interface Config {
   webhookBackoffScale: number;
   /** WEBHOOK_TIMEOUT_MS: how long one delivery may take. */
   webhookTimeoutMs: number;
+  /**
+   * DRAIN_GRACE_MS: after SIGTERM, how long the node keeps answering requests that arrive on open
+   * keep-alive connections (each answer closing its connection) before it refuses and exits. Set it
+   * above the proxy's upstream keep-alive timeout (deploy/nginx.conf.template: 4 s; the launcher
+   * and the unit file use 5000); 0 without a proxy.
+   */
+  drainGraceMs: number;
+  /** TRUST_PROXY=1: the client's address is the proxy's X-Real-IP header (src/http/client-address.ts). */
+  trustProxy: boolean;
   /** DASHBOARD_SIGNUP: 'open' lets anyone create an account at /dashboard/signup; 'closed' = accounts come from the CLI. */
   dashboardSignup: 'open' | 'closed';
   /** DASHBOARD_SECURE_COOKIES: '1' always marks cookies Secure, '0' never, 'auto' when BASE_URL is https or X-Forwarded-Proto says https. */
@@ -106,6 +115,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1',
     webhookBackoffScale: env.WEBHOOK_BACKOFF_SCALE ? Number(env.WEBHOOK_BACKOFF_SCALE) : 1,
     webhookTimeoutMs: intEnv(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
+    drainGraceMs: intEnv(env, 'DRAIN_GRACE_MS', 0),
+    trustProxy: env.TRUST_PROXY === '1',
     dashboardSignup: env.DASHBOARD_SIGNUP === 'closed' ? 'closed' : 'open',
     dashboardSecureCookies: env.DASHBOARD_SECURE_COOKIES === '1' ? '1' : env.DASHBOARD_SECURE_COOKIES === '0' ? '0' : 'auto',
   };

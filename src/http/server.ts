@@ -15,6 +15,8 @@ import { compileRoutes, validateRequest } from './operation.ts';
 import { OPEN_CORS, CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE, type CorsPolicy } from './cors.ts';
 import { tooDeep, MAX_JSON_DEPTH } from './json-depth.ts';
 import { Overloaded } from '../pool.ts';
+import { Lifecycle, graceOver } from './drain.ts';
+import { clientAddress } from './client-address.ts';
 
 const STATUS: Record<number, string> = {
   200: '200 OK', 201: '201 Created', 202: '202 Accepted', 204: '204 No Content', 302: '302 Found', 303: '303 See Other', 304: '304 Not Modified',
@@ -106,7 +108,7 @@ class Exchange {
 export class HttpServer {
   private app: uWS.TemplatedApp;
   private listen: uWS.us_listen_socket | null = null;
-  private draining = false;
+  private life: Lifecycle;
   private drainWaiters: (() => void)[] = [];
   private reqLog: RequestLog;
   private cors: CorsPolicy;
@@ -117,6 +119,7 @@ export class HttpServer {
   constructor(private d: HttpDeps) {
     this.reqLog = new RequestLog(d.ctx.config.logRequests);
     this.cors = d.cors ?? OPEN_CORS;
+    this.life = d.ctx.lifecycle ??= new Lifecycle();
     compileRoutes(d.router.routes);
     this.app = uWS.App();
     this.app.any('/*', (res, req) => this.onRequest(res, req));
@@ -136,13 +139,19 @@ export class HttpServer {
     });
   }
 
-  /** Stop accepting, then resolve once every in-flight request has been answered. */
+  /**
+   * Stop accepting connections; for DRAIN_GRACE_MS keep serving requests on open connections,
+   * each answer closing its connection (drain.ts says why); then refuse, and resolve once every
+   * in-flight request has been answered.
+   */
   async drain(): Promise<void> {
-    this.draining = true;
+    this.life.startDrain();
     if (this.listen) {
       uWS.us_listen_socket_close(this.listen);
       this.listen = null;
     }
+    await graceOver(this.d.ctx.config.drainGraceMs);
+    this.life.close();
     if (this.d.metrics.inFlight > 0) await new Promise<void>((r) => this.drainWaiters.push(r));
     this.reqLog.flush();
   }
@@ -202,7 +211,7 @@ export class HttpServer {
       method: route.method, path, params: m.params, query: new URLSearchParams(rawQuery), headers, body: undefined, q: {}, key: null,
     };
     // Only keyless routes (the dashboard's login throttle) need the peer address: the hot path skips it.
-    if (route.scope === null) req.ip = Buffer.from(res.getRemoteAddressAsText()).toString();
+    if (route.scope === null) req.ip = clientAddress(Buffer.from(res.getRemoteAddressAsText()).toString(), headers['x-real-ip'], this.d.ctx.config.trustProxy);
 
     if (!BODY_METHODS.has(method)) {
       void this.serve(ex, req, route, routeName, null);
@@ -300,7 +309,7 @@ export class HttpServer {
   }
 
   private async handle(req: Req, route: RouteDef, body: Promise<string> | null): Promise<Reply> {
-    if (this.draining) return routeError(route, 503, 'shutting_down', 'The server is shutting down; retry shortly.');
+    if (this.life.phase === 'closed') return routeError(route, 503, 'shutting_down', 'The server is shutting down; retry shortly.');
     // Key, scope and limits before the body is even decoded: refusing costs no parse.
     if (route.scope !== null) {
       const header = req.headers.authorization ?? (route.keyInQuery ? bearerFromQuery(req.query) : undefined);
@@ -368,7 +377,7 @@ export class HttpServer {
     const release = 'task' in reply ? reply.task.release : 'chunks' in reply ? reply.release : undefined;
     if (ex.aborted) { release?.(); return status; }
     const res = ex.res, head = ex.method === 'HEAD';
-    const close = ex.close || ex.bodyPending;
+    const close = ex.close || ex.bodyPending || this.life.draining;
     const origin = ex.origin === undefined ? null : this.cors.allowOrigin(ex.origin, key);
     let streaming = false;
     res.cork(() => {

@@ -65,6 +65,8 @@ export interface AppContext {
   webhooks?: import('../webhooks/dispatcher.ts').Dispatcher;
   /** Every registered route (the capability document derives from them). */
   routes: RouteDef[];
+  /** Serving, draining or closed (SIGTERM): read by /readyz and the front end. */
+  lifecycle?: import('./drain.ts').Lifecycle;
 }
 
 export interface RouteDef {
