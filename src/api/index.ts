@@ -17,6 +17,7 @@ import { routes as dashboard } from './dashboard/index.ts';
 import { routes as maps } from './maps/index.ts';
 import { routes as compatAlt } from './compat/alt/index.ts';
 import { routes as osrm } from './osrm.ts';
+import { routes as verify } from './verify/index.ts';
 
 export const allRoutes: RouteDef[] = [
   ...system,
@@ -29,6 +30,7 @@ export const allRoutes: RouteDef[] = [
   ...address,
   ...placesOsm,
   ...logistics,
+  ...verify,
   ...weather,
   ...webhooks,
   ...dashboard,

@@ -60,6 +60,8 @@ export interface Config {
   webhookBackoffScale: number;
   /** WEBHOOK_TIMEOUT_MS: how long one delivery may take. */
   webhookTimeoutMs: number;
+  /** VERIFY_SWEEP_MS: how often pending address verifications with new pings or an ended window are evaluated. */
+  verifySweepMs: number;
   /** DASHBOARD_SIGNUP: 'open' lets anyone create an account at /dashboard/signup; 'closed' = accounts come from the CLI. */
   dashboardSignup: 'open' | 'closed';
   /** DASHBOARD_SECURE_COOKIES: '1' always marks cookies Secure, '0' never, 'auto' when BASE_URL is https or X-Forwarded-Proto says https. */
@@ -106,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1',
     webhookBackoffScale: env.WEBHOOK_BACKOFF_SCALE ? Number(env.WEBHOOK_BACKOFF_SCALE) : 1,
     webhookTimeoutMs: intEnv(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
+    verifySweepMs: Math.max(100, intEnv(env, 'VERIFY_SWEEP_MS', 60_000)),
     dashboardSignup: env.DASHBOARD_SIGNUP === 'closed' ? 'closed' : 'open',
     dashboardSecureCookies: env.DASHBOARD_SECURE_COOKIES === '1' ? '1' : env.DASHBOARD_SECURE_COOKIES === '0' ? '0' : 'auto',
   };
