@@ -9,6 +9,9 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
 import { evaluateDwell, nightOf, cleanFixes, type Fix } from '../../src/api/verify/dwell.ts';
 import { instantOf, localParts, zoneFor } from '../../src/api/verify/timezone.ts';
+import { join } from 'node:path';
+import { freshPglite } from '../helpers/db.ts';
+import { buildTestGazetteer } from '../maps/fixture.ts';
 
 const PIN = { lat: 6.6018, lng: 3.3515 }; // Ikeja, Lagos (WAT, UTC+1)
 const ZONE = 'Africa/Lagos';
@@ -306,3 +309,37 @@ for (const kind of BACKENDS) {
     }, 60_000);
   });
 }
+
+describe('the address is resolved by address verification when the gazetteer is loaded', () => {
+  let db: TestDb, s: TestServer, key: string;
+  beforeAll(async () => {
+    db = freshPglite();
+    await buildTestGazetteer(join(db.dataDir, 'built'));
+    s = await startTestServer(db, { SKIP_BUILD: '1', BURST_RPS: '0' });
+    key = await s.key({ project: 'kyc-geo' });
+  }, 600_000);
+  afterAll(async () => { await s?.close(); await db?.drop(); });
+
+  const order = async (body: Record<string, unknown>) => {
+    const r = await s.request('POST', '/api/v1/verify/addresses', { product: 'field', subject_id: 'geo-1', consent: true, ...body }, key);
+    expect(r.status).toBe(201);
+    return ((await r.json()) as any).address_verification;
+  };
+
+  it('keeps the verdict with the order, and reads nights in the country of the pin', async () => {
+    const v = await order({ product: 'digital', address: 'Allen Avenue, Ikeja, Lagos', ...PIN });
+    expect(v.address.resolution).toMatchObject({ country_code: 'NG' });
+    expect(v.address.resolution.granularity).not.toBe('none');
+    expect(v.address.country).toBe('NG');
+    expect(v.parameters.timezone).toBe('Africa/Lagos');
+    const k = await order({ components: { street: 'Ngong Road', locality: 'Nairobi' }, lat: -1.3, lng: 36.78 });
+    expect(k.parameters.timezone).toBe('Africa/Nairobi');
+  });
+
+  it('says when the pin is far from the address', async () => {
+    const v = await order({ address: 'Allen Avenue, Ikeja, Lagos', lat: 5.5735, lng: -0.1925 }); // a pin in Accra
+    expect(v.address.resolution.issues.map((i: any) => i.code)).toContain('pin_far_from_address');
+    expect(v.address.resolution.pin_consistent).toBe(false);
+    expect(v.parameters.timezone).toBe('Africa/Accra');
+  });
+});
