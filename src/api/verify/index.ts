@@ -13,14 +13,13 @@ import { haversine } from '../../core/geometry.ts';
 import { MAX_ADDRESS_CHARS, componentsSchema, runJson } from '../address.ts';
 import { PRODUCTS, STATES, LIMITS, CATALOGUE, FIELD_MAX_ACCURACY_M, type Product } from './products.ts';
 import { isZone, zoneFor } from './timezone.ts';
-import { nowFor, sandboxOffset, advanceSandbox } from './clock.ts';
-import { AVR_COLS, DUE, verificationJson, loadVerification, loadVisits, evaluate, recordOutcome, sweep } from './records.ts';
+import { nowFor } from './clock.ts';
+import { AVR_COLS, DUE, verificationJson, loadVerification, loadVisits, evaluate, recordOutcome } from './records.ts';
+import { routes as sandboxClock } from './sandbox-clock.ts';
 
 const DAY = 86_400_000;
 export const PAGE_DEFAULT = 20;
 export const PAGE_MAX = 100;
-/** Most a sandbox clock moves in one call: a year. */
-const MAX_ADVANCE_S = 366 * 86_400;
 
 const nstr = { type: ['string', 'null'] };
 const AVR: Schema = {
@@ -98,18 +97,10 @@ function decodeCursor(c: string): [string, string] {
   throw new HttpError(400, 'invalid_parameter', "Parameter 'cursor' must be a 'next_cursor' value from a previous page.");
 }
 
-const CLOCK: Schema = {
-  type: 'object', required: ['now', 'offset_s', 'simulated'],
-  properties: { now: { type: 'string' }, offset_s: { type: 'number' }, simulated: { type: 'boolean' }, completed: { type: 'integer' } },
-};
-function clockJson(offsetMs: number, simulated: boolean) {
-  return { now: new Date(Date.now() + offsetMs).toISOString(), offset_s: offsetMs / 1000, simulated };
-}
-
 const CAP = ['verify_products'];
 const NOTE = 'Address verification products: GET /api/v1/verify/products; POST /api/v1/verify/addresses orders digital (the subject\'s device dwelling at the pin on enough distinct nights, from real pings only) or field (an agent visit with photo, position and time); states pending → verified / failed / expired / cancelled with an evidence summary, a confidence and the address_verification.completed webhook; consent required; test keys run on the sandbox clock (POST /api/v1/sandbox/clock).';
 
-export const routes: RouteDef[] = [
+const verifications: RouteDef[] = [
   {
     method: 'GET', path: '/verify/products', scope: 'logistics', capabilities: CAP, note: NOTE,
     decl: {
@@ -326,35 +317,6 @@ export const routes: RouteDef[] = [
       return { json: { deleted: true, id, pings_deleted: out.pings } };
     },
   },
-  {
-    method: 'GET', path: '/sandbox/clock', scope: 'any',
-    decl: {
-      summary: "The key's clock: the real time for live keys, the project's sandbox clock for test keys", tag: 'verify',
-      responses: { 200: { description: 'The clock', schema: CLOCK } },
-      examples: [{}],
-    },
-    handler: async (req, ctx) => {
-      const o = owner(req);
-      const offset = o.sandbox ? await sandboxOffset(ctx.store, o.project) : 0;
-      return { json: clockJson(offset, o.sandbox) };
-    },
-  },
-  {
-    method: 'POST', path: '/sandbox/clock', scope: 'any',
-    decl: {
-      summary: "Move the project's sandbox clock forward (test keys only)", tag: 'verify',
-      description: 'The sandbox clock only moves forward. Due sandbox verifications of the project are evaluated before the answer. Live keys are refused (403 test_key_required): live time is real time.',
-      body: B.obj({ advance_s: B.int({ min: 1, max: MAX_ADVANCE_S, description: 'Seconds to move forward (at most a year)' }) }, ['advance_s']),
-      responses: { 200: { description: 'The clock after the move', schema: CLOCK }, 403: { description: 'A live key' } },
-      examples: [{ body: { advance_s: 86400 }, summary: 'One day', testKey: true }],
-    },
-    handler: async (req, ctx) => {
-      const o = owner(req);
-      if (!o.sandbox) throw new HttpError(403, 'test_key_required', 'Only test keys (svc_test_) run on a movable clock; live keys run on real time.');
-      const offset = await advanceSandbox(ctx.store, o.project, req.body.advance_s * 1000);
-      const completed = await sweep(ctx.store, o);
-      if (completed) ctx.webhooks?.wake();
-      return { json: { ...clockJson(offset, true), completed } };
-    },
-  },
 ];
+
+export const routes: RouteDef[] = [...verifications, ...sandboxClock];
