@@ -292,6 +292,38 @@ for (const kind of BACKENDS) {
       expect((await call('GET', '/api/v1/track/cust-del?trail=1', k)).body.trail).toHaveLength(2);
     });
 
+    it('fuzzes every POST body of the verification endpoints: never a 5xx', async () => {
+      const test = await s.key({ project: 'kyc-fuzz', test: true });
+      const field = (await order(live, { product: 'field', subject_id: 'fz' })).body.address_verification;
+      const junk: unknown[] = [
+        null, 0, -1, 1e308, 'NaN', 'Infinity', '', ' ', true, false, [], [[]], {}, { a: { b: [1, { d: null }] } }, '\u0000', 'x'.repeat(5000),
+        -0, 9007199254740993, { __proto__: { lat: 1 } }, { constructor: 1 }, 'Mars/Olympus', '2026-13-45T99:99:99Z', 'https://127.0.0.1/x',
+      ];
+      const keys = ['product', 'subject_id', 'device', 'address', 'components', 'country', 'lat', 'lng', 'consent', 'window_days', 'min_nights',
+        'radius_m', 'timezone', 'external_ref', 'photo_url', 'visited_at', 'accuracy_m', 'agent', 'advance_s'];
+      const base = { product: 'digital', subject_id: 'fz', address: 'Ikeja', ...PIN, consent: true, photo_url: 'https://a.example.com/x.jpg', visited_at: new Date().toISOString(), advance_s: 60 };
+      const posts: [string, string][] = [['/api/v1/verify/addresses', live], [`/api/v1/verify/addresses/${field.id}/visits`, live], ['/api/v1/sandbox/clock', test], ['/api/v1/verify/addresses', test]];
+      let seed = 11;
+      const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % n; };
+      for (const [p, k] of posts) {
+        for (const j of junk) {
+          const r = await fetch(s.url + p, { method: 'POST', headers: { authorization: `Bearer ${k}`, 'content-type': 'application/json' }, body: JSON.stringify(j) });
+          expect(r.status, `${p} ${JSON.stringify(j)?.slice(0, 40)}`).toBeLessThan(500);
+        }
+        for (let i = 0; i < 40; i++) {
+          const b: Record<string, unknown> = { ...base };
+          for (let m = 0; m < 3; m++) b[keys[rnd(keys.length)]] = junk[rnd(junk.length)];
+          const r = await fetch(s.url + p, { method: 'POST', headers: { authorization: `Bearer ${k}`, 'content-type': 'application/json' }, body: JSON.stringify(b) });
+          expect(r.status, `${p} ${JSON.stringify(b).slice(0, 160)}`).toBeLessThan(500);
+        }
+      }
+      const cursor = (v: unknown) => '?cursor=' + Buffer.from(JSON.stringify(v)).toString('base64url');
+      for (const q of ['?limit=0', '?limit=1e3', '?cursor=%00', '?cursor=' + 'A'.repeat(400), '?status=nope', '?subject_id=%00',
+        cursor(['1', 'avr_' + 'A'.repeat(20)]), cursor(['2026-01-01 00:00:00+00', 'avr_\u0000']), cursor(['2026-99-99 00:00:00+00', 'avr_' + 'A'.repeat(20)])]) {
+        expect((await s.get('/api/v1/verify/addresses' + q, live)).status, q).toBe(400);
+      }
+    }, 120_000);
+
     it('a pending verification is completed by the evaluator after a restart', async () => {
       const test = await s.key({ project: 'kyc-restart', test: true });
       const v = (await order(test, { subject_id: 'cust-r', min_nights: 1 })).body.address_verification;

@@ -88,11 +88,21 @@ async function reply(ctx: AppContext, req: { key: any }, o: Owner, row: any) {
 }
 
 /** Opaque page cursor: the last row's (created_at as PostgreSQL text, full precision; id). */
+const PG_TIME_RE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?[+-](\d{2})(:\d{2}){0,2}$/;
+/** A timestamptz as PostgreSQL writes it, with a date and time that exist (PostgreSQL refuses month 99). */
+function pgTime(s: string): boolean {
+  const m = PG_TIME_RE.exec(s);
+  if (!m) return false;
+  const [y, mo, d, h, mi, se, , oh] = m.slice(1).map(Number);
+  const t = new Date(Date.UTC(y, mo - 1, d, h, mi, se));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d && t.getUTCHours() === h && t.getUTCMinutes() === mi && t.getUTCSeconds() === se && oh <= 15;
+}
 const encodeCursor = (at: string, id: string) => Buffer.from(JSON.stringify([at, id])).toString('base64url');
 function decodeCursor(c: string): [string, string] {
   try {
     const v = JSON.parse(Buffer.from(c, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string' && !Number.isNaN(Date.parse(v[0]))) return [v[0], v[1]];
+    // Exactly what a page writes (PostgreSQL's timestamptz text and an id), so nothing else reaches a query.
+    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string' && pgTime(v[0]) && isId('avr', v[1])) return [v[0], v[1]];
   } catch { /* fall through */ }
   throw new HttpError(400, 'invalid_parameter', "Parameter 'cursor' must be a 'next_cursor' value from a previous page.");
 }
@@ -168,7 +178,7 @@ const verifications: RouteDef[] = [
         limit: { schema: Q.int({ min: 1, max: PAGE_MAX, default: PAGE_DEFAULT }), description: 'Verifications per page' },
         cursor: { schema: Q.str({ maxLength: 400 }), description: "The previous page's next_cursor" },
         status: { schema: Q.enum(STATES), description: 'Only verifications in this state' },
-        subject_id: { schema: Q.str({ maxLength: 128 }), description: 'Only this subject' },
+        subject_id: { schema: { ...Q.str({ minLength: 1, maxLength: 128 }), format: 'text' }, description: 'Only this subject' },
       },
       responses: { 200: { description: 'Verifications oldest first; next_cursor is null on the last page', schema: { type: 'object', required: ['address_verifications', 'next_cursor'], properties: { address_verifications: { type: 'array', items: AVR }, next_cursor: nstr } } } },
       examples: [{}, { query: 'status=pending&limit=5' }],
