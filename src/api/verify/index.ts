@@ -9,6 +9,7 @@ import { owner, notFound, type Owner } from '../logistics/owner.ts';
 import { F, time, invalid, measured, DEVICE_RE } from '../logistics/validate.ts';
 import { checkPhotoUrl } from '../logistics/photo-url.ts';
 import { newId, isId } from '../logistics/ids.ts';
+import { encodeCursor, decodeCursor } from '../logistics/page-cursor.ts';
 import { haversine } from '../../core/geometry.ts';
 import { MAX_ADDRESS_CHARS, componentsSchema, runJson } from '../address.ts';
 import { PRODUCTS, STATES, LIMITS, CATALOGUE, FIELD_MAX_ACCURACY_M, type Product } from './products.ts';
@@ -85,26 +86,6 @@ async function resolveAddress(ctx: AppContext, b: any, sb: boolean): Promise<Rec
 async function reply(ctx: AppContext, req: { key: any }, o: Owner, row: any) {
   const visits = row.product === 'field' ? await loadVisits(ctx.store, o, row.id) : undefined;
   return verificationJson(row, { trail: trailScope(req), visits });
-}
-
-/** Opaque page cursor: the last row's (created_at as PostgreSQL text, full precision; id). */
-const PG_TIME_RE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?[+-](\d{2})(:\d{2}){0,2}$/;
-/** A timestamptz as PostgreSQL writes it, with a date and time that exist (PostgreSQL refuses month 99). */
-function pgTime(s: string): boolean {
-  const m = PG_TIME_RE.exec(s);
-  if (!m) return false;
-  const [y, mo, d, h, mi, se, , oh] = m.slice(1).map(Number);
-  const t = new Date(Date.UTC(y, mo - 1, d, h, mi, se));
-  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d && t.getUTCHours() === h && t.getUTCMinutes() === mi && t.getUTCSeconds() === se && oh <= 15;
-}
-const encodeCursor = (at: string, id: string) => Buffer.from(JSON.stringify([at, id])).toString('base64url');
-function decodeCursor(c: string): [string, string] {
-  try {
-    const v = JSON.parse(Buffer.from(c, 'base64url').toString('utf8'));
-    // Exactly what a page writes (PostgreSQL's timestamptz text and an id), so nothing else reaches a query.
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string' && pgTime(v[0]) && isId('avr', v[1])) return [v[0], v[1]];
-  } catch { /* fall through */ }
-  throw new HttpError(400, 'invalid_parameter', "Parameter 'cursor' must be a 'next_cursor' value from a previous page.");
 }
 
 const CAP = ['verify_products'];
@@ -186,7 +167,7 @@ const verifications: RouteDef[] = [
     handler: async (req, ctx) => {
       const o = owner(req);
       const limit: number = req.q.limit;
-      const after = req.q.cursor ? decodeCursor(req.q.cursor) : null;
+      const after = req.q.cursor ? decodeCursor(req.q.cursor, 'avr') : null;
       // The page's due rows are evaluated first, so the states listed are current.
       const due = await ctx.store.query(
         `SELECT ${AVR_COLS} FROM address_verifications v WHERE project_id = $1 AND sandbox = $2 AND ${DUE}
