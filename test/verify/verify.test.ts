@@ -292,6 +292,23 @@ for (const kind of BACKENDS) {
       expect((await call('GET', '/api/v1/track/cust-del?trail=1', k)).body.trail).toHaveLength(2);
     });
 
+    it('evaluations racing on one verification record one outcome and queue one event', async () => {
+      const test = await s.key({ project: 'kyc-race', test: true });
+      await call('POST', '/api/v1/webhooks', test, { url: rx.url + '/race', events: ['address_verification.completed'] });
+      const v = (await order(test, { subject_id: 'cust-race', min_nights: 1 })).body.address_verification;
+      await playNight(test, 'cust-race', PIN);
+      // Reads, a cancel and the background sweep all evaluate the now verified row at once.
+      const all = await Promise.all([
+        ...Array.from({ length: 6 }, () => call('GET', `/api/v1/verify/addresses/${v.id}`, test)),
+        call('POST', `/api/v1/verify/addresses/${v.id}/cancel`, test),
+        call('GET', '/api/v1/verify/addresses', test),
+      ]);
+      expect(all.slice(0, 6).map((r) => r.body.address_verification.status)).toEqual(Array(6).fill('verified'));
+      expect(all[6].status).toBe(409);
+      const events = await s.app.ctx.store.query("SELECT payload FROM webhook_events WHERE project_id = 'kyc-race' AND type = 'address_verification.completed'");
+      expect(events.rows.map((e) => JSON.parse(e.payload).data.address_verification.id)).toEqual([v.id]);
+    });
+
     it('fuzzes every POST body of the verification endpoints: never a 5xx', async () => {
       const test = await s.key({ project: 'kyc-fuzz', test: true });
       const field = (await order(live, { product: 'field', subject_id: 'fz' })).body.address_verification;
