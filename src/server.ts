@@ -13,6 +13,7 @@ import { Metrics } from './http/metrics.ts';
 import { HttpServer } from './http/server.ts';
 import { allRoutes } from './api/index.ts';
 import { startTraffic } from './api/traffic/index.ts';
+import { Verifier } from './api/verify/sweeper.ts';
 import type { AppContext, RouteDef } from './http/types.ts';
 import type { Config } from './core/config.ts';
 import { log } from './core/log.ts';
@@ -34,6 +35,7 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
   const metrics = new Metrics();
   const refusals = new Refusals(store);
   const webhooks = new Dispatcher(store, { allowPrivate: config.webhookAllowPrivate, backoffScale: config.webhookBackoffScale, timeoutMs: config.webhookTimeoutMs });
+  const verifier = new Verifier(store, webhooks, config.verifySweepMs);
   try {
     await engine.start();
     await auth.start();
@@ -63,6 +65,7 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
   const bootstrapped = await bootstrapKeys(store);
   refusals.start();
   webhooks.start(); // events queued before a crash are sent now
+  verifier.start(); // address verifications left pending by a stop are evaluated now
   log.info('listening', { port, base_url: config.baseUrl, database: store.kind });
 
   let closing: Promise<void> | null = null;
@@ -74,6 +77,7 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
         await traffic.stop();
         await limits.stop();
         await refusals.stop();
+        await verifier.stop();
         await webhooks.stop();
         auth.stop();
         await engine.close();

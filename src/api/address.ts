@@ -13,7 +13,7 @@ export const AUTOCOMPLETE_LIMIT = { default: 5, max: 10 };
 export const DISPATCH_ROAD_M = 200;
 
 const sandbox = (req: { key: { test: boolean } | null }) => !!req.key?.test;
-const geoReady = (op: string) => (ctx: AppContext) => ctx.engine.has(op) && ctx.engine.hasDataset('gazetteer');
+export const geoReady = (op: string) => (ctx: AppContext) => ctx.engine.has(op) && ctx.engine.hasDataset('gazetteer');
 
 /** Runs a task and returns its body as an object (attribution dropped: the reply adds it once). */
 export async function runJson(ctx: AppContext, op: string, args: unknown, sb: boolean): Promise<Record<string, any>> {
@@ -24,7 +24,7 @@ export async function runJson(ctx: AppContext, op: string, args: unknown, sb: bo
   return body;
 }
 
-const componentsSchema: Schema = {
+export const componentsSchema: Schema = {
   type: 'object',
   additionalProperties: false,
   properties: Object.fromEntries(['unit', 'plot', 'house_number', 'street', 'cross_street', 'landmark', 'relation', 'estate', 'sublocality', 'locality', 'admin1', 'country', 'postcode', 'po_box']

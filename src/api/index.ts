@@ -18,6 +18,7 @@ import { routes as maps } from './maps/index.ts';
 import { routes as compatAlt } from './compat/alt/index.ts';
 import { routes as osrm } from './osrm.ts';
 import { readinessRoutes } from '../http/readiness.ts';
+import { routes as verify } from './verify/index.ts';
 
 export const allRoutes: RouteDef[] = [
   ...system,
@@ -31,6 +32,7 @@ export const allRoutes: RouteDef[] = [
   ...address,
   ...placesOsm,
   ...logistics,
+  ...verify,
   ...weather,
   ...webhooks,
   ...dashboard,

@@ -69,6 +69,8 @@ export interface Config {
   drainGraceMs: number;
   /** TRUST_PROXY=1: the client's address is the proxy's X-Real-IP header (src/http/client-address.ts). */
   trustProxy: boolean;
+  /** VERIFY_SWEEP_MS: how often pending address verifications with new pings or an ended window are evaluated. */
+  verifySweepMs: number;
   /** DASHBOARD_SIGNUP: 'open' lets anyone create an account at /dashboard/signup; 'closed' = accounts come from the CLI. */
   dashboardSignup: 'open' | 'closed';
   /** DASHBOARD_SECURE_COOKIES: '1' always marks cookies Secure, '0' never, 'auto' when BASE_URL is https or X-Forwarded-Proto says https. */
@@ -117,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutMs: intEnv(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
     drainGraceMs: intEnv(env, 'DRAIN_GRACE_MS', 0),
     trustProxy: env.TRUST_PROXY === '1',
+    verifySweepMs: Math.max(100, intEnv(env, 'VERIFY_SWEEP_MS', 60_000)),
     dashboardSignup: env.DASHBOARD_SIGNUP === 'closed' ? 'closed' : 'open',
     dashboardSecureCookies: env.DASHBOARD_SECURE_COOKIES === '1' ? '1' : env.DASHBOARD_SECURE_COOKIES === '0' ? '0' : 'auto',
   };

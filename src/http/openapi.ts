@@ -153,6 +153,7 @@ const TAGS: Record<string, string> = {
   logistics: 'Stops, delivery codes, proof of delivery, disputes and trip outcomes',
   tracking: 'GPS pings and trails',
   fleet: 'Fleet and geofences',
+  verify: 'Address verification products (digital presence at night, field agent visit) and the sandbox clock',
 };
 
 const cache = new WeakMap<RouteDef[], string>();

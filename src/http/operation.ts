@@ -48,7 +48,11 @@ export interface Declaration {
  * first; `{{path}}` in params, query or body is then replaced by that value of its JSON answer
  * (`{{stop.id}}`), so examples that need a resource are still self-contained.
  */
-export interface Example { query?: string; body?: unknown; params?: Record<string, string>; summary?: string; after?: string }
+export interface Example {
+  query?: string; body?: unknown; params?: Record<string, string>; summary?: string; after?: string;
+  /** Sent with a test key (svc_test_): the operation refuses live keys (the sandbox clock). */
+  testKey?: boolean;
+}
 
 /** Builders for the usual wire schemas, so a limit is one constant where it is declared. */
 export const Q = {

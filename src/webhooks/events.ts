@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import { randomBase62 } from '../auth/keys.ts';
 
-export const EVENT_TYPES = ['trip_outcome.recorded', 'pod.created', 'dispute.opened', 'stop.pin_confirmed'] as const;
+export const EVENT_TYPES = ['trip_outcome.recorded', 'pod.created', 'dispute.opened', 'stop.pin_confirmed', 'address_verification.completed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 type Q = { query: (text: string, values?: unknown[]) => Promise<pg.QueryResult<any>> };

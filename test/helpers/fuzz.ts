@@ -32,7 +32,7 @@ const HOSTILE_QUERY = [
 /** Path parameter values (encoded) aimed at traversal and parsers. */
 const HOSTILE_PARAM = [
   '..', '.', '%2e%2e', '..%2f..%2fmetrics', '%2F', '%00', 'a%00b', '%ED%A0%80', '%F0%9F%98%80', 'x'.repeat(2000), '%20', '%27', 'null', '-1',
-  '1e309', 'svc:', 'svc:gn.%2e%2e', 'stp_', 'zon_' + 'A'.repeat(20), '%C0%AE', '~', '%252e%252e',
+  '1e309', 'svc:', 'svc:gn.%2e%2e', 'stp_', 'zon_' + 'A'.repeat(20), 'avr_' + 'A'.repeat(20), '%C0%AE', '~', '%252e%252e',
 ];
 
 /** Deeply nested arrays or objects (depth d). */

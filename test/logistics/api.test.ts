@@ -487,6 +487,10 @@ describe.each(BACKENDS)('proof layer over HTTP (%s)', (backend) => {
       expect((await get('/geofence/zones', k)).body.zones).toHaveLength(5); // default page holds 20
       expect((await get('/geofence/zones?limit=101', k)).status).toBe(400);
       expect((await get('/geofence/zones?cursor=garbage', k)).body.error.message).toMatch(/'cursor'/);
+      // A forged cursor whose time or id PostgreSQL would refuse is a 400 too, never a 500.
+      for (const forged of [['1', ids[0]], ['2026-99-99 00:00:00+00', ids[0]], ['2026-01-01 00:00:00+00', 'zon_\u0000']]) {
+        expect((await get(`/geofence/zones?cursor=${Buffer.from(JSON.stringify(forged)).toString('base64url')}`, k)).status).toBe(400);
+      }
       // A deletion is seen by the next check (the in-memory index follows the database).
       await del(`/geofence/zones/${ids[2]}`, k);
       expect((await get('/geofence/check?lat=6.005&lng=3.0085', k)).body.inside.map((z: any) => z.id)).toEqual([ids[0], ids[1], ids[3], ids[4]]);

@@ -10,6 +10,7 @@ import { owner, notFound, type Owner } from './owner.ts';
 import { object, invalid, DEVICE_PATTERN, DEVICE_HINT, type Obj } from './validate.ts';
 import { bbox, ringArea } from './geo-math.ts';
 import { newId, isId } from './ids.ts';
+import { encodeCursor, decodeCursor } from './page-cursor.ts';
 import { buildZoneSet, ZoneCache } from './zone-index.ts';
 
 const MAX_RINGS = 50;
@@ -24,16 +25,6 @@ export const PAGE_MAX = 100;
 const cache = new ZoneCache(4_000_000);
 
 const countPositions = (rings: number[][][]) => rings.reduce((n, r) => n + r.length, 0);
-
-/** Opaque page cursor: the last zone's (created_at as PostgreSQL text, full precision; id). */
-const encodeCursor = (at: string, id: string) => Buffer.from(JSON.stringify([at, id])).toString('base64url');
-function decodeCursor(c: string): [string, string] {
-  try {
-    const v = JSON.parse(Buffer.from(c, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string' && !Number.isNaN(Date.parse(v[0]))) return [v[0], v[1]];
-  } catch { /* fall through */ }
-  throw new HttpError(400, 'invalid_parameter', "Parameter 'cursor' must be a 'next_cursor' value from a previous page.");
-}
 
 export function parsePolygon(v: unknown, field = 'polygon'): number[][][] {
   let g = object(v, field) as Obj;
@@ -165,7 +156,7 @@ export const routes: RouteDef[] = [
     handler: async (req, ctx) => {
       const o = owner(req);
       const limit: number = req.q.limit;
-      const after = req.q.cursor ? decodeCursor(req.q.cursor) : null;
+      const after = req.q.cursor ? decodeCursor(req.q.cursor, 'zon') : null;
       const r = await ctx.store.query(
         `SELECT id, name, polygon, min_lat, min_lng, max_lat, max_lng, created_at, created_at::text AS at FROM zones
          WHERE project_id = $1 AND sandbox = $2 AND ($3::timestamptz IS NULL OR (created_at, id) > ($3::timestamptz, $4))

@@ -198,14 +198,19 @@ export async function readTrail(store: Store, o: Owner, q: TrailQuery): Promise<
   return { last: lastText, points, hasMore };
 }
 
-/** The device's stored-ping count (the trail cache's version), or 0 when it never pinged. */
-export async function pingVersion(store: Store, o: Owner, device: string): Promise<number> {
+/**
+ * The trail cache's version of a device: its stored-ping count and when its devices row was
+ * created ('' when it never pinged). Deleting a subject's pings (DELETE /verify/addresses/{id}
+ * ?delete_pings=true) deletes the row too; the count restarts with a new row, so the creation
+ * time keeps a version from before the deletion from ever matching again.
+ */
+export async function pingVersion(store: Store, o: Owner, device: string): Promise<string> {
   const r = await store.pool.query<any[]>({
-    text: 'SELECT pings_total FROM devices WHERE project_id = $1 AND sandbox = $2 AND device = $3',
+    text: `SELECT pings_total || '@' || (extract(epoch FROM first_seen) * 1000000)::int8 FROM devices WHERE project_id = $1 AND sandbox = $2 AND device = $3`,
     values: [o.project, o.sandbox, device],
     rowMode: 'array',
   });
-  return r.rows.length ? Number(r.rows[0][0]) : 0;
+  return r.rows.length ? String(r.rows[0][0]) : '';
 }
 
 /** Pings of one device in [from, to], oldest first (evidence packs). */

@@ -1,10 +1,11 @@
 // Finished trail responses, kept per (project, sandbox, device, query) and valid only
-// while the device's stored-ping count is unchanged. Pings are insert-only, so an equal
-// count means the very same pings: a dashboard polling an idle vehicle's 10,000-point
+// while the device's version (stored-ping count and device-row creation time, pings.ts) is
+// unchanged. Pings are insert-only until a device row is deleted with all its pings, so an
+// equal version means the very same pings: a dashboard polling an idle vehicle's 10,000-point
 // trail costs one primary-key lookup instead of a 1 MB read. Checked against the
 // database on every request, so it is never stale, even with several server processes.
 
-interface Entry { version: number; body: Buffer }
+interface Entry { version: string; body: Buffer }
 
 export class TrailCache {
   private map = new Map<string, Entry>();
@@ -12,7 +13,7 @@ export class TrailCache {
 
   constructor(private maxBytes = 64 << 20, private maxEntry = 4 << 20) {}
 
-  get(key: string, version: number): Buffer | null {
+  get(key: string, version: string): Buffer | null {
     const e = this.map.get(key);
     if (!e) return null;
     if (e.version !== version) {
@@ -25,7 +26,7 @@ export class TrailCache {
     return e.body;
   }
 
-  set(key: string, version: number, body: Buffer) {
+  set(key: string, version: string, body: Buffer) {
     if (body.length > this.maxEntry) return;
     const old = this.map.get(key);
     if (old) this.delete(key, old);

@@ -1,0 +1,43 @@
+// The background evaluator: every VERIFY_SWEEP_MS it evaluates the pending address verifications
+// that may have moved (pings received since their last evaluation, or a window that ended), on
+// every server at once if there are several — evaluation is idempotent (records.ts), so two
+// servers evaluating the same row record its outcome and webhook once. State lives in the
+// database: after a restart the first sweep picks everything up again.
+import type { Store } from '../../store/index.ts';
+import type { Dispatcher } from '../../webhooks/dispatcher.ts';
+import { log } from '../../core/log.ts';
+import { sweep } from './records.ts';
+
+export class Verifier {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = false;
+  completed = 0;
+
+  constructor(private store: Store, private webhooks: Dispatcher | undefined, private everyMs: number) {}
+
+  start() {
+    this.timer = setInterval(() => this.run(), this.everyMs);
+    this.timer.unref();
+    this.run();
+  }
+
+  /** One sweep now (skipped when one is still running). */
+  run(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    this.running ??= sweep(this.store)
+      .then((n) => {
+        this.completed += n;
+        if (n) this.webhooks?.wake();
+      })
+      .catch((e) => log.error('verify_sweep', { error: String(e) }))
+      .finally(() => { this.running = null; });
+    return this.running;
+  }
+
+  async stop() {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+}
