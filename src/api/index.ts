@@ -9,6 +9,7 @@ import { routes as isochrone } from './isochrone.ts';
 import { routes as geo } from './geo.ts';
 import { routes as address } from './address.ts';
 import { routes as placesOsm } from './places-osm.ts';
+import { routes as hotels } from './hotels.ts';
 import { routes as logistics } from './logistics/index.ts';
 import { routes as weather } from './weather/index.ts';
 import { routes as traffic } from './traffic/index.ts';
@@ -28,6 +29,7 @@ export const allRoutes: RouteDef[] = [
   ...geo,
   ...address,
   ...placesOsm,
+  ...hotels,
   ...logistics,
   ...weather,
   ...webhooks,
