@@ -11,6 +11,7 @@ import { routes as address } from './address.ts';
 import { routes as placesOsm } from './places-osm.ts';
 import { routes as hotels } from './hotels.ts';
 import { routes as logistics } from './logistics/index.ts';
+import { routes as ride } from './ride/index.ts';
 import { routes as weather } from './weather/index.ts';
 import { routes as traffic } from './traffic/index.ts';
 import { routes as webhooks } from './webhooks.ts';
@@ -31,6 +32,7 @@ export const allRoutes: RouteDef[] = [
   ...placesOsm,
   ...hotels,
   ...logistics,
+  ...ride,
   ...weather,
   ...webhooks,
   ...dashboard,
