@@ -35,5 +35,5 @@ export const NEAREST_FRESH_S: Limit = { default: 300, max: 86_400, min: 1 };
 /** Vehicles one nearest query routes (the crow-flies nearest of the fresh ones): one matrix column of this many rows. */
 export const NEAREST_CANDIDATES = 1000;
 /** Pickup points: search radius around the rider (metres) and named spots per answer. */
-export const PICKUP_RADIUS: Limit = { default: 150, max: 500, min: 10 };
+export const PICKUP_RADIUS: Limit = { default: 200, max: 500, min: 10 };
 export const PICKUP_LIMIT: Limit = { default: 5, max: 20 };

@@ -18,6 +18,7 @@ import { searchFor, type TrafficUse } from './traffic-search.ts';
 export { searchFor, type TrafficUse };
 import { roadAccess } from './access.ts';
 import { fleetEtaTask, type FleetEtaArgs } from './fleet-eta.ts';
+import { pickupTask, type PickupArgs } from './pickup.ts';
 import { warmUpMatrix } from './warm-up.ts';
 import { collectWhenIdle } from '../collect.ts';
 import { guidedRouteTask, type GuidedRouteArgs } from './guided.ts';
@@ -163,6 +164,8 @@ export const routing: EngineModule = {
     route_matrix: (args: MatrixArgs, ctx: TaskContext) => matrixTask(args, ctx),
     // GET /fleet/vehicles/nearest: vehicles by road ETA to a rider (fleet-eta.ts)
     fleet_eta: (args: FleetEtaArgs) => fleetEtaTask(args),
+    // GET /pickup-points: road points on the rider's side of the road (pickup.ts)
+    pickup_roads: (args: PickupArgs) => pickupTask(args),
     route_optimize: (args: OptimizeArgs) => optimizeTask(args),
     route_match: (args: MatchArgs) => matchTask(args),
     route_isochrone: (args: IsochroneArgs) => isochroneTask(args),

@@ -2,5 +2,6 @@
 // by road ETA, pickup points on the rider's side of the road, and shareable trip-tracking links.
 import type { RouteDef } from '../../http/types.ts';
 import { routes as nearest } from './nearest.ts';
+import { routes as pickup } from './pickup-points.ts';
 
-export const routes: RouteDef[] = [...nearest];
+export const routes: RouteDef[] = [...nearest, ...pickup];
