@@ -3,5 +3,6 @@
 import type { RouteDef } from '../../http/types.ts';
 import { routes as nearest } from './nearest.ts';
 import { routes as pickup } from './pickup-points.ts';
+import { routes as tripLinks } from './trip-links.ts';
 
-export const routes: RouteDef[] = [...nearest, ...pickup];
+export const routes: RouteDef[] = [...nearest, ...pickup, ...tripLinks];
