@@ -45,6 +45,7 @@ describe('vehicles nearest a rider by road ETA', () => {
     expect(v[0].age_s).toBeGreaterThanOrEqual(29);
     expect(r.body.ranking).toBe('road_eta');
     expect(r.body.extract).toBe('ride-fixture');
+    expect(r.body.rider.snapped).toMatchObject({ lat: FIX.rider.lat, lng: FIX.rider.lng, distance_m: 0 });
   });
 
   it('lists the unreachable apart and counts what it left out', async () => {
@@ -76,10 +77,14 @@ describe('vehicles nearest a rider by road ETA', () => {
     expect((await get('/api/v1/fleet/vehicles/nearest?lat=95&lng=36.8')).status).toBe(400);
     expect((await get('/api/v1/fleet/vehicles/nearest?lat=-1.28')).status).toBe(400);
     expect((await get(`/api/v1/fleet/vehicles/nearest?lat=${FIX.rider.lat}&lng=${FIX.rider.lng}&max_eta_s=0`)).status).toBe(400);
-    // a rider outside every road extract, with a vehicle to route
-    await s.post('/api/v1/track/ping', { device: 'accra-1', lat: 5.556, lng: -0.197, ts: new Date().toISOString() }, key);
-    const out = await get('/api/v1/fleet/vehicles/nearest?lat=5.5560&lng=-0.1969');
-    expect(out.status).toBe(400);
-    expect(out.body.error.code).toBe('out_of_coverage');
+    // a rider outside every road extract, or far from any road, with or without vehicles near
+    for (const k of [key, other]) {
+      const out = await s.get('/api/v1/fleet/vehicles/nearest?lat=5.5560&lng=-0.1969', k);
+      expect(out.status).toBe(400);
+      expect((await out.json() as any).error.code).toBe('out_of_coverage');
+      const field = await s.get(`/api/v1/fleet/vehicles/nearest?lat=${FIX.field.lat}&lng=${FIX.field.lng}`, k);
+      expect(field.status).toBe(400);
+      expect((await field.json() as any).error.code).toBe('no_road');
+    }
   });
 });

@@ -5,7 +5,7 @@
 import { TaskError } from '../../src/core/task.ts';
 import { SNAP_RADIUS } from '../../src/core/limits.ts';
 import { loadedGraphs } from './graphs.ts';
-import { checkPoint } from './candidates.ts';
+import { candidates, checkPoint } from './candidates.ts';
 import { matrixCosts } from './matrix.ts';
 
 export interface FleetEtaArgs {
@@ -30,18 +30,20 @@ export function fleetEtaTask(a: FleetEtaArgs): { extract: string; rider: { lat: 
   // The smallest driving extract around the rider, as /route and the matrix pick it.
   const graph = loadedGraphs().find((g) => g.profile === 'driving' && g.covers(rider[0], rider[1], radius));
   if (!graph) throw new TaskError(400, 'out_of_coverage', 'No driving road extract covers the rider\'s point.');
+  // The rider's road first: with none, no vehicle can be ranked (even when there is none to rank).
+  const own = candidates(graph, rider[0], rider[1], radius);
+  if (!own) throw new TaskError(400, 'no_road', `No drivable road within ${radius} m of the rider.`);
+  const riderOut = { lat: own[0].lat, lng: own[0].lng, distance_m: r1(own[0].dist) };
   const inside = vehicles.map((v, i) => (graph.covers(v[0], v[1], radius) ? i : -1)).filter((i) => i >= 0);
   const out: VehicleEta[] = vehicles.map(() => ({ unreachable: 'out_of_coverage' }));
-  if (!inside.length) return { extract: graph.extract, rider: { lat: rider[0], lng: rider[1], distance_m: 0 }, vehicles: out };
+  if (!inside.length) return { extract: graph.extract, rider: riderOut, vehicles: out };
   const m = matrixCosts({ sources: inside.map((i) => vehicles[i]), destinations: [rider], mode: 'driving', radius });
   if (m.graph !== graph) throw new Error('fleet_eta: the matrix picked another extract than the rider\'s');
-  const dst = m.dst[0];
-  if (!dst) throw new TaskError(400, 'no_road', `No drivable road within ${radius} m of the rider.`);
   inside.forEach((vi, k) => {
     const src = m.src[k];
     if (!src) { out[vi] = { unreachable: 'no_road' }; return; }
     const ms = m.ms[k], metres = m.metres[k];
     out[vi] = ms === Infinity ? { unreachable: 'no_route' } : { eta_s: r1(ms / 1000), distance_m: r1(metres), snap_m: r1(src[0].dist) };
   });
-  return { extract: graph.extract, rider: { lat: dst[0].lat, lng: dst[0].lng, distance_m: r1(dst[0].dist) }, vehicles: out };
+  return { extract: graph.extract, rider: riderOut, vehicles: out };
 }

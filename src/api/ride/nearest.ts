@@ -56,7 +56,7 @@ export const routes: RouteDef[] = [
           schema: {
             type: 'object', required: ['rider', 'vehicles', 'unreachable', 'counts', 'ranking'],
             properties: {
-              rider: { type: 'object', required: ['lat', 'lng'] }, extract: { type: ['string', 'null'] }, ranking: { const: 'road_eta' },
+              rider: { type: 'object', required: ['lat', 'lng', 'snapped'] }, extract: { type: 'string' }, ranking: { const: 'road_eta' },
               vehicles: { type: 'array', items: ranked }, unreachable: { type: 'array', items: unreachable },
               counts: {
                 type: 'object', required: ['fresh', 'stale', 'routed', 'ranked', 'beyond_max_eta', 'unreachable', 'beyond_reach'],
@@ -103,15 +103,12 @@ export const routes: RouteDef[] = [
         beyond_reach: nFresh - inBox + outside, not_routed: Math.max(0, inBox - routed.length - outside),
       };
       const age = (r: Row) => Math.max(0, Math.round((now - r.last_ts.getTime()) / 1000));
-      let rider: Record<string, unknown> = { lat, lng }, extract: string | null = null;
-      let etas: VehicleEta[] = [];
-      if (routed.length) {
-        const reply = await ctx.engine.run('fleet_eta', { rider: [lat, lng], vehicles: routed.map((x) => [x.r.lat, x.r.lng]), radius: SNAP_RADIUS.default }, o.sandbox);
-        if (reply.status !== 200) return { task: reply };
-        const body = JSON.parse(Buffer.from(reply.body).toString('utf8')) as { extract: string; rider: { lat: number; lng: number; distance_m: number }; vehicles: VehicleEta[] };
-        etas = body.vehicles; extract = body.extract;
-        rider = { lat, lng, snapped: body.rider };
-      }
+      // Run even with no vehicle to route: a rider off every road extract, or far from any road, is told so.
+      const reply = await ctx.engine.run('fleet_eta', { rider: [lat, lng], vehicles: routed.map((x) => [x.r.lat, x.r.lng]), radius: SNAP_RADIUS.default }, o.sandbox);
+      if (reply.status !== 200) return { task: reply };
+      const body = JSON.parse(Buffer.from(reply.body).toString('utf8')) as { extract: string; rider: { lat: number; lng: number; distance_m: number }; vehicles: VehicleEta[] };
+      const etas = body.vehicles, extract = body.extract;
+      const rider = { lat, lng, snapped: body.rider };
       const out: Record<string, unknown>[] = [], bad: Record<string, unknown>[] = [];
       const ok: { x: (typeof routed)[number]; e: { eta_s: number; distance_m: number; snap_m: number } }[] = [];
       routed.forEach((x, i) => {
