@@ -11,6 +11,8 @@ export const CAPABILITIES = [
   'track_trail', 'pod', 'disputes', 'traffic', 'traffic_contribute', 'weather', 'transit_nearby',
   'health_nearby', 'earthquakes_nearby', 'waterways', 'protected_areas', 'boundaries_at',
   'geofence_check', 'fleet_vehicles', 'verify_products',
+  // the ride-hailing and hotels product areas (SPEC §1), one entry per part that can be on or off
+  'fleet_nearest', 'pickup_points', 'trip_share', 'hotels',
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 

@@ -14,6 +14,8 @@ import { HttpServer } from './http/server.ts';
 import { allRoutes } from './api/index.ts';
 import { startTraffic } from './api/traffic/index.ts';
 import { Verifier } from './api/verify/sweeper.ts';
+import { tripKey } from './api/ride/trip-links.ts';
+import { TRIP_TOKEN_PREFIX } from './api/ride/trip-token.ts';
 import type { AppContext, RouteDef } from './http/types.ts';
 import type { Config } from './core/config.ts';
 import { log } from './core/log.ts';
@@ -48,6 +50,8 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
   const router = new Router();
   for (const r of [...allRoutes, ...extraRoutes]) router.add(r);
   const ctx: AppContext = { engine, store, config, limits, metrics, refusals, webhooks, routes: router.routes };
+  // A trip link's page loads our style and tiles with the link's token in place of a key.
+  auth.registerToken(TRIP_TOKEN_PREFIX, (token) => tripKey(ctx, token));
   const http = new HttpServer({ ctx, router, auth, limits, metrics });
   const traffic = startTraffic(ctx);
   let port: number;

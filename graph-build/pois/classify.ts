@@ -1,7 +1,7 @@
 // Which OpenStreetMap objects are places this service serves, and as what: businesses (shop,
 // office, craft, the commercial amenities, lodging), markets (amenity=marketplace) and protected
 // areas (boundary=protected_area, boundary=national_park, leisure=nature_reserve).
-import type { PoiKind } from '../../src/core/format/pois.ts';
+import { LODGING_CATEGORIES, type PoiKind } from '../../src/core/format/pois.ts';
 
 /** amenity=* values that are businesses (services a customer walks into). */
 export const BUSINESS_AMENITIES = new Set([
@@ -9,7 +9,7 @@ export const BUSINESS_AMENITIES = new Set([
   'mobile_money_agent', 'payment_centre', 'fuel', 'charging_station', 'car_wash', 'car_rental', 'pharmacy', 'clinic', 'doctors', 'dentist', 'veterinary',
   'post_office', 'internet_cafe', 'cinema', 'nightclub', 'driving_school', 'marketplace_stall', 'laundry', 'hairdresser', 'taxi',
 ]);
-const LODGING = new Set(['hotel', 'guest_house', 'hostel', 'motel', 'apartment', 'chalet']);
+const LODGING_SET: Set<string> = new Set(LODGING_CATEGORIES);
 
 export interface Classified { kind: PoiKind; category: string; group: string }
 
@@ -24,7 +24,7 @@ export function classify(t: Record<string, string> | undefined): Classified | nu
   if (t.amenity && BUSINESS_AMENITIES.has(t.amenity)) return { kind: 'business', category: t.amenity, group: 'amenity' };
   if (t.office) return { kind: 'business', category: t.office === 'yes' ? 'office' : t.office, group: 'office' };
   if (t.craft) return { kind: 'business', category: t.craft === 'yes' ? 'craft' : t.craft, group: 'craft' };
-  if (t.tourism && LODGING.has(t.tourism)) return { kind: 'business', category: t.tourism, group: 'tourism' };
+  if (t.tourism && LODGING_SET.has(t.tourism)) return { kind: 'business', category: t.tourism, group: 'tourism' };
   return null;
 }
 
@@ -32,5 +32,6 @@ export function classify(t: Record<string, string> | undefined): Classified | nu
 export const KEPT_TAGS = [
   'name:en', 'name:fr', 'name:ar', 'name:pt', 'brand', 'operator', 'opening_hours', 'phone', 'contact:phone', 'website', 'contact:website', 'email',
   'addr:housenumber', 'addr:street', 'addr:suburb', 'addr:city', 'addr:postcode', 'cuisine', 'wheelchair', 'payment:mobile_money',
+  'stars', 'rooms', 'beds', 'check_in', 'check_out', 'url', 'contact:email', 'internet_access',
   'protect_class', 'protection_title', 'iucn_level', 'designation', 'ownership', 'wikidata', 'wikipedia', 'opening_date', 'start_date',
 ];

@@ -7,7 +7,8 @@ import { buildPois } from './index.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const USAGE = `usage: npm run graph-build -- pois --input <full extract .osm.pbf|.osm> [--name pois-<extract>] [--out data/built]
-Reads shop/office/craft/commercial amenity/lodging businesses, amenity=marketplace markets (nodes, ways, areas) and
+Reads shop/office/craft/commercial amenity businesses, lodging (tourism=hotel|guest_house|hostel|motel|apartment|chalet,
+with stars, rooms, beds, phone, website, check_in, check_out: GET /hotels), amenity=marketplace markets (nodes, ways, areas) and
 boundary=protected_area / boundary=national_park / leisure=nature_reserve areas (closed ways and multipolygon relations).`;
 
 export async function main(argv: string[]): Promise<void> {

@@ -12,7 +12,7 @@ import { classify, KEPT_TAGS, type Classified } from './classify.ts';
 import { pointIndex, ringSections } from '../gazetteer/spatialindex.ts';
 import type { Rings } from '../gazetteer/sources/naturalearth.ts';
 import { writeContainer, writeManifest, type Manifest } from '../../src/core/format/index.ts';
-import { POI_FILES, POI_VERSION, POI_KINDS } from '../../src/core/format/pois.ts';
+import { POI_FILES, POI_VERSION, POI_KINDS, LODGING_CATEGORIES } from '../../src/core/format/pois.ts';
 import { EARTH_R } from '../../src/core/geometry.ts';
 import { stringTable } from '../string-table.ts';
 
@@ -152,6 +152,8 @@ export async function buildPois(opts: PoiBuildOptions): Promise<Manifest> {
   });
   const ids = stringTable(list.map((it) => it.osm)), names = stringTable(list.map((it) => it.name)), tags = stringTable(list.map((it) => (Object.keys(it.tags).length ? JSON.stringify(it.tags) : '')));
   const counts = Object.fromEntries(POI_KINDS.map((k) => [k, list.filter((it) => it.c.kind === k).length]));
+  // Lodging is a kind of business; its own count tells the server whether hotels are served.
+  const lodging = list.filter((it) => it.c.group === 'tourism' && (LODGING_CATEGORIES as readonly string[]).includes(it.c.category)).length;
   const outDir = join(opts.out, opts.name);
   mkdirSync(outDir, { recursive: true });
   const sections: Record<string, any> = {
@@ -165,10 +167,10 @@ export async function buildPois(opts: PoiBuildOptions): Promise<Manifest> {
   const manifest: Manifest = {
     dataset: 'pois', name: opts.name, format_version: POI_VERSION, built_at: new Date().toISOString(), build_seconds,
     files: [{ file: f.file, kind: f.kind, version: POI_VERSION, bytes }],
-    counts, input: basename(opts.input), osm: { elements, nodes, ways, area_relations: relations.length, dropped_unclosed_or_clipped: dropped },
+    counts, lodging, input: basename(opts.input), osm: { elements, nodes, ways, area_relations: relations.length, dropped_unclosed_or_clipped: dropped },
     source: { title: `OpenStreetMap extract ${basename(opts.input)}`, licence: 'ODbL 1.0', attribution: '© OpenStreetMap contributors' },
   };
   writeManifest(outDir, manifest);
-  if (opts.progress !== false) console.log(`pois: ${n} places (${POI_KINDS.map((k) => `${k} ${counts[k]}`).join(', ')}) from ${basename(opts.input)} in ${build_seconds} s → ${outDir}`);
+  if (opts.progress !== false) console.log(`pois: ${n} places (${POI_KINDS.map((k) => `${k} ${counts[k]}`).join(', ')}; lodging ${lodging}) from ${basename(opts.input)} in ${build_seconds} s → ${outDir}`);
   return manifest;
 }

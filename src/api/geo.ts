@@ -4,6 +4,8 @@
 import { HttpError, type AppContext, type Req, type RouteDef } from '../http/types.ts';
 import { Q, type QueryParam, type Schema } from '../http/operation.ts';
 import { NEARBY_NAMES, NEARBY_ALIASES, HEALTH_CATEGORIES, resolveCategory } from '../core/categories.ts';
+import { LODGING_NAMES, isLodging } from './hotels.ts';
+import { PLACES_LIMITS } from './places-osm.ts';
 import {
   GEOCODE_LIMIT, REVERSE_RADIUS, NEARBY_RADIUS, NEARBY_LIMIT, SEARCH_RADIUS, SEARCH_LIMIT,
   QUAKE_RADIUS_KM, QUAKE_LIMIT, WATER_RADIUS, WATER_LIMIT, type Limit,
@@ -33,6 +35,18 @@ function categoryParam(allowed: readonly string[]): QueryParam {
   return { schema: { type: 'string', enum: names, 'x-normalise': 'slug' }, aliases: ['type'], description: `Category (alias \`type\`): ${allowed.join(', ')}` };
 }
 const category = (v: string | undefined) => (v === undefined ? undefined : resolveCategory(v)!);
+/** The places categories plus lodging (served from the OSM POI build, hotels.ts). */
+function placesCategoryParam(): QueryParam {
+  const p = categoryParam(NEARBY_NAMES);
+  return { ...p, schema: { ...p.schema, enum: [...(p.schema.enum as string[]), ...LODGING_NAMES] }, description: `${p.description}; lodging or ${LODGING_NAMES.slice(1).join(', ')} (from a full-tag OSM build)` };
+}
+/** /places/search and /places/nearby with a lodging category: the hotels task (hotels.ts), radius within its limit. */
+async function lodging(req: Req, ctx: AppContext, q: Record<string, any>) {
+  if (q.country || q.components) throw new HttpError(400, 'invalid_parameter', "Parameter 'country' is not available with a lodging category (OSM places carry no country); use lat/lng and radius.");
+  const radius = Math.min(q.radius, PLACES_LIMITS.radius.max);
+  const args = { q: q.q, category: q.category, lat: q.lat, lng: q.lng, radius, limit: q.limit };
+  return { task: await ctx.engine.run('hotels_search', args, sandbox(req)) };
+}
 
 /** `country=CC`, or the alt platform's `components=country:CC|…`. */
 function countryOf(q: Record<string, any>): string | undefined {
@@ -128,13 +142,14 @@ export const routes: RouteDef[] = [
     note: `Places by distance; category (alias type): ${NEARBY_NAMES.join(', ')}; radius metres (default ${NEARBY_RADIUS.default}, max ${NEARBY_RADIUS.max}).`,
     decl: {
       summary: 'Places by distance from a point, optionally of one category', tag: 'geo',
-      query: { ...point, radius: radius(NEARBY_RADIUS), limit: limit(NEARBY_LIMIT), category: categoryParam(NEARBY_NAMES) },
+      query: { ...point, radius: radius(NEARBY_RADIUS), limit: limit(NEARBY_LIMIT), category: placesCategoryParam() },
       pairAliases: pairs,
       responses: ok('Nearest first', list('results', { category: nullableStr, radius_m: { type: 'number' } })),
       examples: [{ query: 'location=-1.2921,36.8219&type=hospital&radius=3000' }],
     },
     async handler(req, ctx) {
       const { lat, lng, radius, limit } = req.q;
+      if (isLodging(req.q.category)) return lodging(req, ctx, req.q);
       const args = { lat, lng, radius, limit, category: category(req.q.category) };
       return { task: await ctx.engine.run('places_nearby', args, sandbox(req)) };
     },
@@ -148,7 +163,7 @@ export const routes: RouteDef[] = [
       summary: 'Text search of places filtered by category, country and distance', tag: 'geo',
       description: '`q` is required unless a point is given (then the places near it are listed by distance).',
       query: {
-        q: text(['query', 'keyword'], false), category: categoryParam(NEARBY_NAMES), country, components, ...optionalPoint,
+        q: text(['query', 'keyword'], false), category: placesCategoryParam(), country, components, ...optionalPoint,
         radius: radius(SEARCH_RADIUS), limit: limit(SEARCH_LIMIT),
       },
       pairAliases: pairs,
@@ -160,6 +175,7 @@ export const routes: RouteDef[] = [
       const at = q.lat !== undefined && q.lng !== undefined;
       if ((q.lat === undefined) !== (q.lng === undefined)) throw new HttpError(400, 'missing_parameter', `Parameter '${q.lat === undefined ? 'lat' : 'lng'}' is required with '${q.lat === undefined ? 'lng' : 'lat'}'.`);
       if (!q.q && !at) throw new HttpError(400, 'missing_parameter', "Parameter 'q' is required unless lat/lng are given.");
+      if (isLodging(q.category)) return lodging(req, ctx, q);
       const args = {
         q: q.q, category: category(q.category), country: countryOf(q),
         ...(at ? { lat: q.lat, lng: q.lng } : {}), radius: q.radius, limit: q.limit,
@@ -179,6 +195,8 @@ export const routes: RouteDef[] = [
       examples: [{ params: { id: 'svc:gn.2332459' }, summary: 'Lagos' }],
     },
     async handler(req, ctx) {
+      // OSM places (businesses, markets, lodging…) of a POI build: svc:poi.<n|w|r><OSM id>
+      if (req.params.id.startsWith('svc:poi.')) return { task: await ctx.engine.run('poi_by_id', { id: req.params.id }, sandbox(req)) };
       return { task: await ctx.engine.run('place_by_id', { id: req.params.id }, sandbox(req)) };
     },
   },

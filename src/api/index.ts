@@ -9,7 +9,9 @@ import { routes as isochrone } from './isochrone.ts';
 import { routes as geo } from './geo.ts';
 import { routes as address } from './address.ts';
 import { routes as placesOsm } from './places-osm.ts';
+import { routes as hotels } from './hotels.ts';
 import { routes as logistics } from './logistics/index.ts';
+import { routes as ride } from './ride/index.ts';
 import { routes as weather } from './weather/index.ts';
 import { routes as traffic } from './traffic/index.ts';
 import { routes as webhooks } from './webhooks.ts';
@@ -31,8 +33,10 @@ export const allRoutes: RouteDef[] = [
   ...geo,
   ...address,
   ...placesOsm,
+  ...hotels,
   ...logistics,
   ...verify,
+  ...ride,
   ...weather,
   ...webhooks,
   ...dashboard,

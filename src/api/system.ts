@@ -23,7 +23,7 @@ function doc(file: string) {
 }
 
 /** The guides in docs/, reachable from the reference page. */
-export const GUIDES = ['routing', 'geo', 'logistics', 'webhooks', 'dashboard'];
+export const GUIDES = ['routing', 'geo', 'logistics', 'ride', 'webhooks', 'dashboard'];
 
 // The viewer is swagger-ui-dist, served from node_modules by this host: the page loads nothing
 // from anywhere else (no CDN, no fonts, validatorUrl off).

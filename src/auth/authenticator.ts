@@ -54,9 +54,16 @@ export class Authenticator {
     return e.revoked ? { ok: false, reason: 'revoked' } : { ok: true, key: e };
   }
 
+  /** Bearer tokens other than API keys, by prefix, each resolved to what it may do (trip links' tokens). */
+  private tokens: { prefix: string; resolve: (token: string) => Promise<Lookup> }[] = [];
+  registerToken(prefix: string, resolve: (token: string) => Promise<Lookup>) {
+    this.tokens.push({ prefix, resolve });
+  }
+
   async lookup(header: string | undefined): Promise<Lookup> {
     if (!header) return { ok: false, reason: 'malformed' };
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (m) for (const t of this.tokens) if (m[1].startsWith(t.prefix)) return t.resolve(m[1]);
     if (!m || !KEY_RE.test(m[1])) return { ok: false, reason: 'malformed' };
     const h = hashKey(m[1]);
     let e = this.byHash.get(h);

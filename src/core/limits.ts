@@ -27,3 +27,13 @@ export const MAX_VIA = 25;
 
 /** Cells of one traffic-aware matrix: each cell is its own search over the traffic weights (workers/routing/matrix.ts). */
 export const TRAFFIC_MATRIX_MAX_CELLS = 2_500;
+
+/** Ride-hailing (src/api/ride): vehicles per answer of /fleet/vehicles/nearest, seconds of ETA and of position age. */
+export const NEAREST_LIMIT: Limit = { default: 5, max: 50 };
+export const NEAREST_MAX_ETA_S: Limit = { default: 1800, max: 10_800, min: 1 };
+export const NEAREST_FRESH_S: Limit = { default: 300, max: 86_400, min: 1 };
+/** Vehicles one nearest query routes (the crow-flies nearest of the fresh ones): one matrix column of this many rows. */
+export const NEAREST_CANDIDATES = 1000;
+/** Pickup points: search radius around the rider (metres) and named spots per answer. */
+export const PICKUP_RADIUS: Limit = { default: 200, max: 500, min: 10 };
+export const PICKUP_LIMIT: Limit = { default: 5, max: 20 };

@@ -12,7 +12,8 @@ export class RequestLog {
   add(method: string, url: string, route: string, status: number, ms: number, key: KeyInfo | null) {
     if (!this.enabled) return;
     this.buf.push(JSON.stringify({
-      t: new Date().toISOString(), level: 'info', msg: 'request', method, path: url, route, status,
+      // a trip link's token is a bearer credential in its path: never logged
+      t: new Date().toISOString(), level: 'info', msg: 'request', method, path: url.includes('svctrip_') ? url.replace(/svctrip_[^/?&]*/g, 'svctrip_…') : url, route, status,
       ms: Math.round(ms * 1000) / 1000, key_id: key?.id ?? null, project: key?.project ?? null,
     }));
     if (this.buf.length >= 1000) this.flush();

@@ -41,7 +41,7 @@ describe.each(BACKENDS)('foundation over HTTP (%s)', (backend) => {
     expect(d.docs).toMatch(/^http/);
     expect(d.reference).toMatch(/^http/);
     expect(Object.keys(d.capabilities).sort()).toEqual([...CAPABILITIES].sort());
-    expect(CAPABILITIES.length).toBe(38);
+    expect(CAPABILITIES.length).toBe(42);
     for (const v of Object.values(d.capabilities)) expect(typeof v).toBe('boolean');
     expect(d.capabilities.route_truck).toBe(false);
     expect(d.notes.route_truck).toMatch(/501/);

@@ -3,6 +3,8 @@
 //   businesses_search { q?, category?, lat?, lng?, radius?, limit? } → { results }
 //   markets_list { q?, lat?, lng?, radius?, limit? } → { results };  market_by_id { id } → { market } (404)
 //   protected_at { lat, lng } → { results };  protected_nearby { lat, lng, radius?, limit? } → { results }
+//   hotels_search { q?, category?, min_stars?, lat?, lng?, radius?, limit? } → { results } (lodging, with its `lodging` fields)
+//   poi_by_id { id } → { result } (any item, 404 when unknown)
 // Text matching is a scan of the folded names (every query word a prefix of a name word): the
 // item counts of one country's extract (tens of thousands) keep it within a few milliseconds.
 import KDBush from 'kdbush';
@@ -10,7 +12,7 @@ import { around } from 'geokdbush';
 import Flatbush from 'flatbush';
 import { TaskError, type Dataset, type EngineModule, type TaskContext } from '../../src/core/task.ts';
 import { open } from '../../src/core/format/index.ts';
-import { POI_FILES, POI_VERSION, POI_KINDS, type PoiKind } from '../../src/core/format/pois.ts';
+import { POI_FILES, POI_VERSION, POI_KINDS, LODGING_CATEGORIES, type PoiKind } from '../../src/core/format/pois.ts';
 import { tokens } from '../../src/core/text/normalize.ts';
 import { haversine, inRing, segmentDistance, degBox } from '../../src/core/geometry.ts';
 import { inLagos } from '../../src/core/categories.ts';
@@ -35,6 +37,8 @@ class PoiSet {
   /** Folded name words per item, built once per worker. */
   readonly words: string[][];
   readonly byId = new Map<string, number>();
+  /** Lodging items (tourism=hotel…), from the manifest. */
+  readonly lodging: number;
   readonly ringsOf = new Map<number, number[]>();
   constructor(readonly ds: Dataset) {
     const f = POI_FILES.pois;
@@ -49,6 +53,7 @@ class PoiSet {
     this.rIndex = o.sections.rIndex ? Flatbush.from((o.sections.rIndex as Uint8Array).buffer as ArrayBuffer, (o.sections.rIndex as Uint8Array).byteOffset) : null;
     this.kd = o.sections.kd ? kdView(o.sections.kd as Uint8Array) : null;
     this.n = this.lat.length;
+    this.lodging = Number(ds.manifest.lodging ?? 0);
     this.words = new Array(this.n);
     for (let i = 0; i < this.n; i++) {
       this.words[i] = tokens(this.names.at(i));
@@ -99,9 +104,32 @@ function textScore(s: PoiSet, i: number, q: string[]): number {
 }
 
 const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
+const LODGING: Set<string> = new Set(LODGING_CATEGORIES);
+const isLodging = (s: PoiSet, i: number) => s.meta.groups[s.group[i]] === 'tourism' && LODGING.has(s.meta.categories[s.cat[i]]);
+const tagsOf = (s: PoiSet, i: number): Record<string, string> => { const t = s.tags.at(i); return t ? JSON.parse(t) as Record<string, string> : {}; };
+
+/** A leading count in a tag ("4", "4S" → 4, "3.5" → 3.5), else null: OSM writes stars and rooms as free text. */
+function count(v: string | undefined): number | null {
+  const m = v === undefined ? null : /^\s*(\d+(?:\.\d+)?)/.exec(v);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * What a lodging item's OSM tags say about it, null where not tagged: stars (the number of
+ * `stars`, the raw text beside it: "4S" is a superior 4), rooms, beds, phone, website, e-mail,
+ * check-in and check-out times (`check_in`, `check_out`, as tagged).
+ */
+function lodgingOf(tags: Record<string, string>) {
+  return {
+    stars: count(tags.stars), stars_tag: tags.stars ?? null, rooms: count(tags.rooms), beds: count(tags.beds),
+    phone: tags.phone ?? tags['contact:phone'] ?? null, website: tags.website ?? tags['contact:website'] ?? tags.url ?? null,
+    email: tags.email ?? tags['contact:email'] ?? null, check_in: tags.check_in ?? null, check_out: tags.check_out ?? null,
+    internet_access: tags.internet_access ?? null,
+  };
+}
+
 function item(s: PoiSet, i: number, extra?: Record<string, unknown>): Record<string, unknown> {
-  const t = s.tags.at(i);
-  const tags = t ? JSON.parse(t) as Record<string, string> : {};
+  const tags = tagsOf(s, i);
   const addr = [tags['addr:housenumber'] && tags['addr:street'] ? `${tags['addr:housenumber']} ${tags['addr:street']}` : tags['addr:street'], tags['addr:suburb'], tags['addr:city'], tags['addr:postcode']].filter(Boolean).join(', ');
   const osm = s.ids.at(i);
   return {
@@ -109,7 +137,7 @@ function item(s: PoiSet, i: number, extra?: Record<string, unknown>): Record<str
     lat: r6(s.lat[i]), lng: r6(s.lng[i]), address: addr || null,
     osm: { type: osm[0] === 'n' ? 'node' : osm[0] === 'w' ? 'way' : 'relation', id: Number(osm.slice(1)) },
     ...(s.area[i] > 0 ? { area_m2: s.area[i] } : {}),
-    tags, source: s.ds.name, ...extra,
+    tags, ...(isLodging(s, i) ? { lodging: lodgingOf(tags) } : {}), source: s.ds.name, ...extra,
   };
 }
 
@@ -178,6 +206,25 @@ export const places: EngineModule = {
       const c = typeof a?.category === 'string' && a.category ? a.category.toLowerCase() : null;
       const results = find('business', a, ctx, c ? (s, i) => s.meta.categories[s.cat[i]] === c || s.meta.groups[s.group[i]] === c : undefined);
       return { results, ...(ctx.sandbox ? { sandbox: true } : {}) };
+    },
+    hotels_search(a, ctx) {
+      if (!sets.some((x) => x.lodging > 0)) throw new TaskError(503, 'not_loaded', 'No lodging (tourism=hotel, guest_house, hostel, motel, apartment, chalet) is loaded: build a full OpenStreetMap extract with `npm run graph-build -- pois --input country.osm.pbf`.');
+      const c = typeof a?.category === 'string' && a.category && a.category !== 'lodging' ? a.category.toLowerCase() : null;
+      if (c && !LODGING.has(c)) bad('category', `must be lodging or one of ${LODGING_CATEGORIES.join(', ')}`);
+      const minStars = a?.min_stars === undefined ? null : Number(a.min_stars);
+      if (minStars !== null && !(minStars >= 0 && minStars <= 7)) bad('min_stars', 'must be a number from 0 to 7');
+      const ok = (s: PoiSet, i: number) => isLodging(s, i) && (!c || s.meta.categories[s.cat[i]] === c) && (minStars === null || (count(tagsOf(s, i).stars) ?? -1) >= minStars);
+      // A listing without name or point is every lodging item, by name (find() asks for one of them).
+      return { results: find('business', { ...a, category: a?.category ?? 'lodging' }, ctx, ok), ...(ctx.sandbox ? { sandbox: true } : {}) };
+    },
+    poi_by_id(a, ctx) {
+      const id = String(a?.id ?? '');
+      const osm = id.startsWith('svc:poi.') ? id.slice(8) : id;
+      for (const s of sets) {
+        const i = s.byId.get(osm);
+        if (i !== undefined && (!ctx.sandbox || inLagos(s.lat[i], s.lng[i]))) return { result: item(s, i, { geometry: geometry(s, i) }), ...(ctx.sandbox ? { sandbox: true } : {}) };
+      }
+      throw new TaskError(404, 'not_found', `No place with id '${id.slice(0, 80)}'.`);
     },
     markets_list(a, ctx) {
       return { results: find('market', a, ctx), ...(ctx.sandbox ? { sandbox: true } : {}) };

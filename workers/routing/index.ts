@@ -17,6 +17,8 @@ import type { PathSearch } from './search.ts';
 import { searchFor, type TrafficUse } from './traffic-search.ts';
 export { searchFor, type TrafficUse };
 import { roadAccess } from './access.ts';
+import { fleetEtaTask, type FleetEtaArgs } from './fleet-eta.ts';
+import { pickupTask, type PickupArgs } from './pickup.ts';
 import { warmUpMatrix } from './warm-up.ts';
 import { collectWhenIdle } from '../collect.ts';
 import { guidedRouteTask, type GuidedRouteArgs } from './guided.ts';
@@ -160,6 +162,10 @@ export const routing: EngineModule = {
     osrm_match: osrmMatchTask,
     road_access: (args) => roadAccess(loadedGraphs(), args),
     route_matrix: (args: MatrixArgs, ctx: TaskContext) => matrixTask(args, ctx),
+    // GET /fleet/vehicles/nearest: vehicles by road ETA to a rider (fleet-eta.ts)
+    fleet_eta: (args: FleetEtaArgs) => fleetEtaTask(args),
+    // GET /pickup-points: road points on the rider's side of the road (pickup.ts)
+    pickup_roads: (args: PickupArgs) => pickupTask(args),
     route_optimize: (args: OptimizeArgs) => optimizeTask(args),
     route_match: (args: MatchArgs) => matchTask(args),
     route_isochrone: (args: IsochroneArgs) => isochroneTask(args),

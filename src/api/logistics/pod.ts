@@ -11,6 +11,7 @@ import { loadStop, stopByCode, codeParam, currentPin, round1 } from './stops.ts'
 import { haversine } from '../../core/geometry.ts';
 import { newId, isId } from './ids.ts';
 import { emitEvent } from '../../webhooks/events.ts';
+import { endTripLinks } from '../ride/trip-links.ts';
 
 /** Beyond this distance from the pin a delivery is flagged for review. */
 export const FAR_FROM_PIN_M = 100;
@@ -106,7 +107,11 @@ export const routes: RouteDef[] = [
         partner: partner ?? null, notes: notes ?? null, pin_lat: pin.lat, pin_lng: pin.lng, pin_confirmed: pin.confirmed,
         distance_from_pin_m: distance, flags, created_at: null as string | null,
       };
-      if (o.sandbox) return { status: 200, json: { pod: podJson(row, false, stop.delivery_code) } };
+      // The delivery ends the trip: its tracking links stop showing the device.
+      if (o.sandbox) {
+        await endTripLinks(ctx.store, o, stop.id, 'delivered');
+        return { status: 200, json: { pod: podJson(row, false, stop.delivery_code) } };
+      }
       // The POD and its pod.created webhook event commit together (test keys store neither).
       const r = await ctx.store.tx(async (c) => {
         const ins = await c.query(
@@ -117,6 +122,7 @@ export const routes: RouteDef[] = [
           row.partner, row.notes, pin.lat, pin.lng, pin.confirmed, distance, flags],
         );
         await emitEvent(c, o, 'pod.created', { pod: podJson(ins.rows[0], true, stop.delivery_code) });
+        await endTripLinks(c, o, stop.id, 'delivered');
         return ins;
       });
       ctx.webhooks?.wake();
