@@ -116,6 +116,28 @@ function stripArticle(ws: Word[]): Word[] {
 
 type Seg = { kind: 'place' | 'number'; ws: Word[]; pos: number } ;
 
+/** Words that can start address structure in a part without digits or commas (see mayHaveStructure). */
+const STRUCTURE_WORDS = new Set<string>([...RELATION_INDEX.keys(), ...STREET_WORDS, ...STREET_TAIL_ONLY, ...ESTATE_WORDS, ...SUBLOCALITY_WORDS, 'angle', 'corner']);
+
+/**
+ * Whether parseAddress could find structure (what hasStructure asks) in `input`, read from its
+ * words alone: a comma or digit (premises, PO boxes and postcodes all carry digits), a relation,
+ * street, estate or neighbourhood word, or known places at its end (a one-part text gains a
+ * locality only by peeling places off its end). False means the parse would find a bare name, so
+ * geocode's fallback skips it: most queries that miss a whole match are typos of a name.
+ */
+export function mayHaveStructure(input: string, lex: Lexicon): boolean {
+  if (/[,،;\n|\d\u0660-\u0669\u06f0-\u06f9]/.test(input)) return true;
+  const ws = wordsOf(input.normalize('NFC'));
+  for (const w of ws) if (STRUCTURE_WORDS.has(w.k)) return true;
+  for (let n = 1; n <= 3 && n < ws.length; n++) {
+    const t = ws.slice(ws.length - n);
+    const k = keys(t);
+    if (lex.country(k) || lex.locality(k, null) || lex.admin1(stripAffixes(t).key, null)) return true;
+  }
+  return false;
+}
+
 export function parseAddress(input: string, lex: Lexicon, countryArg?: string | null): ParsedAddress {
   const c: AddressComponents = {};
   let text = digitsOf(input.normalize('NFC'));
