@@ -5,7 +5,7 @@
 // units and populated places), resolved right to left as addresses are written.
 import { fold } from '../../../src/core/text/normalize.ts';
 import {
-  RELATION_PHRASES, STREET_WORDS, LANDMARK_WORDS, GENERIC_WORDS, STREET_TAIL_ONLY, PREMISE, NUMBER_WORDS, ESTATE_WORDS, SUBLOCALITY_WORDS, ADMIN1_AFFIXES, ARTICLES, POSTCODES,
+  RELATION_PHRASES, STREET_WORDS, LANDMARK_WORDS, NEIGHBOURHOOD_TAILS, GENERIC_WORDS, STREET_TAIL_ONLY, PREMISE, NUMBER_WORDS, ESTATE_WORDS, SUBLOCALITY_WORDS, ADMIN1_AFFIXES, ARTICLES, POSTCODES,
   type Relation,
 } from './vocab.ts';
 
@@ -34,6 +34,8 @@ export interface Lexicon {
   locality(key: string, cc: string | null): PlaceRef | null;
   /** Whether a street of that folded name exists (a known street is never cut into street + place). */
   street(key: string): boolean;
+  /** Whether a facility or POI of that folded name exists (a known name is kept whole, never cut into name + place). */
+  landmark?(key: string): boolean;
   /** Countries that have a street of that name (to choose among places of one name). */
   streetCountries?(key: string): string[];
   /** Metres between two places the lexicon returned. */
@@ -58,7 +60,7 @@ const ARABIC_DIGITS = /[\u0660-\u0669\u06f0-\u06f9]/g;
 const digitsOf = (s: string) => s.replace(ARABIC_DIGITS, (c) => String((c.charCodeAt(0) & 0xf) % 10));
 
 const PO_BOX: { re: RegExp; postcodeGroup?: number }[] = [
-  { re: /(?<![\p{L}\p{N}])(?:P\.?\s*O\.?\s*Box|Post\s+Office\s+Box|G\.?\s*P\.?\s*O\.?\s*Box|Private\s+Bag|P\.?\s*M\.?\s*B\.?|Box)\s*(?:No\.?\s*|#\s*)?(\d{1,6})(?:\s*[-–]\s*(\d{5}))?(?![\p{L}\p{N}])/iu, postcodeGroup: 2 },
+  { re: /(?<![\p{L}\p{N}])(?:P\.?\s*O\.?\s*Box|Post\s+Office\s+Box|G\.?\s*P\.?\s*O\.?\s*Box|Private\s+Bag|P\.?\s*M\.?\s*B\.?|Box)\s*(?:No\.?\s*|#\s*)?((?:[A-Z]{1,3}\s?)?\d{1,6})(?:\s*[-–]\s*(\d{5}))?(?![\p{L}\p{N}])/iu, postcodeGroup: 2 },
   { re: /(?<![\p{L}\p{N}])(?:B\.?\s*P\.?|Bo[iî]te\s+Postale)\s*(?:N[°o]\.?\s*)?(\d{1,6})(?![\p{L}\p{N}])/iu },
   { re: /(?<![\p{L}\p{N}])(?:Caixa\s+Postal|C\.\s?P\.)\s*(?:N[°ºo]\.?\s*)?(\d{1,6})(?![\p{L}\p{N}])/iu },
   { re: /(?:ص\s*\.?\s*ب\s*\.?|صندوق\s+بريد)\s*:?\s*(\d{1,6})/u },
@@ -105,7 +107,13 @@ const CONNECTORS = new Set(['de', 'du', 'des', 'da', 'do', 'das', 'dos', 'of', '
 const ROAD_NUMBER_WORDS = new Set(['national', 'nationale', 'regional', 'regionale', 'departementale', 'nacional', 'provincial', 'وطني', 'الوطني', 'رقم']);
 
 const isStreetWord = (w: Word, pos: number) => STREET_WORDS.has(w.k) || (pos > 0 && STREET_TAIL_ONLY.has(w.k));
-const isStreet = (ws: Word[]) => ws.some((w, i) => isStreetWord(w, i));
+/**
+ * A street has a street word; but a name that ends in a landmark word after it is the landmark
+ * on that street ("Kirichwa Road Junction", "Ngong Road Hospital"), unless the street word leads
+ * (French, Portuguese and Arabic order: "Rue de l'Hôpital", "شارع المستشفى").
+ */
+const isStreet = (ws: Word[]) => ws.some((w, i) => isStreetWord(w, i))
+  && (isStreetWord(ws[0], 0) || ws.length < 2 || !LANDMARK_WORDS.has(ws[ws.length - 1].k) || isStreetWord(ws[ws.length - 1], ws.length - 1));
 
 /** Drops a leading article ("the market", "la mairie", "l'église"). */
 function stripArticle(ws: Word[]): Word[] {
@@ -286,7 +294,7 @@ export function parseAddress(input: string, lex: Lexicon, countryArg?: string | 
     if (ws.length > 1 && ws[0].k === 'gpo') ws = ws.slice(1);
     // Several places without commas ("Westlands Nairobi Kenya"): peel known places off the end.
     const whole = keys(ws);
-    if (ws.length > 1 && !lex.locality(whole, countryArg ?? null) && !lex.country(whole) && !lex.admin1(stripAffixes(ws).key, countryArg ?? null)) {
+    if (ws.length > 1 && !lex.locality(whole, countryArg ?? null) && !lex.country(whole) && !lex.admin1(stripAffixes(ws).key, countryArg ?? null) && !lex.landmark?.(whole)) {
       ws = peel(ws, (rest) => rest.length > 0, pos);
     }
     segs.push({ kind: 'place', ws, pos });
@@ -345,7 +353,9 @@ export function parseAddress(input: string, lex: Lexicon, countryArg?: string | 
       refs.admin1 = a1; c.admin1 = a1.name; assigned++;
     } else {
       // Unknown names: left of a street or premise they are the neighbourhood; alone, a landmark.
-      const landmarkish = s.ws.some((w) => LANDMARK_WORDS.has(w.k));
+      // "Airport Residential Area" names a neighbourhood; a facility's known name ("Medanta Kenya") a landmark.
+      const area = NEIGHBOURHOOD_TAILS.has(s.ws[s.ws.length - 1].k);
+      const landmarkish = !area && (s.ws.some((w) => LANDMARK_WORDS.has(w.k)) || !!lex.landmark?.(keys(s.ws)));
       if (landmarkish && !c.landmark) { c.landmark = join(s.ws); assigned++; }
       else if (!c.sublocality && (refs.locality || refs.admin1 || c.street)) { c.sublocality = join(s.ws); assigned++; }
       else if (!c.landmark && i === 0) { c.landmark = join(s.ws); assigned++; }
