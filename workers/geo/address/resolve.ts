@@ -94,11 +94,12 @@ export function resolveParsed(g: Gazetteer, text: TextSearch, p: ParsedAddress, 
 }
 
 const keyOf = (w: string) => fold(w).replace(/[^\p{L}\p{N}]+/gu, '');
+const SUFFIX_WORDS = new Set(LANDMARK_SUFFIXES.flat());
 
 /**
  * The names a landmark is looked up by, in order: as written, then with the words people add after
  * a name dropped from its end, one group at a time ("Okaiman Junction bus stop" → "Okaiman
- * Junction" → "Okaiman"), never down to nothing or to a lone generic word.
+ * Junction" → "Okaiman"), never down to such words alone ("bus") or to a lone generic word.
  */
 export function landmarkNames(text: string | undefined): string[] {
   if (!text) return [];
@@ -110,7 +111,7 @@ export function landmarkNames(text: string | undefined): string[] {
     if (!sfx) break;
     ws = ws.slice(0, ws.length - sfx.length);
     const rest = ws.map(keyOf).filter(Boolean);
-    if (!rest.length || (rest.length === 1 && GENERIC_WORDS.has(rest[0]))) break;
+    if (rest.every((w) => SUFFIX_WORDS.has(w)) || (rest.length === 1 && GENERIC_WORDS.has(rest[0]))) break;
     out.push(ws.join(' '));
   }
   return out;
