@@ -21,8 +21,8 @@ import { runWrk, median, type WrkResult } from './lib/wrk.ts';
 interface Server { base: string; key: string; pid: number; stop(): Promise<void> }
 
 /** CPU seconds (user + system) the server process has used, all its threads (HTTP thread and workers). */
-function cpuSeconds(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
+function cpuSeconds(pid: number, thread?: number): number {
+  const f = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
   const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
   return (Number(rest[11]) + Number(rest[12])) / 100; // utime, stime in clock ticks (100 Hz)
 }
@@ -64,6 +64,8 @@ export async function main(argv: string[]) {
   const runs: Record<'new' | 'old', WrkResult[]> = { new: [], old: [] };
   // Server CPU per answered request: robust to other processes on a shared machine, unlike req/s.
   const cpu: Record<'new' | 'old', number[]> = { new: [], old: [] };
+  // …and of its main (HTTP) thread alone, whose thread id is the process id.
+  const cpuMain: Record<'new' | 'old', number[]> = { new: [], old: [] };
   try {
     for (const s of Object.values(servers)) {
       const r = await fetch(s.base + paths[0], { headers: { Authorization: `Bearer ${s.key}` } });
@@ -75,20 +77,21 @@ export async function main(argv: string[]) {
       const order = (i % 2 ? ['old', 'new'] : ['new', 'old']) as ('new' | 'old')[];
       for (const k of order) {
         const s = servers[k];
-        const c0 = cpuSeconds(s.pid);
+        const c0 = cpuSeconds(s.pid), m0 = cpuSeconds(s.pid, s.pid);
         const r = await runWrk({ baseUrl: s.base, paths, headers: { Authorization: `Bearer ${s.key}` }, threads: 2, connections: 16, durationS: seconds });
         cpu[k].push(Math.round(((cpuSeconds(s.pid) - c0) / r.requests) * 1e7) / 10);
+        cpuMain[k].push(Math.round(((cpuSeconds(s.pid, s.pid) - m0) / r.requests) * 1e7) / 10);
         if (r.non_2xx || r.socket_errors) throw new Error(`${k}: ${r.non_2xx} non-2xx, ${r.socket_errors} socket errors`);
         runs[k].push(r);
-        console.error(`round ${i + 1} ${k}: ${r.req_s} req/s, p50 ${r.p50_ms} ms, server CPU ${cpu[k][cpu[k].length - 1]} us a request`);
+        console.error(`round ${i + 1} ${k}: ${r.req_s} req/s, p50 ${r.p50_ms} ms, server CPU ${cpu[k][cpu[k].length - 1]} us a request (HTTP thread ${cpuMain[k][cpuMain[k].length - 1]})`);
       }
     }
   } finally {
     await Promise.all(Object.values(servers).map((s) => s.stop()));
   }
-  const s = (rs: WrkResult[], c: number[]) => ({
+  const s = (rs: WrkResult[], c: number[], m: number[]) => ({
     req_s: median(rs.map((x) => x.req_s)), p50_ms: median(rs.map((x) => x.p50_ms)), p99_ms: median(rs.map((x) => x.p99_ms)), rounds: rs.map((x) => x.req_s),
-    server_cpu_us_per_request: median(c), server_cpu_rounds: c,
+    server_cpu_us_per_request: median(c), server_cpu_rounds: c, http_thread_cpu_us_per_request: median(m), http_thread_cpu_rounds: m,
   });
   const pairs = runs.new.map((r, i) => Math.round((r.req_s / runs.old[i].req_s) * 1000) / 1000);
   const out = {
@@ -96,7 +99,7 @@ export async function main(argv: string[]) {
     machine: { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version },
     load_average_1_5_15: { start: load0.map((x) => Math.round(x * 100) / 100), end: loadavg().map((x) => Math.round(x * 100) / 100) },
     probe: `wrk 2 threads x 16 connections (8 each), ${seconds} s a round, ${paths.length} geocode paths cycled in order, 2 workers, gazetteer only; rounds alternated (new old, old new, …)`,
-    new: { checkout: REPO, ...s(runs.new, cpu.new) }, old: { checkout: old, ...s(runs.old, cpu.old) },
+    new: { checkout: REPO, ...s(runs.new, cpu.new, cpuMain.new) }, old: { checkout: old, ...s(runs.old, cpu.old, cpuMain.old) },
     ratio_new_over_old_per_pair: pairs, ratio_new_over_old_median: median(pairs),
     cpu_ratio_old_over_new_per_pair: cpu.new.map((c, i) => Math.round((cpu.old[i] / c) * 1000) / 1000),
   };

@@ -138,12 +138,16 @@ export function mayHaveStructure(input: string, lex: Lexicon): boolean {
   if (/[,،;\n|\d\u0660-\u0669\u06f0-\u06f9]/.test(input)) return true;
   const ws = wordsOf(input.normalize('NFC'));
   for (const w of ws) if (STRUCTURE_WORDS.has(w.k)) return true;
-  for (let n = 1; n <= 3 && n < ws.length; n++) {
-    const t = ws.slice(ws.length - n);
-    const k = keys(t);
-    if (lex.country(k) || lex.locality(k, null) || lex.admin1(stripAffixes(t).key, null)) return true;
-  }
+  for (let n = 1; n <= 3 && n < ws.length; n++) if (knownPlace(ws.slice(ws.length - n), lex, null)) return true;
   return false;
+}
+
+/** Whether words t (1-3) name a country, admin-1 unit or populated place that may be peeled off a part as a place. */
+function knownPlace(t: Word[], lex: Lexicon, cc: string | null): boolean {
+  const k = keys(t);
+  // A lone generic word ("Centre", "Market") is no place, even where a village bears that name.
+  if (!k || hasDigit(k) || CONNECTORS.has(t[0].k) || (t.length === 1 && (GENERIC_WORDS.has(k) || LANDMARK_WORDS.has(k) || STREET_WORDS.has(k) || ESTATE_WORDS.has(k)))) return false;
+  return !!(lex.country(k) || lex.locality(k, cc) || lex.admin1(stripAffixes(t).key, cc));
 }
 
 export function parseAddress(input: string, lex: Lexicon, countryArg?: string | null): ParsedAddress {
@@ -174,11 +178,7 @@ export function parseAddress(input: string, lex: Lexicon, countryArg?: string | 
     for (let i = 0; i < ws.length;) {
       let n = Math.min(3, ws.length - i);
       for (; n >= 1; n--) {
-        const t = ws.slice(i, i + n);
-        const k = keys(t);
-        // A lone generic word ("Centre", "Market") is no place, even where a village bears that name.
-        if (!k || hasDigit(k) || CONNECTORS.has(t[0].k) || (n === 1 && (GENERIC_WORDS.has(k) || LANDMARK_WORDS.has(k) || STREET_WORDS.has(k) || ESTATE_WORDS.has(k)))) continue;
-        if (lex.country(k) || lex.locality(k, countryArg ?? null) || lex.admin1(stripAffixes(t).key, countryArg ?? null)) break;
+        if (knownPlace(ws.slice(i, i + n), lex, countryArg ?? null)) break;
       }
       if (n < 1) return null;
       out.push(ws.slice(i, i + n));
