@@ -9,7 +9,7 @@ import { nearest, countryAt, countryNear, nearestStreets, nearestWater, admin1At
 import { CAT, NEARBY, NEARBY_NAMES, HEALTH_CATEGORIES, resolveCategory, inLagos, type Category } from '../../src/core/categories.ts';
 import { haversine } from '../../src/core/geometry.ts';
 import { GEOCODE_LIMIT, REVERSE_RADIUS, NEARBY_RADIUS, NEARBY_LIMIT, SEARCH_RADIUS, QUAKE_RADIUS_KM, QUAKE_LIMIT, WATER_RADIUS, WATER_LIMIT, type Limit } from '../../src/core/limits.ts';
-import { parseAddress, type ParsedAddress } from './address/parse.ts';
+import { parseAddress, mayHaveStructure, type ParsedAddress } from './address/parse.ts';
 import { lexiconOf } from './address/lexicon.ts';
 import { resolveParsed, isPartial, hasStructure } from './address/resolve.ts';
 
@@ -49,6 +49,7 @@ export function parseQuery(g: Gazetteer, q: string, country?: string | null): Pa
 function addressFallback(g: Gazetteer, text: TextSearch, a: any, ctx: TaskContext, hitsEmpty: boolean): Record<string, unknown> | null {
   const q = String(a.q);
   if (!/[,\d\s،]/.test(q.trim())) return null; // one word: nothing to split
+  if (!hitsEmpty && !mayHaveStructure(q, lexiconOf(g))) return null;
   const p = parseQuery(g, q, a.country);
   if (!hasStructure(p) && !hitsEmpty) return null;
   const r = resolveParsed(g, text, p, ctx.sandbox ? inSandbox(g) : undefined);

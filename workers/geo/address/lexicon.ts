@@ -16,6 +16,8 @@ export class GazetteerLexicon implements Lexicon {
   private admin1s = new Map<string, number[]>();
   private places = new Map<string, number[]>();
   private streets = new Map<string, string[]>();
+  /** Folded names of facilities and POIs (health sites, airports, ports), with and without a company suffix. */
+  private landmarks = new Set<string>();
 
   constructor(private g: Gazetteer) {
     for (const c of g.meta.countries as { code: string; name: string; alias?: boolean }[]) {
@@ -26,6 +28,8 @@ export class GazetteerLexicon implements Lexicon {
     const [cs, ce] = g.layers.country, [ps, pe] = g.layers.place;
     const a1 = g.layers.admin1 ?? [0, 0];
     const [ss, se] = g.layers.street;
+    // Transit stops are left out: many are named after their neighbourhood ("Kaneshie", "Osu").
+    const lm = ['health', 'poi'].map((l) => g.layers[l] ?? [0, 0]);
     const add = (m: Map<string, number[]>, k: string, f: number) => { if (!k) return; const l = m.get(k); if (!l) m.set(k, [f]); else if (!l.includes(f)) l.push(f); };
     for (let n = 0; n < g.nameFeat.length; n++) {
       const f = g.nameFeat[n];
@@ -35,6 +39,10 @@ export class GazetteerLexicon implements Lexicon {
         if (cc && !/^[A-Z]{3}$/.test(s) && !this.countries.has(nameKey(s))) this.countries.set(nameKey(s), cc);
       } else if (f >= ps && f < pe) add(this.places, nameKey(g.altName(n)), f);
       else if (f >= a1[0] && f < a1[1]) add(this.admin1s, nameKey(g.altName(n)), f);
+      else if (lm.some(([s, e]) => f >= s && f < e)) {
+        const k = nameKey(g.altName(n));
+        if (k.includes(' ')) { this.landmarks.add(k); this.landmarks.add(k.replace(/ (ltd|limited|plc)$/, '')); }
+      }
       else if (f >= ss && f < se) {
         const k = nameKey(g.altName(n)), cc = g.countryCode(f);
         const l = this.streets.get(k);
@@ -46,6 +54,7 @@ export class GazetteerLexicon implements Lexicon {
   }
 
   street(key: string): boolean { return this.streets.has(key); }
+  landmark(key: string): boolean { return this.landmarks.has(key); }
   streetCountries(key: string): string[] { return this.streets.get(key) ?? []; }
   distance(a: PlaceRef, b: PlaceRef): number { const g = this.g; return haversine(g.lat[a.f], g.lng[a.f], g.lat[b.f], g.lng[b.f]); }
   country(key: string): string | null { return this.countries.get(key) ?? null; }

@@ -5,7 +5,7 @@
 // units and populated places), resolved right to left as addresses are written.
 import { fold } from '../../../src/core/text/normalize.ts';
 import {
-  RELATION_PHRASES, STREET_WORDS, LANDMARK_WORDS, GENERIC_WORDS, STREET_TAIL_ONLY, PREMISE, NUMBER_WORDS, ESTATE_WORDS, SUBLOCALITY_WORDS, ADMIN1_AFFIXES, ARTICLES, POSTCODES,
+  RELATION_PHRASES, STREET_WORDS, LANDMARK_WORDS, NEIGHBOURHOOD_TAILS, GENERIC_WORDS, STREET_TAIL_ONLY, PREMISE, NUMBER_WORDS, ESTATE_WORDS, SUBLOCALITY_WORDS, ADMIN1_AFFIXES, ARTICLES, POSTCODES,
   type Relation,
 } from './vocab.ts';
 
@@ -34,6 +34,8 @@ export interface Lexicon {
   locality(key: string, cc: string | null): PlaceRef | null;
   /** Whether a street of that folded name exists (a known street is never cut into street + place). */
   street(key: string): boolean;
+  /** Whether a facility or POI of that folded name exists (a known name is kept whole, never cut into name + place). */
+  landmark?(key: string): boolean;
   /** Countries that have a street of that name (to choose among places of one name). */
   streetCountries?(key: string): string[];
   /** Metres between two places the lexicon returned. */
@@ -58,7 +60,7 @@ const ARABIC_DIGITS = /[\u0660-\u0669\u06f0-\u06f9]/g;
 const digitsOf = (s: string) => s.replace(ARABIC_DIGITS, (c) => String((c.charCodeAt(0) & 0xf) % 10));
 
 const PO_BOX: { re: RegExp; postcodeGroup?: number }[] = [
-  { re: /(?<![\p{L}\p{N}])(?:P\.?\s*O\.?\s*Box|Post\s+Office\s+Box|G\.?\s*P\.?\s*O\.?\s*Box|Private\s+Bag|P\.?\s*M\.?\s*B\.?|Box)\s*(?:No\.?\s*|#\s*)?(\d{1,6})(?:\s*[-–]\s*(\d{5}))?(?![\p{L}\p{N}])/iu, postcodeGroup: 2 },
+  { re: /(?<![\p{L}\p{N}])(?:P\.?\s*O\.?\s*Box|Post\s+Office\s+Box|G\.?\s*P\.?\s*O\.?\s*Box|Private\s+Bag|P\.?\s*M\.?\s*B\.?|Box)\s*(?:No\.?\s*|#\s*)?((?:[A-Z]{1,3}\s?)?\d{1,6})(?:\s*[-–]\s*(\d{5}))?(?![\p{L}\p{N}])/iu, postcodeGroup: 2 },
   { re: /(?<![\p{L}\p{N}])(?:B\.?\s*P\.?|Bo[iî]te\s+Postale)\s*(?:N[°o]\.?\s*)?(\d{1,6})(?![\p{L}\p{N}])/iu },
   { re: /(?<![\p{L}\p{N}])(?:Caixa\s+Postal|C\.\s?P\.)\s*(?:N[°ºo]\.?\s*)?(\d{1,6})(?![\p{L}\p{N}])/iu },
   { re: /(?:ص\s*\.?\s*ب\s*\.?|صندوق\s+بريد)\s*:?\s*(\d{1,6})/u },
@@ -73,15 +75,27 @@ function wordsOf(part: string): Word[] {
   return part.split(/\s+/).filter(Boolean).map((o) => ({ o, k: keyOf(o) })).filter((w) => w.k || /^[x×&]$/i.test(w.o));
 }
 
+/**
+ * Relation phrases by their first word's key, longest first: findRelation runs on every geocode
+ * query that falls back to the parser, and folding each phrase's words per query cost ~0.3 ms.
+ */
+const RELATION_INDEX = new Map<string, { keys: string[]; rel: Relation }[]>();
+for (const [phrase, rel] of RELATION_PHRASES) {
+  const keys = phrase.split(' ').map((w) => keyOf(w));
+  const l = RELATION_INDEX.get(keys[0]);
+  if (l) l.push({ keys, rel }); else RELATION_INDEX.set(keys[0], [{ keys, rel }]);
+}
+
 /** Index and length of the first relation phrase in ws (not at the very end), or null. */
 function findRelation(ws: Word[]): { i: number; n: number; rel: Relation } | null {
   for (let i = 0; i < ws.length - 1; i++) {
-    for (const [phrase, rel] of RELATION_PHRASES) {
-      const p = phrase.split(' ');
-      if (i + p.length >= ws.length) continue;
+    const cands = RELATION_INDEX.get(ws[i].k);
+    if (!cands) continue;
+    for (const { keys, rel } of cands) {
+      if (i + keys.length >= ws.length) continue;
       let ok = true;
-      for (let k = 0; k < p.length; k++) if (ws[i + k].k !== keyOf(p[k])) { ok = false; break; }
-      if (ok) return { i, n: p.length, rel };
+      for (let k = 1; k < keys.length; k++) if (ws[i + k].k !== keys[k]) { ok = false; break; }
+      if (ok) return { i, n: keys.length, rel };
     }
   }
   return null;
@@ -93,7 +107,13 @@ const CONNECTORS = new Set(['de', 'du', 'des', 'da', 'do', 'das', 'dos', 'of', '
 const ROAD_NUMBER_WORDS = new Set(['national', 'nationale', 'regional', 'regionale', 'departementale', 'nacional', 'provincial', 'وطني', 'الوطني', 'رقم']);
 
 const isStreetWord = (w: Word, pos: number) => STREET_WORDS.has(w.k) || (pos > 0 && STREET_TAIL_ONLY.has(w.k));
-const isStreet = (ws: Word[]) => ws.some((w, i) => isStreetWord(w, i));
+/**
+ * A street has a street word; but a name that ends in a landmark word after it is the landmark
+ * on that street ("Kirichwa Road Junction", "Ngong Road Hospital"), unless the street word leads
+ * (French, Portuguese and Arabic order: "Rue de l'Hôpital", "شارع المستشفى").
+ */
+const isStreet = (ws: Word[]) => ws.some((w, i) => isStreetWord(w, i))
+  && (isStreetWord(ws[0], 0) || ws.length < 2 || !LANDMARK_WORDS.has(ws[ws.length - 1].k) || isStreetWord(ws[ws.length - 1], ws.length - 1));
 
 /** Drops a leading article ("the market", "la mairie", "l'église"). */
 function stripArticle(ws: Word[]): Word[] {
@@ -103,6 +123,32 @@ function stripArticle(ws: Word[]): Word[] {
 }
 
 type Seg = { kind: 'place' | 'number'; ws: Word[]; pos: number } ;
+
+/** Words that can start address structure in a part without digits or commas (see mayHaveStructure). */
+const STRUCTURE_WORDS = new Set<string>([...RELATION_INDEX.keys(), ...STREET_WORDS, ...STREET_TAIL_ONLY, ...ESTATE_WORDS, ...SUBLOCALITY_WORDS, 'angle', 'corner']);
+
+/**
+ * Whether parseAddress could find structure (what hasStructure asks) in `input`, read from its
+ * words alone: a comma or digit (premises, PO boxes and postcodes all carry digits), a relation,
+ * street, estate or neighbourhood word, or known places at its end (a one-part text gains a
+ * locality only by peeling places off its end). False means the parse would find a bare name, so
+ * geocode's fallback skips it: most queries that miss a whole match are typos of a name.
+ */
+export function mayHaveStructure(input: string, lex: Lexicon): boolean {
+  if (/[,،;\n|\d\u0660-\u0669\u06f0-\u06f9]/.test(input)) return true;
+  const ws = wordsOf(input.normalize('NFC'));
+  for (const w of ws) if (STRUCTURE_WORDS.has(w.k)) return true;
+  for (let n = 1; n <= 3 && n < ws.length; n++) if (knownPlace(ws.slice(ws.length - n), lex, null)) return true;
+  return false;
+}
+
+/** Whether words t (1-3) name a country, admin-1 unit or populated place that may be peeled off a part as a place. */
+function knownPlace(t: Word[], lex: Lexicon, cc: string | null): boolean {
+  const k = keys(t);
+  // A lone generic word ("Centre", "Market") is no place, even where a village bears that name.
+  if (!k || hasDigit(k) || CONNECTORS.has(t[0].k) || (t.length === 1 && (GENERIC_WORDS.has(k) || LANDMARK_WORDS.has(k) || STREET_WORDS.has(k) || ESTATE_WORDS.has(k)))) return false;
+  return !!(lex.country(k) || lex.locality(k, cc) || lex.admin1(stripAffixes(t).key, cc));
+}
 
 export function parseAddress(input: string, lex: Lexicon, countryArg?: string | null): ParsedAddress {
   const c: AddressComponents = {};
@@ -132,11 +178,7 @@ export function parseAddress(input: string, lex: Lexicon, countryArg?: string | 
     for (let i = 0; i < ws.length;) {
       let n = Math.min(3, ws.length - i);
       for (; n >= 1; n--) {
-        const t = ws.slice(i, i + n);
-        const k = keys(t);
-        // A lone generic word ("Centre", "Market") is no place, even where a village bears that name.
-        if (!k || hasDigit(k) || CONNECTORS.has(t[0].k) || (n === 1 && (GENERIC_WORDS.has(k) || LANDMARK_WORDS.has(k) || STREET_WORDS.has(k) || ESTATE_WORDS.has(k)))) continue;
-        if (lex.country(k) || lex.locality(k, countryArg ?? null) || lex.admin1(stripAffixes(t).key, countryArg ?? null)) break;
+        if (knownPlace(ws.slice(i, i + n), lex, countryArg ?? null)) break;
       }
       if (n < 1) return null;
       out.push(ws.slice(i, i + n));
@@ -252,7 +294,7 @@ export function parseAddress(input: string, lex: Lexicon, countryArg?: string | 
     if (ws.length > 1 && ws[0].k === 'gpo') ws = ws.slice(1);
     // Several places without commas ("Westlands Nairobi Kenya"): peel known places off the end.
     const whole = keys(ws);
-    if (ws.length > 1 && !lex.locality(whole, countryArg ?? null) && !lex.country(whole) && !lex.admin1(stripAffixes(ws).key, countryArg ?? null)) {
+    if (ws.length > 1 && !lex.locality(whole, countryArg ?? null) && !lex.country(whole) && !lex.admin1(stripAffixes(ws).key, countryArg ?? null) && !lex.landmark?.(whole)) {
       ws = peel(ws, (rest) => rest.length > 0, pos);
     }
     segs.push({ kind: 'place', ws, pos });
@@ -311,7 +353,9 @@ export function parseAddress(input: string, lex: Lexicon, countryArg?: string | 
       refs.admin1 = a1; c.admin1 = a1.name; assigned++;
     } else {
       // Unknown names: left of a street or premise they are the neighbourhood; alone, a landmark.
-      const landmarkish = s.ws.some((w) => LANDMARK_WORDS.has(w.k));
+      // "Airport Residential Area" names a neighbourhood; a facility's known name ("Medanta Kenya") a landmark.
+      const area = NEIGHBOURHOOD_TAILS.has(s.ws[s.ws.length - 1].k);
+      const landmarkish = !area && (s.ws.some((w) => LANDMARK_WORDS.has(w.k)) || !!lex.landmark?.(keys(s.ws)));
       if (landmarkish && !c.landmark) { c.landmark = join(s.ws); assigned++; }
       else if (!c.sublocality && (refs.locality || refs.admin1 || c.street)) { c.sublocality = join(s.ws); assigned++; }
       else if (!c.landmark && i === 0) { c.landmark = join(s.ws); assigned++; }

@@ -6,6 +6,8 @@ import type { TextSearch } from '../text.ts';
 import type { ParsedAddress, PlaceRef, AddressComponents } from './parse.ts';
 import { CAT } from '../../../src/core/categories.ts';
 import { haversine } from '../../../src/core/geometry.ts';
+import { fold } from '../../../src/core/text/normalize.ts';
+import { LANDMARK_SUFFIXES, GENERIC_WORDS } from './vocab.ts';
 
 export const MATCH_LEVELS = ['premise', 'street', 'landmark', 'locality', 'admin1', 'country'] as const;
 export type MatchLevel = (typeof MATCH_LEVELS)[number];
@@ -62,12 +64,22 @@ export function resolveParsed(g: Gazetteer, text: TextSearch, p: ParsedAddress, 
   const find = (q: string | undefined, cats: Set<number>, component: keyof AddressComponents, level: MatchLevel) => {
     if (!q) return;
     const hits = text.search(q, { country, cats, accept: (f) => ok(f) && near(f) }, { limit: 3, focus, minCover: MIN_TEXT });
-    const h = hits.find((x) => x.text >= MIN_TEXT);
+    // Best text first; at equal text a feature's own name beats another's alternate name (King
+    // Tackie Avenue is also tagged Kanda Highway, which is a street of its own).
+    let h: (typeof hits)[number] | undefined;
+    for (const x of hits) {
+      if (x.text < MIN_TEXT) continue;
+      if (!h || x.text > h.text || (x.text === h.text && g.altName(x.name) === g.name(x.f) && g.altName(h.name) !== g.name(h.f))) h = x;
+    }
     if (h) matched[component] = { f: h.f, level, component, score: Math.round(h.text * 1000) / 1000 };
   };
   find(c.street, STREET_CATS, 'street', 'street');
   find(c.cross_street, STREET_CATS, 'cross_street', 'street');
-  find(c.landmark, LANDMARK_CATS, 'landmark', 'landmark');
+  // A landmark by its name as written, then without the words people add ("… stage", "… bus stop").
+  for (const name of landmarkNames(c.landmark)) {
+    find(name, LANDMARK_CATS, 'landmark', 'landmark');
+    if (matched.landmark) break;
+  }
   find(c.estate, LANDMARK_CATS, 'estate', 'landmark');
   if (country >= 0) {
     const cf = g.layers.country[0] + country;
@@ -79,6 +91,30 @@ export function resolveParsed(g: Gazetteer, text: TextSearch, p: ParsedAddress, 
   // The sandbox never answers with a whole country outside its box.
   if (best?.level === 'country' && accept && !accept(best.f)) best = null;
   return { best, matched, country };
+}
+
+const keyOf = (w: string) => fold(w).replace(/[^\p{L}\p{N}]+/gu, '');
+const SUFFIX_WORDS = new Set(LANDMARK_SUFFIXES.flat());
+
+/**
+ * The names a landmark is looked up by, in order: as written, then with the words people add after
+ * a name dropped from its end, one group at a time ("Okaiman Junction bus stop" → "Okaiman
+ * Junction" → "Okaiman"), never down to such words alone ("bus") or to a lone generic word.
+ */
+export function landmarkNames(text: string | undefined): string[] {
+  if (!text) return [];
+  const out = [text];
+  let ws = text.split(/\s+/).filter(Boolean);
+  for (let guard = 0; guard < 3; guard++) {
+    const ks = ws.map(keyOf);
+    const sfx = LANDMARK_SUFFIXES.find((x) => x.length < ks.length && x.every((w, i) => ks[ks.length - x.length + i] === w));
+    if (!sfx) break;
+    ws = ws.slice(0, ws.length - sfx.length);
+    const rest = ws.map(keyOf).filter(Boolean);
+    if (rest.every((w) => SUFFIX_WORDS.has(w)) || (rest.length === 1 && GENERIC_WORDS.has(rest[0]))) break;
+    out.push(ws.join(' '));
+  }
+  return out;
 }
 
 /** Component ranks: what lies finer than a match level. */

@@ -54,10 +54,25 @@ export const LANDMARK_WORDS = new Set([
   'hospital', 'clinic', 'market', 'school', 'church', 'mosque', 'station', 'stage', 'hotel', 'bank', 'supermarket', 'mall', 'stadium', 'university',
   'college', 'police', 'post', 'petrol', 'filling', 'pharmacy', 'chemist', 'dispensary', 'centre', 'center', 'plaza', 'tower', 'house', 'building',
   'airport', 'park', 'roundabout', 'junction', 'bridge', 'terminal', 'office', 'cathedral', 'temple', 'dispensaire', 'pharmacie',
+  'stop', 'terminus', 'overhead', 'interchange', 'flyover', 'chemists', 'pharmacies', 'clinics', 'hospitals', 'polyclinic', 'academy', 'barracks',
   'marche', 'ecole', 'eglise', 'mosquee', 'gare', 'hopital', 'mairie', 'rondpoint', 'carrefour', 'pont', 'lycee', 'universite', 'banque',
   'mercado', 'escola', 'igreja', 'mesquita', 'estacao', 'farmacia', 'hospital', 'paragem', 'bomba',
   'مسجد', 'المسجد', 'مستشفى', 'المستشفى', 'سوق', 'السوق', 'مدرسة', 'المدرسة', 'صيدلية', 'الصيدلية', 'محطة', 'المحطة', 'كنيسة', 'بنك', 'فندق', 'جامعة', 'الجامعة',
 ]);
+/**
+ * Words people add after a landmark's name that the place's own name often lacks ("Kwa Njogu
+ * stage" is the stop "Kwa Njogu", "Caprice bus stop" the stop "Caprice"), longest first: the
+ * landmark lookup drops them from the end when the name as written matches nothing.
+ */
+export const LANDMARK_SUFFIXES: string[][] = [
+  ['bus', 'stop'], ['bus', 'stage'], ['bus', 'station'], ['bus', 'terminus'], ['matatu', 'stage'], ['trotro', 'station'], ['taxi', 'rank'],
+  ['stage'], ['stop'], ['station'], ['terminus'], ['junction'], ['roundabout'], ['market'], ['church'], ['area'],
+  ['arret'], ['gare'], ['carrefour'], ['paragem'],
+];
+
+/** Last words of a neighbourhood's name ("Airport Residential Area", "North Industrial Area"): a sublocality, not a landmark. */
+export const NEIGHBOURHOOD_TAILS = new Set(['area']);
+
 /** "St" is Street only after a name (a leading St is Saint). */
 export const STREET_TAIL_ONLY = new Set(['st']);
 
