@@ -167,7 +167,7 @@ async function rollingRestart() {
   announce();
 }
 
-async function shutdown(signal: string) {
+async function shutdown(signal: string, code = 0) {
   if (stopping) return;
   stopping = true;
   say(`${signal}: stopping nginx, then the nodes`);
@@ -178,7 +178,7 @@ async function shutdown(signal: string) {
   }
   await Promise.all(nodes.map(stopNode));
   rmSync(prefix, { recursive: true, force: true });
-  process.exit(0);
+  process.exit(code);
 }
 
 process.on('SIGINT', () => void shutdown('SIGINT'));
@@ -201,7 +201,7 @@ try {
   await Promise.all(nodes.slice(1).map((n) => waitReady(n)));
 } catch (e) {
   say(String(e));
-  await shutdown('start failed');
+  await shutdown('start failed', 1);
 }
 
 writeFileSync(join(prefix, 'nginx.conf'), renderNginx({
@@ -209,8 +209,8 @@ writeFileSync(join(prefix, 'nginx.conf'), renderNginx({
   user: process.getuid?.() === 0 ? 'root' : null,
 }));
 nginx = spawn(nginxBinary(), ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-e', 'stderr'], { stdio: ['ignore', 'inherit', 'inherit'] });
-nginx.once('error', (e) => { say(`cannot start nginx (${e.message}); install it (apt-get install nginx)`); void shutdown('nginx missing'); });
-nginx.once('exit', (code) => { if (!stopping) { say(`nginx exited (code ${code})`); void shutdown('nginx exited'); } });
+nginx.once('error', (e) => { say(`cannot start nginx (${e.message}); install it (apt-get install nginx)`); void shutdown('nginx missing', 1); });
+nginx.once('exit', (code) => { if (!stopping) { say(`nginx exited (code ${code})`); void shutdown('nginx exited', 1); } });
 
 // Ready once nginx answers for the nodes.
 for (let t0 = Date.now(); !stopping; await sleep(100)) {
@@ -218,6 +218,6 @@ for (let t0 = Date.now(); !stopping; await sleep(100)) {
     const r = await fetch(`http://127.0.0.1:${args.port}/readyz`, { signal: AbortSignal.timeout(2000) });
     if (r.status === 200) break;
   } catch { /* nginx not listening yet */ }
-  if (Date.now() - t0 > 30_000) { say('nginx did not answer within 30 s'); await shutdown('nginx not answering'); }
+  if (Date.now() - t0 > 30_000) { say('nginx did not answer within 30 s'); await shutdown('nginx not answering', 1); }
 }
 announce();

@@ -104,6 +104,19 @@ describe.skipIf(!HAS_NGINX || !HAS_PG)('nginx in front of two nodes on one Postg
         if (s >= 400) expect(out, name).not.toMatch(/X-Attribution/i);
       }
     }
+    // The rest of the hostile-client probe (docs/hardening.md): also answered, 2xx or 4xx.
+    const more: [string, string, number][] = [
+      ['HTTP/1.0 without Host', 'GET /healthz HTTP/1.0\r\n\r\n', 200],
+      ['HTTP/1.1 without Host', 'GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n', 400],
+      ['TRACE', `TRACE /healthz HTTP/1.1\r\n${H}Connection: close\r\n\r\n`, 405],
+      ['5 kB header value', `GET /healthz HTTP/1.1\r\n${H}X-Long: ${'a'.repeat(5000)}\r\nConnection: close\r\n\r\n`, 200],
+      ['5 kB request line', `GET /healthz?${'a'.repeat(5000)} HTTP/1.1\r\n${H}Connection: close\r\n\r\n`, 200],
+      ['a request smuggled after two Content-Lengths', `POST /api/v1/track/ping HTTP/1.1\r\n${H}Content-Length: 2\r\nContent-Length: 40\r\n\r\n{}GET /api/v1/ping HTTP/1.1\r\n${H}\r\n`, 400],
+    ];
+    for (const [name, bytes, status] of more) {
+      const st = statuses(await raw(port(), bytes));
+      expect(st, name).toEqual([status]);
+    }
     // What the nodes could not answer at all now gets through whole.
     expect(seen['HTTP/1.0']).toEqual([200]);
     expect(seen['two pipelined requests in one write']).toEqual([200, 200]);
