@@ -7,6 +7,55 @@ import { freshPglite, type TestDb } from '../helpers/db.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { linkPois } from '../helpers/built.ts';
 import { readManifest } from '../../src/core/format/manifest.ts';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { buildPois } from '../../graph-build/pois/index.ts';
+import { loadDataset } from '../../src/data/catalog.ts';
+import { places } from '../../workers/places/index.ts';
+
+// Lodging tagged the ways OSM mappers tag it (Nairobi coordinates): every field, free-text stars,
+// contact:* spellings, a guest house with nothing but a name, and a tourism value that is not lodging.
+const node = (id: number, lat: number, lon: number, tags: Record<string, string>) =>
+  `<node id="${id}" lat="${lat}" lon="${lon}">${Object.entries(tags).map(([k, v]) => `<tag k="${k}" v="${v}"/>`).join('')}</node>`;
+const FIXTURE = `<?xml version="1.0" encoding="UTF-8"?><osm version="0.6">
+${node(1, -1.2833, 36.8167, { tourism: 'hotel', name: 'Stanley Hotel', stars: '5S', rooms: '217', beds: '400', check_in: '14:00', check_out: '11:00', 'contact:phone': '+254 20 2757000', 'contact:website': 'https://example.com/stanley', email: 'stay@example.com' })}
+${node(2, -1.2900, 36.8200, { tourism: 'guest_house', name: 'Kahawa Guest House' })}
+${node(3, -1.2950, 36.8250, { tourism: 'hostel', name: 'Backpackers Nest', stars: '2', check_in: '12:00-22:00' })}
+${node(4, -1.2960, 36.8260, { tourism: 'museum', name: 'Nairobi Gallery' })}
+</osm>`;
+
+describe('lodging fields from the tags (fixture)', () => {
+  const T: any = places.tasks;
+  const live = { sandbox: false };
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-hotels-'));
+    writeFileSync(join(dir, 'f.osm'), FIXTURE);
+    const m = await buildPois({ input: join(dir, 'f.osm'), name: 'pois-f', out: dir, progress: false });
+    expect(m.lodging).toBe(3);
+    places.init([loadDataset(join(dir, 'pois-f'))!]);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('stars, rooms, beds, phone, website, e-mail, check-in and check-out; null where not tagged', () => {
+    const [stanley] = T.hotels_search({ q: 'stanley' }, live).results;
+    expect(stanley.lodging).toEqual({
+      stars: 5, stars_tag: '5S', rooms: 217, beds: 400, phone: '+254 20 2757000', website: 'https://example.com/stanley',
+      email: 'stay@example.com', check_in: '14:00', check_out: '11:00', internet_access: null,
+    });
+    const [kahawa] = T.hotels_search({ q: 'kahawa' }, live).results;
+    expect(kahawa).toMatchObject({ category: 'guest_house', lodging: { stars: null, rooms: null, phone: null, website: null, check_in: null, check_out: null } });
+  });
+
+  it('a museum is not lodging; categories and min_stars filter', () => {
+    expect(T.hotels_search({}, live).results.map((h: any) => h.name).sort()).toEqual(['Backpackers Nest', 'Kahawa Guest House', 'Stanley Hotel']);
+    expect(T.hotels_search({ category: 'hostel' }, live).results.map((h: any) => h.name)).toEqual(['Backpackers Nest']);
+    expect(T.hotels_search({ min_stars: 3 }, live).results.map((h: any) => h.name)).toEqual(['Stanley Hotel']);
+    // the museum, 150 m away, is not listed; the guest house is 786 m away
+    const near = T.hotels_search({ lat: -1.2950, lng: 36.8250, radius: 900 }, live).results;
+    expect(near.map((h: any) => h.name)).toEqual(['Backpackers Nest', 'Kahawa Guest House']);
+  });
+});
 
 describe('hotels from the Monaco full-tag extract', () => {
   let db: TestDb;

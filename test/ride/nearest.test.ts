@@ -3,16 +3,16 @@
 // out, the unreachable listed apart with their reason, max_eta_s and the counts.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { join } from 'node:path';
-import { freshPglite, type TestDb } from '../helpers/db.ts';
+import { BACKENDS, freshDb, type TestDb } from '../helpers/db.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { buildRideNetwork, FIX } from './fixture.ts';
 
-describe('vehicles nearest a rider by road ETA', () => {
+describe.each(BACKENDS)('vehicles nearest a rider by road ETA (%s)', (backend) => {
   let db: TestDb;
   let s: TestServer;
   let key: string;
   beforeAll(async () => {
-    db = freshPglite();
+    db = await freshDb(backend);
     buildRideNetwork(join(db.dataDir, 'built'));
     s = await startTestServer(db);
     key = await s.key({ plan: 'enterprise' });

@@ -3,18 +3,18 @@
 // then revoked by DELETE or by the stop's proof of delivery, or expired → 410; a forged token → 404.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { join } from 'node:path';
-import { freshPglite, type TestDb } from '../helpers/db.ts';
+import { BACKENDS, freshDb, type TestDb } from '../helpers/db.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { buildTestTiles } from '../maps/fixture.ts';
 import { tripToken } from '../../src/api/ride/trip-token.ts';
 
-describe('trip-tracking links', () => {
+describe.each(BACKENDS)('trip-tracking links (%s)', (backend) => {
   let db: TestDb;
   let s: TestServer;
   let key: string;
   const now = () => new Date().toISOString();
   beforeAll(async () => {
-    db = freshPglite();
+    db = await freshDb(backend);
     await buildTestTiles(join(db.dataDir, 'built'));
     s = await startTestServer(db);
     key = await s.key({ plan: 'enterprise' });
