@@ -76,15 +76,15 @@ export function solve<S extends CoordSink | null, T extends LegTrace = LegTrace>
 }
 
 /**
- * Route every leg through the candidates of each point: the cheapest choice of one candidate per
- * point (dynamic programming over the legs; a point has one or two), then the legs again with
- * geometry. A string is the no_route message.
+ * Route every leg from each point's nearest road; only when a leg fails, choose() picks the
+ * candidates that move the points least (then the cheapest) and the legs are routed through them.
+ * A string is the no_route message.
  */
 function route<S extends CoordSink | null, T extends LegTrace>(graph: LoadedGraph, cs: Snap[][], sink: () => S, pts: [number, number][], radius: number, search: { q: PathSearch; traffic: TrafficUse | null }, trace?: () => T): Solved<S, T> | string {
   const mode = graph.profile;
   const n = cs.length;
-  // The common case, one candidate per point, routes straight away; a choice (or a failed leg) goes through choose().
-  let pick = cs.every((c) => c.length === 1) ? cs.map(() => 0) : choose(graph, cs, pts, radius);
+  // The nearest road of every point first (OSRM's rule): a point is moved only when that fails.
+  let pick: number[] | number = cs.map(() => 0);
   for (let attempt = 0; ; attempt++) {
     if (typeof pick === 'number') return noRouteMessage(mode, pick - 1, pick, n);
     const snaps = cs.map((c, i) => c[(pick as number[])[i]]);
