@@ -20,7 +20,7 @@ import { roadAccess } from './access.ts';
 import { warmUpMatrix } from './warm-up.ts';
 import { collectWhenIdle } from '../collect.ts';
 import { guidedRouteTask, type GuidedRouteArgs } from './guided.ts';
-import { osrmRouteTask, osrmNearestTask, osrmTableTask, osrmTripTask, osrmMatchTask } from './osrm.ts';
+import { osrmRouteTask, osrmNearestTask, osrmTableTask, osrmTripTask, osrmMatchTask, type OsrmRouteArgs } from './osrm.ts';
 
 import { MODES, type Mode } from './candidates.ts';
 export { MODES, type Mode };
@@ -153,7 +153,7 @@ export const routing: EngineModule = {
     // steps and alternatives take the guided path (guided.ts); the plain answer keeps its own
     route: (args: GuidedRouteArgs) => (args.steps || args.alternatives ? guidedRouteTask(args) : routeTask(args)),
     // the /osrm/ compatibility layer (osrm.ts)
-    osrm_route: osrmRouteTask,
+    osrm_route: (a: OsrmRouteArgs) => osrmRouteTask(a),
     osrm_nearest: osrmNearestTask,
     osrm_table: osrmTableTask,
     osrm_trip: osrmTripTask,
