@@ -7,7 +7,9 @@
 // that crawls the first 3 km of a 10 km edge and stops there has seen traffic on 3 km of it. Its
 // sample stands for the whole edge with the part driven at the observed time and the rest at the
 // profile's (the speed that gives length / (observed time + the rest's profile time)), so the edge
-// slows by what was seen and no more; /traffic shows that speed for the edge.
+// slows by what was seen and no more; /traffic shows that speed for the edge. The sample also
+// names the part (from_m–to_m), so a route that drives only some of the edge (from or to a point
+// on it) is costed at the observed speed where it overlaps the part (workers/routing/dijkstra.ts).
 import type { GraphViews } from '../../src/core/format/route.ts';
 
 /** A stretch of a trace matched onto one connected path. */
@@ -18,7 +20,11 @@ export interface MatchedRun {
   points: { along: number; ts: number }[];
 }
 
-export interface EdgeSample { edge: number; dir: number; ts: number; speed_kph: number }
+/**
+ * speed_kph stands for the whole edge (the part at its observed time, the rest at the profile's);
+ * from_m–to_m is the part driven, metres from the edge's first node u whatever the direction.
+ */
+export interface EdgeSample { edge: number; dir: number; ts: number; speed_kph: number; from_m: number; to_m: number }
 
 /** Speeds outside this range are matching or clock errors, not traffic. */
 const MIN_KPH = 0.5, MAX_KPH = 180;
@@ -48,7 +54,11 @@ export function edgeSamples(g: GraphViews, run: MatchedRun): EdgeSample[] {
       const rest = ((len - part) / len) * (g.edgeW[e] / 1000);
       if (dt > 0) {
         const partKph = (part / dt) * 3.6, kph = (len / (dt + rest)) * 3.6;
-        if (partKph >= MIN_KPH && partKph <= MAX_KPH) out.push({ edge: e, dir: se > 0 ? 0 : 1, ts: Math.round(tOut), speed_kph: Math.round(kph * 10) / 10 });
+        // the part in the edge's own metres (from u), whichever way it was driven
+        const a = se > 0 ? lo - start : end - hi, b = se > 0 ? hi - start : end - lo;
+        if (partKph >= MIN_KPH && partKph <= MAX_KPH) {
+          out.push({ edge: e, dir: se > 0 ? 0 : 1, ts: Math.round(tOut), speed_kph: Math.round(kph * 10) / 10, from_m: Math.round(a * 10) / 10, to_m: Math.round(b * 10) / 10 });
+        }
       }
     }
     start = end;
