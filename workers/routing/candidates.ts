@@ -113,6 +113,24 @@ export function choose(graph: LoadedGraph, cs: Snap[][], pts: [number, number][]
 }
 
 /**
+ * Of the pairs of candidates a × b that route (plain CH legs), the one that moves the two points
+ * least, then the cheapest: what choose() picks for two points over the same candidates. Pairs are
+ * tried in order of moved decimetres and the search stops after the first distance that routes.
+ */
+export function leastMovedPair(graph: LoadedGraph, a: Snap[], b: Snap[]): { s: Snap; t: Snap; cost: number; dist: number } | null {
+  const pairs: [number, Snap, Snap][] = [];
+  for (const s of a) for (const t of b) pairs.push([moved(s) + moved(t), s, t]);
+  pairs.sort((x, y) => x[0] - y[0]);
+  let best: { s: Snap; t: Snap; cost: number; dist: number } | null = null, at = Infinity;
+  for (const [m, s, t] of pairs) {
+    if (m > at) break;
+    const l = leg(graph.g, graph.query, s, t);
+    if (l && (!best || l.cost < best.cost)) { best = { s, t, cost: l.cost, dist: l.dist }; at = m; }
+  }
+  return best;
+}
+
+/**
  * The pair of candidates /route drives between two points when their nearest roads do not connect
  * (choose() over the two): for the matrix's cells that its bucket passes leave open. Null when no
  * pair routes. `a` and `b` are not changed.

@@ -26,7 +26,7 @@
 import { TaskError, JsonText, BinaryBody, type TaskContext } from '../../src/core/task.ts';
 import type { LoadedGraph } from './graphs.ts';
 import { loadedGraphs } from './graphs.ts';
-import { candidates, onComponentsNear, choosePair, moved, modeAndRadius, checkPoint } from './candidates.ts';
+import { candidates, onComponentsNear, choosePair, leastMovedPair, moved, modeAndRadius, checkPoint } from './candidates.ts';
 import { UpwardSearch, Settled, FORWARD, BACKWARD } from './upward.ts';
 import type { Snap } from './snap.ts';
 import { leg } from './route.ts';
@@ -468,7 +468,7 @@ const bigAlt = (c: Snap[] | null): Snap[] | null => (c && c.length > 1 ? [c[1]] 
  * points least, then the cheapest (three more bucket passes, only over the open rows and columns);
  * a cell still open gets choose()'s fallback onto every SCC within the radius: a bucket pass over
  * those candidates finds which cells any of them connects, and only those are chosen pair by pair
- * as /route does (choosePair). A cell depends only on its row and column, so rows computed in
+ * as /route does (leastMovedPair). A cell depends only on its row and column, so rows computed in
  * blocks equal rows computed at once.
  */
 function fillRows(p: Prepared, index: BucketIndex, i0: number, i1: number, ms: Float64Array, metres: Float64Array): number {
@@ -535,8 +535,8 @@ function fillRows(p: Prepared, index: BucketIndex, i0: number, i1: number, ms: F
   for (let a = 0; a < rowsX.length; a++) for (let c = 0; c < cj.length; c++) {
     const i = rowsX[a], j = cj[c], cell = i * cols + j;
     if (ms[cell] !== Infinity || xm[a * cj.length + c] === Infinity) continue;
-    const pair = choosePair(graph, src[i0 + i]!, dst[j]!, p.sp[i0 + i], p.dp[j], p.radius);
-    const l = pair && leg(graph.g, graph.query, pair[0], pair[1]);
+    // what choose() picks for the two points once extended (es, ed are those candidates)
+    const l = leastMovedPair(graph, es[a], ed[c]);
     if (l) { ms[cell] = l.cost; metres[cell] = l.dist; }
   }
   return bytes;
