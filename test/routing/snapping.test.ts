@@ -5,6 +5,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { buildRoadNetwork } from '../../graph-build/roads.ts';
 import { linkRoads } from '../helpers/built.ts';
 import { tempDir, loadInto, task, network } from './helpers.ts';
+import { loadedGraphs } from '../../workers/routing/graphs.ts';
 
 const P = (y: number, x: number): [number, number] => [y * 0.001, 31 + x * 0.001];
 const ll = (p: [number, number]): [number, number] => [p[1], p[0]];
@@ -135,4 +136,26 @@ describe('Tanzania SW: two points on one small road network, radius 10 km', () =
     const m = task('route_matrix', { sources: [from], destinations: [to], radius: 10_000 });
     expect(m.distances_m[0][0]).toBe(r.route.distance_m);
   });
+
+  it('random road points anywhere (small networks, dead ends, islands), radius 10 km: every matrix cell is what /route answers', () => {
+    const g = loadedGraphs().find((x) => x.extract === 'tanzania-sw' && x.profile === 'driving')!.g;
+    let seed = 11;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const pts = Array.from({ length: 30 }, (): [number, number] => { const p = Math.floor(rand() * g.shapeLat.length); return [g.shapeLat[p] / 1e7, g.shapeLon[p] / 1e7]; });
+    const m = task('route_matrix', { sources: pts, destinations: pts, radius: 10_000 });
+    let routed = 0, moved = 0;
+    for (let i = 0; i < pts.length; i++) for (let j = 0; j < pts.length; j++) {
+      const r = task('route', { from: pts[i], to: pts[j], radius: 10_000 });
+      if (r.status) { expect(r.code).toBe('no_route'); expect(m.distances_m[i][j]).toBeNull(); continue; }
+      routed++;
+      if (r.route.snapped.from.distance_m > 1 || r.route.snapped.to.distance_m > 1) moved++;
+      expect(m.durations_s[i][j], `${i}→${j}`).toBe(r.route.duration_s);
+      // metres are summed in another order (matrix.test.ts allows the same)
+      expect(Math.abs(m.distances_m[i][j] - r.route.distance_m), `${i}→${j}`).toBeLessThanOrEqual(0.5);
+    }
+    // the sample holds unroutable pairs and pairs routed only by moving a point
+    expect(routed).toBeGreaterThan(300);
+    expect(routed).toBeLessThan(900);
+    expect(moved).toBeGreaterThan(0);
+  }, 120_000);
 });
