@@ -64,7 +64,8 @@ export const moved = (s: Snap) => Math.round(s.dist * 10);
  * total, then the cheapest (dynamic programming over the legs, lexicographic on moved decimetres
  * and cost, both additive). The candidates are first the nearest and OSRM's big-component
  * alternative; a leg that no pair of them connects gets, once, a candidate on every strongly
- * connected component within the radius of each end (onComponentsNear). So a point leaves its
+ * connected component within the radius of each end whose nearest road is off every big component
+ * (onComponentsNear). So a point leaves its
  * nearest road only when no route exists from it, it never moves further than it must, never
  * beyond the radius, and a route is refused only when no road within the radius of one point
  * reaches any road within the radius of the other. Returns the index of each point's pick, or the
@@ -106,6 +107,7 @@ export function choose(graph: LoadedGraph, cs: Snap[][], pts: [number, number][]
     extended[i] = 1;
     const addA = extended[i - 1] ? [] : onComponentsNear(graph, pts[i - 1], cs[i - 1], radius);
     const addB = onComponentsNear(graph, pts[i], cs[i], radius);
+    // (onComponentsNear leaves a point whose nearest road is on a big component where it is)
     extended[i - 1] = 1;
     if (!addA.length && !addB.length) return i;
     cs[i - 1] = cs[i - 1].concat(addA); cs[i] = cs[i].concat(addB);
@@ -144,9 +146,13 @@ export function choosePair(graph: LoadedGraph, a: Snap[], b: Snap[], pa: [number
 /**
  * For a pair no candidates connect: the point's nearest road, within the radius, on every strongly
  * connected component with a road within the radius (that `own` does not already touch). Inside one
- * SCC every road reaches every other, so the nearest road of each stands for all of them.
+ * SCC every road reaches every other, so the nearest road of each stands for all of them. None for
+ * a point whose nearest road (own[0]) lies on a big component.
  */
 export function onComponentsNear(graph: LoadedGraph, pt: [number, number], own: Snap[], radius: number): Snap[] {
+  // A point on a big component stays on it: a route that fails from there (a restriction, a
+  // oneway) is no route, as OSRM answers, not a reason to move the point onto another road.
+  if (graph.onBig(own[0].edge)) return [];
   return nearestPerComponent(graph.g, graph.index, pt[0], pt[1], radius, new Set(own.map((s) => graph.g.edgeComp[s.edge])));
 }
 
