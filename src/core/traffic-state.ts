@@ -15,6 +15,14 @@ export class TrafficState {
   readonly samples: Int32Array;
   /** Epoch seconds of the newest sample behind the live speed. */
   readonly updatedS: Int32Array;
+  /**
+   * The part of the edge the live speed was observed on, metres from u (to ≤ from: none published):
+   * the hull of its samples' parts. weightMs is the whole edge, that part at the observed speed and
+   * the rest at the profile's; a route driving only some of the edge costs the overlap at the
+   * observed speed (workers/routing/dijkstra.ts, partWeight).
+   */
+  readonly partFrom: Float32Array;
+  readonly partTo: Float32Array;
   /** Historical travel time per (slot, directed edge), ms; 0 = not enough devices yet. */
   readonly profileMs: Int32Array;
   /**
@@ -32,11 +40,13 @@ export class TrafficState {
     this.speedKph = new Float32Array(buffer, o, n); o += 4 * n;
     this.samples = i32(n);
     this.updatedS = i32(n);
+    this.partFrom = new Float32Array(buffer, o, n); o += 4 * n;
+    this.partTo = new Float32Array(buffer, o, n); o += 4 * n;
     this.profileMs = i32(n * PROFILE_SLOTS);
   }
 
   static bytes(edges: number): number {
-    return 4 * (2 + PROFILE_SLOTS + 2 * edges * (4 + PROFILE_SLOTS));
+    return 4 * (2 + PROFILE_SLOTS + 2 * edges * (6 + PROFILE_SLOTS));
   }
 
   static create(edges: number): TrafficState {

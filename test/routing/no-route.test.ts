@@ -34,7 +34,7 @@ describe('big-component candidates (fixture)', () => {
     // snapped off the spur onto A–Z, not onto Y
     expect(r.route.snapped.from.lng).toBeLessThan(30.0036);
   });
-  it('a route into the dead end still uses the spur (the cheaper candidate wins)', () => {
+  it('a route into the dead end still uses the spur (its nearest road routes, so it stays)', () => {
     const r = task('route', { from: P(4, 2), to: P(-4, 4) });
     expect(r.status).toBeUndefined();
     expect(r.route.snapped.to.distance_m).toBeLessThan(1);

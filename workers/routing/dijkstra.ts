@@ -30,12 +30,33 @@ export class DijkstraQuery implements PathSearch {
   /**
    * Directed travel times (ms, index 2 * edge + dir) that replace the stored ones where > 0, until
    * set back to null: live or historical traffic read straight from shared memory at query time.
+   * `parts` (live traffic): the part of each edge its travel time was observed on (TrafficState).
    */
-  setWeights(w: Int32Array | null) { this.override = w; }
+  setWeights(w: Int32Array | null, parts: { from: Float32Array; to: Float32Array } | null = null) { this.override = w; this.parts = parts; }
+  private parts: { from: Float32Array; to: Float32Array } | null = null;
 
   edgeWeight(e: number, dir: 0 | 1): number {
     const o = this.override === null ? 0 : this.override[2 * e + dir];
     return o > 0 ? o : this.g.edgeW[e];
+  }
+
+  /**
+   * Travel time (ms, unrounded) of metres x..y (from u, x ≤ y) of edge e driven in direction dir:
+   * pro rata of the edge's time, except that where the edge's live time was observed on a part of
+   * it, the overlap with that part goes at the observed speed and the rest at the profile's (the
+   * live time of the whole edge is the part's observed time plus the rest at the profile's).
+   */
+  partWeight(e: number, dir: 0 | 1, x: number, y: number): number {
+    const len = this.g.edgeDist[e];
+    if (!(len > 0) || y <= x) return 0;
+    const i = 2 * e + dir, o = this.override === null ? 0 : this.override[i];
+    if (!(o > 0)) return ((y - x) / len) * this.g.edgeW[e];
+    const a = this.parts ? this.parts.from[i] : 0, b = this.parts ? this.parts.to[i] : 0;
+    if (!(b - a > 0) || b - a >= len) return ((y - x) / len) * o;
+    const rest = this.g.edgeW[e] / len; // ms a metre at the profile's speed
+    const part = Math.max(0, o - (len - (b - a)) * rest) / (b - a); // ms a metre on the observed part
+    const ov = Math.max(0, Math.min(y, b) - Math.max(x, a));
+    return ov * part + (y - x - ov) * rest;
   }
 
   reset() {

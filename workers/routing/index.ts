@@ -22,7 +22,7 @@ import { pickupTask, type PickupArgs } from './pickup.ts';
 import { warmUpMatrix } from './warm-up.ts';
 import { collectWhenIdle } from '../collect.ts';
 import { guidedRouteTask, type GuidedRouteArgs } from './guided.ts';
-import { osrmRouteTask, osrmNearestTask, osrmTableTask, osrmTripTask, osrmMatchTask } from './osrm.ts';
+import { osrmRouteTask, osrmNearestTask, osrmTableTask, osrmTripTask, osrmMatchTask, type OsrmRouteArgs } from './osrm.ts';
 
 import { MODES, type Mode } from './candidates.ts';
 export { MODES, type Mode };
@@ -78,15 +78,15 @@ export function solve<S extends CoordSink | null, T extends LegTrace = LegTrace>
 }
 
 /**
- * Route every leg through the candidates of each point: the cheapest choice of one candidate per
- * point (dynamic programming over the legs; a point has one or two), then the legs again with
- * geometry. A string is the no_route message.
+ * Route every leg from each point's nearest road; only when a leg fails, choose() picks the
+ * candidates that move the points least (then the cheapest) and the legs are routed through them.
+ * A string is the no_route message.
  */
 function route<S extends CoordSink | null, T extends LegTrace>(graph: LoadedGraph, cs: Snap[][], sink: () => S, pts: [number, number][], radius: number, search: { q: PathSearch; traffic: TrafficUse | null }, trace?: () => T): Solved<S, T> | string {
   const mode = graph.profile;
   const n = cs.length;
-  // The common case, one candidate per point, routes straight away; a choice (or a failed leg) goes through choose().
-  let pick = cs.every((c) => c.length === 1) ? cs.map(() => 0) : choose(graph, cs, pts, radius);
+  // The nearest road of every point first (OSRM's rule): a point is moved only when that fails.
+  let pick: number[] | number = cs.map(() => 0);
   for (let attempt = 0; ; attempt++) {
     if (typeof pick === 'number') return noRouteMessage(mode, pick - 1, pick, n);
     const snaps = cs.map((c, i) => c[(pick as number[])[i]]);
@@ -155,7 +155,7 @@ export const routing: EngineModule = {
     // steps and alternatives take the guided path (guided.ts); the plain answer keeps its own
     route: (args: GuidedRouteArgs) => (args.steps || args.alternatives ? guidedRouteTask(args) : routeTask(args)),
     // the /osrm/ compatibility layer (osrm.ts)
-    osrm_route: osrmRouteTask,
+    osrm_route: (a: OsrmRouteArgs) => osrmRouteTask(a),
     osrm_nearest: osrmNearestTask,
     osrm_table: osrmTableTask,
     osrm_trip: osrmTripTask,

@@ -27,7 +27,7 @@ import { E7 } from '../../src/core/format/route.ts';
 import { MinHeap } from '../../src/core/heap.ts';
 import type { LoadedGraph } from './graphs.ts';
 import { candidates, modeAndRadius, checkPoint } from './candidates.ts';
-import { snap } from './snap.ts';
+import { snap, type Snap } from './snap.ts';
 import { pickGraph } from './matrix.ts';
 import { triContours } from './tri-contour.ts';
 import { collectSoon } from '../collect.ts';
@@ -47,21 +47,29 @@ const OFFROAD_MPS = 1.4;
  */
 const COLLECT_SITES = 20_000;
 
-/** Reach value (ms, or metres with byDistance) of every node within `limit`, from the snapped point. */
+/**
+ * Reach value (ms, or metres with byDistance) of every node within `limit`, from the snapped point:
+ * from its nearest road, and, for a node that start cannot reach, from its big-component candidate
+ * (candidates.ts), as /route leaves a point's nearest road only when the route from it does not exist.
+ */
 export function reach(graph: LoadedGraph, from: [number, number], radius: number, limit: number, byDistance: boolean) {
   const g = graph.g;
   const c = candidates(graph, from[0], from[1], radius);
   if (!c) throw new TaskError(400, 'no_road_nearby', `No ${graph.profile} road within ${radius} m of 'from'.`);
+  const cost = (k: number) => (byDistance ? g.edgeDist[k] : g.edgeW[k]);
+  const settled = search(g, c[0], limit, byDistance, cost);
+  if (c.length > 1) for (const [v, d] of search(g, c[1], limit, byDistance, cost)) if (!settled.has(v)) settled.set(v, d);
+  return { settled, snaps: c, cost };
+}
+
+/** Dijkstra from one snapped start over the allowed directions, up to `limit`. */
+function search(g: LoadedGraph['g'], s: Snap, limit: number, byDistance: boolean, cost: (k: number) => number): Map<number, number> {
   const dist = new Map<number, number>();
   const h = new MinHeap(256);
   const push = (v: number, d: number) => { if (d <= limit && !(dist.get(v)! <= d)) { dist.set(v, d); h.push(d, v); } };
-  const cost = (k: number) => (byDistance ? g.edgeDist[k] : g.edgeW[k]);
-  // every candidate starts, as /route may leave by any of them (a dead end's big-component one)
-  for (const s of c) {
-    const e = s.edge, f = g.edgeFlags[e];
-    if (f & 1) push(g.edgeV[e], byDistance ? g.edgeDist[e] - s.pos : Math.round((1 - s.frac) * g.edgeW[e]));
-    if (f & 2) push(g.edgeU[e], byDistance ? s.pos : Math.round(s.frac * g.edgeW[e]));
-  }
+  const e = s.edge, f = g.edgeFlags[e];
+  if (f & 1) push(g.edgeV[e], byDistance ? g.edgeDist[e] - s.pos : Math.round((1 - s.frac) * g.edgeW[e]));
+  if (f & 2) push(g.edgeU[e], byDistance ? s.pos : Math.round(s.frac * g.edgeW[e]));
   const settled = new Map<number, number>();
   while (h.length) {
     const x = h.peekId(), d = h.peekKey();
@@ -69,11 +77,11 @@ export function reach(graph: LoadedGraph, from: [number, number], radius: number
     if (settled.has(x) || d > dist.get(x)!) continue;
     settled.set(x, d);
     for (let k = g.arcFirst[x], kEnd = g.arcFirst[x + 1]; k < kEnd; k++) {
-      const s = g.arcs[2 * k + 1];
-      push(g.arcs[2 * k], d + cost(s > 0 ? s - 1 : -s - 1));
+      const a = g.arcs[2 * k + 1];
+      push(g.arcs[2 * k], d + cost(a > 0 ? a - 1 : -a - 1));
     }
   }
-  return { settled, snaps: c, cost };
+  return settled;
 }
 
 export function isochroneTask(args: IsochroneArgs) {
@@ -108,8 +116,8 @@ export function isochroneTask(args: IsochroneArgs) {
     return v;
   };
   // A point on an edge outside every big SCC also gets a candidate on a big one within the radius
-  // (candidates.ts), and /route answers the cheaper of the two: so does its value here, instead of
-  // Infinity for a road the search cannot enter (a oneway leading out of a dead end).
+  // (candidates.ts), which /route takes when the point's own road cannot be reached: so does its
+  // value here, instead of Infinity for a road the search cannot enter (a oneway out of a dead end).
   const viaBig = (lat: number, lng: number): number => {
     const m = snap(g, graph.index, lat, lng, radius, graph.onBig);
     return m ? valueAt(m.edge, m.pos, settled.get(g.edgeU[m.edge]), settled.get(g.edgeV[m.edge])) : Infinity;
@@ -117,7 +125,7 @@ export function isochroneTask(args: IsochroneArgs) {
   /** Every shape point of edge e and points at most `step` metres apart between them. */
   const sample = (e: number, step: number, out: (lat: number, lng: number, v: number) => void) => {
     const du = settled.get(g.edgeU[e]), dv = settled.get(g.edgeV[e]);
-    const emit = graph.onBig(e) ? out : (lat: number, lng: number, v: number) => out(lat, lng, Math.min(v, viaBig(lat, lng)));
+    const emit = graph.onBig(e) ? out : (lat: number, lng: number, v: number) => out(lat, lng, v < Infinity ? v : viaBig(lat, lng));
     const a = g.edgeShape[e], b = g.edgeShape[e + 1];
     for (let p = a; p < b; p++) {
       const la = g.shapeLat[p] / E7, lo = g.shapeLon[p] / E7;
@@ -233,7 +241,8 @@ export function isochroneTask(args: IsochroneArgs) {
     if (i >= roadSites || !limits.some((l) => lo[i] <= l && hi[i] > l)) continue;
     const lat = la0 + xy[2 * i + 1] * cell, lng = lo0 + (xy[2 * i] * cell) / kx;
     const cs = candidates(graph, lat, lng, radius);
-    if (cs) value[i] = Math.min(...cs.map((c) => valueAt(c.edge, c.pos, settled.get(g.edgeU[c.edge]), settled.get(g.edgeV[c.edge]))));
+    // the nearest road's value when it is reached, else the big-component candidate's (as /route)
+    if (cs) for (const c of cs) { value[i] = valueAt(c.edge, c.pos, settled.get(g.edgeU[c.edge]), settled.get(g.edgeV[c.edge])); if (value[i] < Infinity) break; }
   }
   const polys = triContours(xy.subarray(0, 2 * n), value, limits);
   if (n > COLLECT_SITES) collectSoon();

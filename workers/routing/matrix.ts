@@ -26,7 +26,7 @@
 import { TaskError, JsonText, BinaryBody, type TaskContext } from '../../src/core/task.ts';
 import type { LoadedGraph } from './graphs.ts';
 import { loadedGraphs } from './graphs.ts';
-import { candidates, onComponentsNear, modeAndRadius, checkPoint } from './candidates.ts';
+import { candidates, onComponentsNear, choosePair, leastMovedPair, moved, modeAndRadius, checkPoint } from './candidates.ts';
 import { UpwardSearch, Settled, FORWARD, BACKWARD } from './upward.ts';
 import type { Snap } from './snap.ts';
 import { leg } from './route.ts';
@@ -385,7 +385,8 @@ export function writeSide(args: MatrixArgs, buf: SharedArrayBuffer, c = checked(
     put(c ? c.length : 0);
     if (!c) continue;
     for (const s of c) { put(s.edge); put(s.pt); put(s.pos); put(s.frac); put(s.lat); put(s.lng); put(s.dist); }
-    const f = searchFrom(q, graph, c, i < S ? FORWARD : BACKWARD);
+    // the nearest road's space only: the other candidates serve open cells (fillRows), searched there
+    const f = searchFrom(q, graph, c.slice(0, 1), i < S ? FORWARD : BACKWARD);
     put(f.n);
     for (let k = 0; k < f.n; k++) { put(f.node[k]); put(f.d[k]); put(f.m[k]); }
   }
@@ -454,33 +455,89 @@ function readSpaces(bufs: Uint8Array[], S: number, D: number, r0: number, r1: nu
   return { src, dst, given: { src: gs, dst: gd } };
 }
 
+/** A point's nearest road alone (its first candidate), or null. */
+const nearest = (c: Snap[] | null): Snap[] | null => (c ? [c[0]] : null);
+/** A point's big-component alternative alone (its second candidate, candidates.ts), or null. */
+const bigAlt = (c: Snap[] | null): Snap[] | null => (c && c.length > 1 ? [c[1]] : null);
+
 /**
- * Cells of source rows [i0, i1) into ms/metres (row-major from row i0), `index` built over p.dst.
- * Cells no pair of candidates connects get choose()'s fallback: each point's candidates on every
- * SCC within the radius, through the same search on those rows and columns. A cell depends only on
- * its row and column, so rows computed in blocks equal rows computed at once.
+ * Cells of source rows [i0, i1) into ms/metres (row-major from row i0), `index` built over the
+ * destinations' nearest roads (nearest(p.dst)). As /route picks candidates (choose(),
+ * candidates.ts): first every cell between the points' nearest roads; a cell left open then takes,
+ * among the pairs of nearest and big-component candidates that route, the one that moves its two
+ * points least, then the cheapest (three more bucket passes, only over the open rows and columns);
+ * a cell still open gets choose()'s fallback onto every SCC within the radius: a bucket pass over
+ * those candidates finds which cells any of them connects, and only those are chosen pair by pair
+ * as /route does (leastMovedPair). A cell depends only on its row and column, so rows computed in
+ * blocks equal rows computed at once.
  */
 function fillRows(p: Prepared, index: BucketIndex, i0: number, i1: number, ms: Float64Array, metres: Float64Array): number {
   const { graph, src, dst, cols } = p, rows = i1 - i0;
-  index.scan(src.slice(i0, i1), ms, metres, p.given?.src.slice(i0, i1));
+  index.scan(src.slice(i0, i1).map(nearest), ms, metres, p.given?.src.slice(i0, i1));
   let bytes = index.bytes;
-  const rowsX: number[] = [], colsX = new Set<number>();
-  for (let i = 0; i < rows; i++) {
-    if (!src[i0 + i]) continue;
-    let any = false;
-    for (let j = 0; j < cols; j++) if (ms[i * cols + j] === Infinity && dst[j]) { any = true; colsX.add(j); }
-    if (any) rowsX.push(i);
-  }
+  const open = () => {
+    const rowsX: number[] = [], colsX = new Set<number>();
+    for (let i = 0; i < rows; i++) {
+      if (!src[i0 + i]) continue;
+      let any = false;
+      for (let j = 0; j < cols; j++) if (ms[i * cols + j] === Infinity && dst[j]) { any = true; colsX.add(j); }
+      if (any) rowsX.push(i);
+    }
+    return { rowsX, cj: [...colsX] };
+  };
+  let { rowsX, cj } = open();
   if (!rowsX.length) return bytes;
-  const cj = [...colsX];
+  // Pass 2: nearest × big, big × nearest, big × big, where a point has a big-component candidate.
+  const sN = rowsX.map((i) => nearest(src[i0 + i])), sB = rowsX.map((i) => bigAlt(src[i0 + i]));
+  const cjB = cj.filter((j) => dst[j]!.length > 1);
+  const R = rowsX.length, C = cjB.length;
+  const bn = new Float64Array(R * cols).fill(Infinity), bnd = new Float64Array(R * cols).fill(Infinity);
+  const nb = new Float64Array(R * C).fill(Infinity), nbd = new Float64Array(R * C).fill(Infinity);
+  const bb = new Float64Array(R * C).fill(Infinity), bbd = new Float64Array(R * C).fill(Infinity);
+  if (sB.some((x) => x)) index.scan(sB, bn, bnd);
+  if (C) {
+    spare.build(graph, cjB.map((j) => bigAlt(dst[j])));
+    spare.scan(sN, nb, nbd);
+    if (sB.some((x) => x)) spare.scan(sB, bb, bbd);
+    bytes = Math.max(bytes, spare.bytes);
+  }
+  const colB = new Int32Array(cols).fill(-1);
+  cjB.forEach((j, c) => { colB[j] = c; });
+  for (let a = 0; a < R; a++) {
+    const i = rowsX[a], s = src[i0 + i]!;
+    for (const j of cj) {
+      const cell = i * cols + j;
+      if (ms[cell] !== Infinity) continue;
+      const t = dst[j]!, c = colB[j];
+      // [moved decimetres, ms, metres] of each pair that routes; the least moved, then the cheapest
+      let bm = Infinity, bcost = Infinity, bd = Infinity;
+      const offer = (m: number, cost: number, d: number) => {
+        if (cost === Infinity) return;
+        if (m < bm || (m === bm && cost < bcost)) { bm = m; bcost = cost; bd = d; }
+      };
+      if (s.length > 1) offer(moved(s[1]) + moved(t[0]), bn[a * cols + j], bnd[a * cols + j]);
+      if (c >= 0) {
+        offer(moved(s[0]) + moved(t[1]), nb[a * C + c], nbd[a * C + c]);
+        if (s.length > 1) offer(moved(s[1]) + moved(t[1]), bb[a * C + c], bbd[a * C + c]);
+      }
+      ms[cell] = bcost; metres[cell] = bd;
+    }
+  }
+  ({ rowsX, cj } = open());
+  if (!rowsX.length) return bytes;
+  // Pass 3: which open cells any candidate on an SCC within the radius connects, then those cells
+  // chosen as /route chooses.
   const es = rowsX.map((i) => src[i0 + i]!.concat(onComponentsNear(graph, p.sp[i0 + i], src[i0 + i]!, p.radius)));
   const ed = cj.map((j) => (p.dstAll[j] ??= dst[j]!.concat(onComponentsNear(graph, p.dp[j], dst[j]!, p.radius))));
   const xm = new Float64Array(rowsX.length * cj.length).fill(Infinity), xd = new Float64Array(rowsX.length * cj.length).fill(Infinity);
   spare.build(graph, ed).scan(es, xm, xd);
   bytes = Math.max(bytes, spare.bytes);
   for (let a = 0; a < rowsX.length; a++) for (let c = 0; c < cj.length; c++) {
-    const cell = rowsX[a] * cols + cj[c];
-    if (ms[cell] === Infinity) { ms[cell] = xm[a * cj.length + c]; metres[cell] = xd[a * cj.length + c]; }
+    const i = rowsX[a], j = cj[c], cell = i * cols + j;
+    if (ms[cell] !== Infinity || xm[a * cj.length + c] === Infinity) continue;
+    // what choose() picks for the two points once extended (es, ed are those candidates)
+    const l = leastMovedPair(graph, es[a], ed[c]);
+    if (l) { ms[cell] = l.cost; metres[cell] = l.dist; }
   }
   return bytes;
 }
@@ -534,18 +591,18 @@ function costsOf(p: Prepared, scratch: boolean): MatrixCosts {
   const { graph, r0, r1, cols, src, dst, tr } = p, rows = r1 - r0;
   const [ms, metres] = scratch ? cellScratch(rows * cols) : [new Float64Array(rows * cols).fill(Infinity), new Float64Array(rows * cols).fill(Infinity)];
   if (tr?.traffic?.applied) {
-    trafficCells(graph, tr.q, src.slice(r0, r1), dst, ms, metres);
+    trafficCells(graph, tr.q, src.slice(r0, r1), dst, p.sp.slice(r0, r1), p.dp, p.radius, ms, metres);
     return { graph, r0, r1, cols, ms, metres, src, dst, stateBytes: 0, traffic: tr.traffic };
   }
-  const stateBytes = fillRows(p, main.build(graph, dst, p.given?.dst), r0, r1, ms, metres);
+  const stateBytes = fillRows(p, main.build(graph, dst.map(nearest), p.given?.dst), r0, r1, ms, metres);
   return { graph, r0, r1, cols, ms, metres, src, dst, stateBytes, ...(tr ? { traffic: tr.traffic } : {}) };
 }
 
 /**
  * Traffic-aware cells: the weights change under a CH, so each cell is a leg of its own over the
- * traffic search (the cheapest pair of candidates), as /route?traffic= answers it.
+ * traffic search (between the nearest roads, or the pair /route moves to), as /route?traffic= answers it.
  */
-function trafficCells(graph: LoadedGraph, q: ReturnType<typeof searchFor>['q'], src: (Snap[] | null)[], dst: (Snap[] | null)[], ms: Float64Array, metres: Float64Array) {
+function trafficCells(graph: LoadedGraph, q: ReturnType<typeof searchFor>['q'], src: (Snap[] | null)[], dst: (Snap[] | null)[], sp: [number, number][], dp: [number, number][], radius: number, ms: Float64Array, metres: Float64Array) {
   const cols = dst.length;
   if (src.length * cols > TRAFFIC_MATRIX_MAX_CELLS) {
     throw new TaskError(400, 'invalid_parameter', `A matrix with traffic has at most ${TRAFFIC_MATRIX_MAX_CELLS} cells; this one has ${src.length * cols}.`);
@@ -556,10 +613,13 @@ function trafficCells(graph: LoadedGraph, q: ReturnType<typeof searchFor>['q'], 
     for (let j = 0; j < cols; j++) {
       const b = dst[j];
       if (!b) continue;
-      for (const s of a) for (const t of b) {
-        const l = leg(graph.g, q, s, t);
-        if (l && l.cost < ms[i * cols + j]) { ms[i * cols + j] = l.cost; metres[i * cols + j] = l.dist; }
+      // the nearest roads, else the pair /route would move to (choosePair), driven with traffic
+      let l = leg(graph.g, q, a[0], b[0]);
+      if (!l) {
+        const pair = choosePair(graph, a, b, sp[i], dp[j], radius);
+        l = pair && leg(graph.g, q, pair[0], pair[1]);
       }
+      if (l) { ms[i * cols + j] = l.cost; metres[i * cols + j] = l.dist; }
     }
   }
 }
@@ -688,7 +748,7 @@ export function matrixTask(args: MatrixArgs, ctx?: Pick<TaskContext, 'piece' | '
   // what a large matrix leaves (cells, buckets, the writer) is given back once the thread is quiet
   if (rows * cols > KEEP_CELLS) releaseLater();
   if (piece) {
-    const index = main.build(graph, p.dst), B = Math.max(1, Math.floor(BLOCK_CELLS / cols));
+    const index = main.build(graph, p.dst.map(nearest), p.given?.dst), B = Math.max(1, Math.floor(BLOCK_CELLS / cols));
     for (let i = r0; i < r1; i += B) {
       const k = Math.min(B, r1 - i), [ms, metres] = cellScratch(k * cols);
       fillRows(p, index, i, i + k, ms, metres);

@@ -48,7 +48,8 @@ function osrmError(e: unknown): { code: string; message: string } {
 const r1 = (x: number) => Math.round(x * 10) / 10;
 const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
-export function osrmRouteTask(a: OsrmRouteArgs): JsonText | { code: string; message: string } {
+/** `snapped`, when given, receives where the route met the road at each coordinate (the trip's waypoints). */
+export function osrmRouteTask(a: OsrmRouteArgs, snapped?: (snaps: Snap[], g: GraphViews, extract: string) => void): JsonText | { code: string; message: string } {
   let res;
   try {
     const pts = a.coordinates.map(([lng, lat]) => [lat, lng] as [number, number]);
@@ -61,6 +62,7 @@ export function osrmRouteTask(a: OsrmRouteArgs): JsonText | { code: string; mess
   const routes = res.routes.map((rt) => osrmRoute(g, rt, a, geom));
   const body: Record<string, unknown> = { code: 'Ok', routes };
   if (!a.skipWaypoints) body.waypoints = res.snaps.map((s, i) => waypoint(g, res.graph.extract, s, a.coordinates[i]));
+  snapped?.(res.snaps, g, res.graph.extract);
   return new JsonText(t.parts(body), true);
 }
 
@@ -296,19 +298,16 @@ export function osrmTripTask(a: OsrmTripArgs): JsonText | { code: string; messag
     return err.code === 'NoRoute' ? { code: 'NoTrips', message: err.message } : err;
   }
   const visit = a.roundtrip && n > 1 ? [...order, order[0]] : order;
-  const route = osrmRouteTask({ ...a, coordinates: visit.map((i) => a.coordinates[i]), alternatives: 0, skipWaypoints: true });
+  // the waypoints are where the route met the road (snapping picks them per route: candidates.ts)
+  let met: unknown[] = [];
+  const route = osrmRouteTask({ ...a, coordinates: visit.map((i) => a.coordinates[i]), alternatives: 0, skipWaypoints: true }, (snaps, g, extract) => {
+    met = order.map((c, k) => waypoint(g, extract, snaps[k], a.coordinates[c]));
+  });
   if (!(route instanceof JsonText)) return route.code === 'NoRoute' ? { code: 'NoTrips', message: route.message } : route;
   // {"code":"Ok","routes":[…]} → {"code":"Ok","trips":[…],"waypoints":[…]} (waypoints in input order)
   const pos = new Array(n);
   order.forEach((c, k) => { pos[c] = k; });
-  const graph = loadedGraphs().find((gr) => gr.profile === a.mode && pts.every(([la, lo]) => gr.covers(la, lo, a.radius)))!;
-  let waypoints: unknown[] = [];
-  if (!a.skipWaypoints) {
-    waypoints = pts.map(([lat, lng], i) => {
-      const s = snap(graph.g, graph.index, lat, lng, a.radius);
-      return { ...(s ? waypoint(graph.g, graph.extract, s, a.coordinates[i]) : {}), waypoint_index: pos[i], trips_index: 0 };
-    });
-  }
+  const waypoints = a.skipWaypoints ? [] : pts.map((_, i) => ({ ...(met[pos[i]] as object), waypoint_index: pos[i], trips_index: 0 }));
   const text = route.text.replace(/^\{"code":"Ok","routes":/, '{"code":"Ok","trips":');
   return new JsonText(a.skipWaypoints ? text : text.replace(/\}$/, `,"waypoints":${JSON.stringify(waypoints)}}`));
 }

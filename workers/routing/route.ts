@@ -32,21 +32,27 @@ export interface LegTrace {
 export function leg(g: GraphViews, q: PathSearch, s: Snap, t: Snap, coords?: CoordSink, trace?: LegTrace): Leg | null {
   const es = s.edge, et = t.edge;
   const fs = g.edgeFlags[es], ft = g.edgeFlags[et];
-  // Per direction: a search with its own weights (traffic) costs the partial end edges with them too.
-  const w = (e: number, dir: 0 | 1) => (q.edgeWeight ? q.edgeWeight(e, dir) : g.edgeW[e]);
-  const wsF = w(es, 0), wsB = w(es, 1), wtF = w(et, 0), wtB = w(et, 1);
+  // The partial end edges: a share of the edge's time, or, with a search of its own weights
+  // (traffic), what that search says metres x..y of the edge take (partWeight: an edge's live time
+  // may have been observed on a part of it only).
+  const lenS = g.edgeDist[es], lenT = g.edgeDist[et];
+  const part = q.partWeight
+    ? (e: number, dir: 0 | 1, x: number, y: number) => q.partWeight!(e, dir, x, y)
+    : (e: number, _dir: 0 | 1, x: number, y: number) => { const len = g.edgeDist[e]; return len > 0 ? ((y - x) / len) * g.edgeW[e] : 0; };
+  const ch = !q.partWeight, wS = g.edgeW[es], wT = g.edgeW[et];
   q.reset();
-  if (fs & 1) q.addSource(g.edgeV[es], r((1 - s.frac) * wsF));
-  if (fs & 2) q.addSource(g.edgeU[es], r(s.frac * wsB));
-  if (ft & 1) q.addTarget(g.edgeU[et], r(t.frac * wtF));
-  if (ft & 2) q.addTarget(g.edgeV[et], r((1 - t.frac) * wtB));
+  // (the contraction hierarchy keeps its products of fractions: the same rounding as its matrix)
+  if (fs & 1) q.addSource(g.edgeV[es], r(ch ? (1 - s.frac) * wS : part(es, 0, s.pos, lenS)));
+  if (fs & 2) q.addSource(g.edgeU[es], r(ch ? s.frac * wS : part(es, 1, 0, s.pos)));
+  if (ft & 1) q.addTarget(g.edgeU[et], r(ch ? t.frac * wT : part(et, 0, 0, t.pos)));
+  if (ft & 2) q.addTarget(g.edgeV[et], r(ch ? (1 - t.frac) * wT : part(et, 1, t.pos, lenT)));
   let cost = q.run();
   const settled = q.settled;
   // Both points on one edge: going straight along it may beat leaving it.
   let direct = 0; // 1 along u→v, -1 against
   if (es === et) {
-    if (fs & 1 && s.pos <= t.pos) { const c = r((t.frac - s.frac) * wsF); if (c <= cost) { cost = c; direct = 1; } }
-    if (fs & 2 && s.pos >= t.pos) { const c = r((s.frac - t.frac) * wsB); if (c <= cost) { cost = c; direct = -1; } }
+    if (fs & 1 && s.pos <= t.pos) { const c = r(ch ? (t.frac - s.frac) * wS : part(es, 0, s.pos, t.pos)); if (c <= cost) { cost = c; direct = 1; } }
+    if (fs & 2 && s.pos >= t.pos) { const c = r(ch ? (s.frac - t.frac) * wS : part(es, 1, t.pos, s.pos)); if (c <= cost) { cost = c; direct = -1; } }
   }
   if (cost === Infinity) return null;
   if (direct) {

@@ -28,6 +28,6 @@ export function searchFor(graph: LoadedGraph, args: TrafficArgs): { q: PathSearc
   }
   if (n === 0) return { q: graph.query, traffic: { mode, applied: false, edges_with_data: 0, ...(slot ? { slot } : {}) } };
   const q = graph.trafficQuery;
-  q.setWeights(weights);
+  q.setWeights(weights, mode === 'live' ? { from: t.partFrom, to: t.partTo } : null);
   return { q, traffic: { mode, applied: true, edges_with_data: n, ...(slot ? { slot } : {}) } };
 }

@@ -1,6 +1,6 @@
 // Task traffic_samples: probe traces → speed samples per directed edge. Each trace is map-matched
 // on the smallest driving graph that covers it (routing/match.ts, the same HMM matcher as
-// POST /route/match), and every matched piece gives one sample per edge driven whole (samples.ts).
+// POST /route/match), and every matched piece gives one sample per edge it drove, whole or in part (samples.ts).
 import type { GraphViews } from '../../src/core/format/route.ts';
 import { loadedGraphs } from '../routing/graphs.ts';
 import { matchTrace, type Matching } from '../routing/match.ts';

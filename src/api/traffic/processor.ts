@@ -15,7 +15,7 @@ const CLAIM_EXPIRY_S = 60;
 const PROBES_PER_TICK = 200;
 
 export interface Trace { device: string; points: [number, number, number][] }
-export interface Sample { extract: string; profile: string; edge: number; dir: number; ts: number; speed_kph: number; device: string }
+export interface Sample { extract: string; profile: string; edge: number; dir: number; ts: number; speed_kph: number; from_m: number; to_m: number; device: string }
 
 /** One-way: samples and profiles keep only this, never the caller's device or trace id. */
 export const deviceHash = (project: string, kind: string, id: string) =>
@@ -45,10 +45,10 @@ export class ProbeProcessor {
         const col = <K extends keyof Sample>(k: K) => samples.map((s) => s[k]);
         const dows = samples.map((s) => new Date(s.ts).getUTCDay()), hours = samples.map((s) => new Date(s.ts).getUTCHours());
         await c.query(
-          `INSERT INTO traffic_samples (extract, profile, edge, dir, ts, speed_kph, device)
-             SELECT e, p, ed, d, timestamptz 'epoch' + ms * interval '1 millisecond', k, dv
-             FROM unnest($1::text[], $2::text[], $3::int[], $4::int2[], $5::float8[], $6::real[], $7::text[]) AS t(e, p, ed, d, ms, k, dv)`,
-          [col('extract'), col('profile'), col('edge'), col('dir'), col('ts'), col('speed_kph'), col('device')],
+          `INSERT INTO traffic_samples (extract, profile, edge, dir, ts, speed_kph, device, from_m, to_m)
+             SELECT e, p, ed, d, timestamptz 'epoch' + ms * interval '1 millisecond', k, dv, f, t
+             FROM unnest($1::text[], $2::text[], $3::int[], $4::int2[], $5::float8[], $6::real[], $7::text[], $8::real[], $9::real[]) AS t(e, p, ed, d, ms, k, dv, f, t)`,
+          [col('extract'), col('profile'), col('edge'), col('dir'), col('ts'), col('speed_kph'), col('device'), col('from_m'), col('to_m')],
         );
         await c.query(
           `WITH s AS (

@@ -77,19 +77,22 @@ export class SpeedPublisher {
 
   private async publishLive(now: number): Promise<number> {
     const { rows } = await this.store.pool.query(
-      `SELECT extract, profile, edge, dir, (extract(epoch FROM ts) * 1000)::float8 AS ms, speed_kph, device
+      `SELECT extract, profile, edge, dir, (extract(epoch FROM ts) * 1000)::float8 AS ms, speed_kph, device, from_m, to_m
          FROM traffic_samples WHERE ts > $1 AND ts <= $2`,
       [new Date(now - LIVE_WINDOW_MS), new Date(now)],
     );
     const locate = this.locator();
-    const groups = new Map<Target, Map<number, { ms: number[]; kph: number[]; devices: Set<string> }>>(this.targets.map((t) => [t, new Map()]));
+    const groups = new Map<Target, Map<number, { ms: number[]; kph: number[]; devices: Set<string>; from: number; to: number }>>(this.targets.map((t) => [t, new Map()]));
     for (const r of rows) {
       const at = locate(r);
       if (!at) continue;
       const byEdge = groups.get(at.t)!;
       let gr = byEdge.get(at.i);
-      if (!gr) byEdge.set(at.i, (gr = { ms: [], kph: [], devices: new Set() }));
+      if (!gr) byEdge.set(at.i, (gr = { ms: [], kph: [], devices: new Set(), from: Infinity, to: -Infinity }));
       gr.ms.push(r.ms); gr.kph.push(r.speed_kph); gr.devices.add(r.device);
+      // the part observed: the hull of the samples' parts (a sample without one: the whole edge)
+      const len = at.t.g.edgeDist[r.edge];
+      gr.from = Math.min(gr.from, r.from_m ?? 0); gr.to = Math.max(gr.to, r.to_m ?? len);
     }
     let published = 0;
     for (const [t, byEdge] of groups) {
@@ -100,10 +103,11 @@ export class SpeedPublisher {
         // Each element is written whole: a query running meanwhile sees an edge's old or new value, never garbage.
         s.weightMs[i] = travelMs(t.g.edgeDist[i >> 1], kph);
         s.speedKph[i] = kph; s.samples[i] = gr.kph.length; s.updatedS[i] = Math.floor(Math.max(...gr.ms) / 1000);
+        s.partFrom[i] = gr.from; s.partTo[i] = gr.to;
         next.push(i);
       }
       const keep = new Set(next);
-      for (const i of t.live) if (!keep.has(i)) { s.weightMs[i] = 0; s.speedKph[i] = 0; s.samples[i] = 0; s.updatedS[i] = 0; }
+      for (const i of t.live) if (!keep.has(i)) { s.weightMs[i] = 0; s.speedKph[i] = 0; s.samples[i] = 0; s.updatedS[i] = 0; s.partFrom[i] = 0; s.partTo[i] = 0; }
       t.live = next;
       s.meta[1] = next.length;
       Atomics.add(s.meta, 0, 1);
