@@ -26,6 +26,11 @@ describe.each(BACKENDS)('store (%s)', (backend) => {
     expect(await migrate(store)).toEqual([]);
   });
 
+  it('numbers every migration differently (versions are the primary key that records them)', () => {
+    const versions = migrationFiles().map((m) => m.version);
+    expect(new Set(versions).size).toBe(versions.length);
+  });
+
   it('creates keys of the documented form and stores only their hash', async () => {
     const boot = await bootstrapKeys(store);
     expect(boot).not.toBeNull();
