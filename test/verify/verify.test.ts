@@ -8,7 +8,7 @@ import { BACKENDS, freshDb, type TestDb } from '../helpers/db.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
 import { evaluateDwell, nightOf, cleanFixes, type Fix } from '../../src/api/verify/dwell.ts';
-import { instantOf, localParts, zoneFor } from '../../src/api/verify/timezone.ts';
+import { instantOf, localParts, zoneFor, offsetAt } from '../../src/api/verify/timezone.ts';
 import { join } from 'node:path';
 import { freshPglite } from '../helpers/db.ts';
 import { buildTestGazetteer } from '../maps/fixture.ts';
@@ -44,6 +44,15 @@ describe('the dwell model', () => {
     expect(zoneFor('NG', 6.6, 3.35)).toBe('Africa/Lagos');
     expect(zoneFor('CD', -11.66, 27.48)).toBe('Africa/Lubumbashi');
     expect(zoneFor(null, 0, 45)).toBe('Etc/GMT-3');
+  });
+
+  it('reads zone offsets per UTC hour exactly as the zone database does, through the daylight-saving changes', () => {
+    for (const zone of ['Africa/Cairo', 'Africa/Casablanca']) {
+      for (let t = Date.parse('2026-01-01T00:00:00Z'); t < Date.parse('2027-01-01T00:00:00Z'); t += 30 * M) {
+        const p = localParts(t, zone);
+        expect(offsetAt(t, zone), `${zone} ${new Date(t).toISOString()}`).toBe(Date.UTC(p.y, p.m - 1, p.d, p.hour, p.minute) - t);
+      }
+    }
   });
 
   it('verifies on the min_nights-th night that reaches the minimum dwell, at the fix that reached it', () => {

@@ -14,7 +14,7 @@
 // 5. A night counts when its dwell reaches MIN_DWELL_MIN; the address is verified when
 //    `min_nights` distinct nights count within the window.
 import { haversine } from '../../core/geometry.ts';
-import { localParts } from './timezone.ts';
+import { offsetAt } from './timezone.ts';
 
 export const NIGHT_START_H = 20;
 export const NIGHT_END_H = 6;
@@ -67,9 +67,11 @@ function quantile(sorted: number[], q: number): number {
 
 /** The evening date (YYYY-MM-DD, local) of the night an instant belongs to, or null in the daytime. */
 export function nightOf(ms: number, zone: string): string | null {
-  const p = localParts(ms, zone);
-  if (p.hour >= NIGHT_START_H) return new Date(Date.UTC(p.y, p.m - 1, p.d)).toISOString().slice(0, 10);
-  if (p.hour < NIGHT_END_H) return new Date(Date.UTC(p.y, p.m - 1, p.d - 1)).toISOString().slice(0, 10);
+  // Local wall-clock time, read with UTC getters.
+  const local = new Date(ms + offsetAt(ms, zone));
+  const hour = local.getUTCHours();
+  if (hour >= NIGHT_START_H) return local.toISOString().slice(0, 10);
+  if (hour < NIGHT_END_H) return new Date(local.getTime() - 86_400_000).toISOString().slice(0, 10);
   return null;
 }
 

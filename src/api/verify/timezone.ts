@@ -65,3 +65,25 @@ export function instantOf(y: number, m: number, d: number, hour: number, zone: s
   }
   return guess;
 }
+
+const HOUR = 3_600_000;
+const offsets = new Map<string, number>();
+
+/**
+ * The zone's offset from UTC (ms) at an instant. Zone offsets change only at whole UTC hours in
+ * every African zone, so one Intl call per (zone, UTC hour) serves every fix in that hour: a
+ * 14-day window of one fix a minute costs 336 calls instead of 20,160.
+ */
+export function offsetAt(ms: number, zone: string): number {
+  const bucket = Math.floor(ms / HOUR);
+  const key = `${zone}\u0000${bucket}`;
+  let off = offsets.get(key);
+  if (off === undefined) {
+    const t = bucket * HOUR;
+    const p = localParts(t, zone);
+    off = Date.UTC(p.y, p.m - 1, p.d, p.hour, p.minute) - t;
+    if (offsets.size >= 200_000) offsets.clear();
+    offsets.set(key, off);
+  }
+  return off;
+}
