@@ -1,4 +1,4 @@
-// `npm run bench -- geocode-ab --old <checkout> [--rounds 4] [--seconds 10] [--out name.json]`:
+// `npm run bench -- geocode-ab --old <checkout> [--rounds 4] [--seconds 10] [--out name.json] [--ping] [--new-env K=V]`:
 // the geocode wrk probe against two checkouts in alternated rounds (A = this checkout, B = --old, a
 // `git worktree add` of an older commit with its own `npm ci`; each checkout serves the gazetteer
 // it built, linked as <checkout>/.tmp/built-gaz/gazetteer so no road graph loads): the same fixed query mix (the generated queries of bench -- geocode, in order),
@@ -28,10 +28,10 @@ function cpuSeconds(pid: number, thread?: number): number {
 }
 
 /** Starts `npm start`'s command in `cwd` (gazetteer only, no road graphs) and makes an enterprise key with that checkout's CLI. */
-async function start(cwd: string, port: number): Promise<Server> {
+async function start(cwd: string, port: number, extra: Record<string, string> = {}): Promise<Server> {
   const env = {
     ...MALLOC_ENV, ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-geo-ab-')),
-    BUILT_DIR: join(cwd, '.tmp/built-gaz'), SKIP_BUILD: '1', WORKERS: '2', BURST_RPS: '0', DATABASE_URL: '', LOG_LEVEL: 'warn', LOG_REQUESTS: '0',
+    BUILT_DIR: join(cwd, '.tmp/built-gaz'), SKIP_BUILD: '1', WORKERS: '2', BURST_RPS: '0', DATABASE_URL: '', LOG_LEVEL: 'warn', LOG_REQUESTS: '0', ...extra,
   };
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -52,15 +52,19 @@ async function start(cwd: string, port: number): Promise<Server> {
 }
 
 export async function main(argv: string[]) {
-  const { values } = parseArgs({ args: argv, options: { old: { type: 'string' }, rounds: { type: 'string', default: '4' }, seconds: { type: 'string', default: '10' }, out: { type: 'string', default: 'geocode-ab.json' } } });
+  const { values } = parseArgs({ args: argv, options: { old: { type: 'string' }, rounds: { type: 'string', default: '4' }, seconds: { type: 'string', default: '10' }, out: { type: 'string', default: 'geocode-ab.json' }, ping: { type: 'boolean', default: false }, 'new-env': { type: 'string', multiple: true, default: [] } } });
   if (!values.old) throw new Error('--old <checkout of the older commit> is required');
   const old = resolve(values.old);
   const rounds = Number(values.rounds), seconds = Number(values.seconds);
   // The fixed mix: bench -- geocode's generated queries over this checkout's gazetteer.
   const g = load([loadDataset(join(REPO, '.tmp/built-gaz/gazetteer'))!])!;
-  const paths = generateQueries(g).map((q) => `/api/v1/geocode?q=${encodeURIComponent(q.q)}${q.country ? `&country=${q.country}` : ''}`);
+  // --ping: the same probe on GET /api/v1/ping?pool=1 (auth, quota, a worker round trip, no task work),
+  // to tell the HTTP and pool path's share from the geocode task's.
+  const paths = values.ping ? ['/api/v1/ping?pool=1'] : generateQueries(g).map((q) => `/api/v1/geocode?q=${encodeURIComponent(q.q)}${q.country ? `&country=${q.country}` : ''}`);
   const load0 = loadavg();
-  const servers = { new: await start(REPO, 9400 + Math.floor(Math.random() * 500)), old: await start(old, 9900 + Math.floor(Math.random() * 90)) };
+  // --new-env K=V: settings for the new server only (e.g. the same checkout as --old with one setting changed).
+  const newEnv = Object.fromEntries(values['new-env']!.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+  const servers = { new: await start(REPO, 9400 + Math.floor(Math.random() * 500), newEnv), old: await start(old, 9900 + Math.floor(Math.random() * 90)) };
   const runs: Record<'new' | 'old', WrkResult[]> = { new: [], old: [] };
   // Server CPU per answered request: robust to other processes on a shared machine, unlike req/s.
   const cpu: Record<'new' | 'old', number[]> = { new: [], old: [] };
@@ -98,8 +102,8 @@ export async function main(argv: string[]) {
     bench: 'geocode-ab', date: new Date().toISOString(),
     machine: { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version },
     load_average_1_5_15: { start: load0.map((x) => Math.round(x * 100) / 100), end: loadavg().map((x) => Math.round(x * 100) / 100) },
-    probe: `wrk 2 threads x 16 connections (8 each), ${seconds} s a round, ${paths.length} geocode paths cycled in order, 2 workers, gazetteer only; rounds alternated (new old, old new, …)`,
-    new: { checkout: REPO, ...s(runs.new, cpu.new, cpuMain.new) }, old: { checkout: old, ...s(runs.old, cpu.old, cpuMain.old) },
+    probe: `wrk 2 threads x 16 connections (8 each), ${seconds} s a round, ${values.ping ? 'GET /api/v1/ping?pool=1' : `${paths.length} geocode paths cycled in order`}, 2 workers, gazetteer only; rounds alternated (new old, old new, …)`,
+    new: { checkout: REPO, env: newEnv, ...s(runs.new, cpu.new, cpuMain.new) }, old: { checkout: old, ...s(runs.old, cpu.old, cpuMain.old) },
     ratio_new_over_old_per_pair: pairs, ratio_new_over_old_median: median(pairs),
     cpu_ratio_old_over_new_per_pair: cpu.new.map((c, i) => Math.round((cpu.old[i] / c) * 1000) / 1000),
   };

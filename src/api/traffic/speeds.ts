@@ -69,6 +69,13 @@ export class SpeedPublisher {
   async publish(): Promise<{ live: number; profile: number }> {
     const changed = this.refreshTargets();
     const now = this.now();
+    if (!this.targets.length) {
+      // No graph carries traffic (a gazetteer-only node): nothing to publish, so no query every
+      // TRAFFIC_PUBLISH_MS on the HTTP thread's database while it serves.
+      const due = changed || now - this.profileAt >= 60_000;
+      if (due) this.profileAt = now;
+      return { live: 0, profile: due ? 0 : -1 };
+    }
     const live = await this.publishLive(now);
     let profile = -1;
     if (changed || now - this.profileAt >= 60_000) { profile = await this.publishProfile(); this.profileAt = now; }

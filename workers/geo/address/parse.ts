@@ -66,7 +66,9 @@ const PO_BOX: { re: RegExp; postcodeGroup?: number }[] = [
   { re: /(?:ص\s*\.?\s*ب\s*\.?|صندوق\s+بريد)\s*:?\s*(\d{1,6})/u },
 ];
 
-const keyOf = (w: string) => fold(w).replace(/[^\p{L}\p{N}]+/gu, '');
+const ASCII = /^[\x00-\x7f]*$/;
+/** A word's folded key; plain ASCII (most queries) skips fold's NFKD and Unicode classes, same result. */
+const keyOf = (w: string) => (ASCII.test(w) ? w.toLowerCase().replace(/[^a-z0-9]+/g, '') : fold(w).replace(/[^\p{L}\p{N}]+/gu, ''));
 const hasDigit = (s: string) => /\d/.test(s);
 const join = (ws: Word[]) => ws.map((w) => w.o).join(' ').replace(/^[\s.,;:#\-–]+|[\s,;:\-–]+$/g, '');
 const keys = (ws: Word[]) => ws.map((w) => w.k).filter(Boolean).join(' ');
@@ -136,7 +138,7 @@ const STRUCTURE_WORDS = new Set<string>([...RELATION_INDEX.keys(), ...STREET_WOR
  */
 export function mayHaveStructure(input: string, lex: Lexicon): boolean {
   if (/[,،;\n|\d\u0660-\u0669\u06f0-\u06f9]/.test(input)) return true;
-  const ws = wordsOf(input.normalize('NFC'));
+  const ws = wordsOf(ASCII.test(input) ? input : input.normalize('NFC'));
   for (const w of ws) if (STRUCTURE_WORDS.has(w.k)) return true;
   for (let n = 1; n <= 3 && n < ws.length; n++) if (knownPlace(ws.slice(ws.length - n), lex, null)) return true;
   return false;
