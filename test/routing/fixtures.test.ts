@@ -2,7 +2,9 @@
 // oneway, access=no, roundabouts, motorways, ferries, via points, and the error codes.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { buildRoadNetwork } from '../../graph-build/roads.ts';
-import { parseMaxspeed, wayRule } from '../../graph-build/profiles/index.ts';
+import { profileFor } from '../../graph-build/profiles/index.ts';
+import { parseMaxspeed } from '../../graph-build/profiles/lib/way-handlers.ts';
+import { CAR } from '../../graph-build/profiles/car.ts';
 import { tempDir, loadInto, task, network } from './helpers.ts';
 
 // 0.001° ≈ 111 m. The layout, around (0, 30):
@@ -139,16 +141,19 @@ describe('routing on hand-built fixtures', () => {
   });
 
   it('parses maxspeed and direction tags', () => {
-    expect(parseMaxspeed('50')).toBe(50);
-    expect(parseMaxspeed('30 mph')).toBeCloseTo(48.28, 1);
-    expect(parseMaxspeed('RU:urban')).toBeNull();
-    expect(wayRule('driving', { highway: 'primary', oneway: '-1' }, 0)).toMatchObject({ forward: false, backward: true });
-    expect(wayRule('driving', { highway: 'primary', oneway: 'true' }, 0)).toMatchObject({ forward: true, backward: false });
-    expect(wayRule('cycle', { highway: 'primary', oneway: 'yes', 'oneway:bicycle': 'no' }, 0)).toMatchObject({ forward: true, backward: true });
-    expect(wayRule('driving', { highway: 'footway' }, 0)).toBeNull();
-    expect(wayRule('walk', { highway: 'motorway' }, 0)).toBeNull();
-    expect(wayRule('driving', { highway: 'residential', motor_vehicle: 'private' }, 0)).toBeNull();
-    expect(wayRule('walk', { highway: 'residential', access: 'no', foot: 'yes' }, 0)).not.toBeNull();
-    expect(wayRule('driving', { highway: 'primary', maxspeed: '100' }, 0)!.speed).toBe(80);
+    const car = profileFor('driving'), walk = profileFor('walk'), cycle = profileFor('cycle');
+    expect(parseMaxspeed('50', CAR)).toBe(50);
+    expect(parseMaxspeed('30 mph', CAR)).toBeCloseTo(48.27, 1);
+    expect(parseMaxspeed('RU:urban', CAR)).toBe(60);
+    expect(car.processWay({ highway: 'primary', oneway: '-1' })).toMatchObject({ forwardMode: 'inaccessible', backwardMode: 'driving' });
+    expect(car.processWay({ highway: 'primary', oneway: 'true' })).toMatchObject({ forwardMode: 'driving', backwardMode: 'inaccessible' });
+    expect(cycle.processWay({ highway: 'primary', oneway: 'yes', 'oneway:bicycle': 'no' })).toMatchObject({ forwardMode: 'cycling', backwardMode: 'cycling' });
+    expect(car.processWay({ highway: 'footway' })).toBeNull();
+    expect(walk.processWay({ highway: 'motorway' })).toBeNull();
+    // car.lua: private is a restricted road one may drive to, not a closed one; agricultural is closed
+    expect(car.processWay({ highway: 'residential', motor_vehicle: 'private' })).toMatchObject({ forwardRestricted: true });
+    expect(car.processWay({ highway: 'residential', motor_vehicle: 'agricultural' })).toBeNull();
+    expect(walk.processWay({ highway: 'residential', access: 'no', foot: 'yes' })).not.toBeNull();
+    expect(car.processWay({ highway: 'primary', maxspeed: '100' })!.forwardSpeed).toBe(80);
   });
 });
