@@ -5,7 +5,7 @@
 // a directed traffic signal) becomes two one-way edges over the same shape, the second flagged
 // EDGE_TWIN_BACK, because an edge stores one weight.
 import type { Segments } from './segments.ts';
-import { haversine } from '../../src/core/geometry.ts';
+import { osrmDistance } from './distance.ts';
 import { E7, EDGE_NO_START, EDGE_TWIN_BACK, type GraphViews, type WayAttr } from '../../src/core/format/route.ts';
 
 /** The compressed (uncontracted) graph: the base-edge and shape sections of the route file, plus counts. */
@@ -16,6 +16,12 @@ export type BaseGraph = Pick<GraphViews,
   /** Guidance attribute rows (edgeAttr indexes them); [{cls:''}] for networks without tags. */
   attrs: WayAttr[];
 };
+
+/**
+ * Time of one OSM segment of d metres at v m/s, as OSRM's extractor stores it: whole deciseconds,
+ * at least one (so answers agree with osrm-routed's to the 0.1 s it prints).
+ */
+const segMs = (d: number, v: number) => Math.max(1, Math.round((d / v) * 10)) * 100;
 
 /** Direction bits of segment s as walked from node `from`. */
 const dirFrom = (s: Segments, seg: number, from: number) => (s.a[seg] === from ? s.flags[seg] : ((s.flags[seg] & 1) << 1) | ((s.flags[seg] & 2) >> 1));
@@ -98,11 +104,11 @@ export function compress(s: Segments): BaseGraph {
       used[seg] = 1;
       const fw = s.a[seg] === cur;
       const next = fw ? s.b[seg] : s.a[seg];
-      const d = haversine(shapeLat[p - 1] / E7, shapeLon[p - 1] / E7, Math.round(s.lat[next] * E7) / E7, Math.round(s.lon[next] * E7) / E7);
+      const d = osrmDistance(shapeLat[p - 1] / E7, shapeLon[p - 1] / E7, Math.round(s.lat[next] * E7) / E7, Math.round(s.lon[next] * E7) / E7);
       dist += d;
       const vAB = s.speed[seg] / 3.6, vBA = back[seg] / 3.6;
-      msAlong += (d / (fw ? vAB : vBA)) * 1000 + (s.penFw ? (fw ? s.penFw[seg] : s.penBw![seg]) : 0);
-      msAgainst += (d / (fw ? vBA : vAB)) * 1000 + (s.penFw ? (fw ? s.penBw![seg] : s.penFw[seg]) : 0);
+      msAlong += segMs(d, fw ? vAB : vBA) + (s.penFw ? (fw ? s.penFw[seg] : s.penBw![seg]) : 0);
+      msAgainst += segMs(d, fw ? vBA : vAB) + (s.penFw ? (fw ? s.penBw![seg] : s.penFw[seg]) : 0);
       pushPt(next, dist);
       if (isJ[next]) { cur = next; break; }
       const o = first[next];

@@ -12,7 +12,7 @@
 import type { RawNetwork } from '../osm/read.ts';
 import { profileFor, type ProfileName } from '../profiles/index.ts';
 import type { Obstacle } from '../profiles/types.ts';
-import { haversine } from '../../src/core/geometry.ts';
+import { osrmDistance } from './distance.ts';
 import { WayAttrTable, type WayAttr } from './attrs.ts';
 
 export interface Segments {
@@ -70,7 +70,7 @@ export function profileSegments(net: RawNetwork, name: ProfileName): Segments {
     if (r.duration > 0) {
       // a duration for the whole way (ferries): its speed is the way's length over it
       let len = 0;
-      for (let i = 1; i < refs.length; i++) len += haversine(net.lat[refs[i - 1]], net.lon[refs[i - 1]], net.lat[refs[i]], net.lon[refs[i]]);
+      for (let i = 1; i < refs.length; i++) len += osrmDistance(net.lat[refs[i - 1]], net.lon[refs[i - 1]], net.lat[refs[i]], net.lon[refs[i]]);
       sf = sb = len > 0 ? (len / r.duration) * 3.6 : 1;
     }
     const fOpen = r.forwardMode !== 'inaccessible', bOpen = r.backwardMode !== 'inaccessible';

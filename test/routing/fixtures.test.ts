@@ -21,8 +21,8 @@ const points: Record<string, [number, number]> = {
   S1: P(-4, 0), R1: P(-5, 0), R2: P(-8, 1), R3: P(-5, 2), R4: P(-5, 1), S3: P(-4, 2),
   // motorway M1→M2 with a slow two-way road M1-M3-M2 beside it
   M1: P(-12, 0), M2: P(-12, 4), M3: P(-13, 2),
-  // ferry between K1 and K2 across "water"
-  K1: P(3, 0), K2: P(6, 0),
+  // ferry between K1 and K2 across "water", a road on to K3 (no waypoint snaps onto a ferry)
+  K1: P(3, 0), K2: P(6, 0), K3: P(7, 0),
   // an island road far from the rest, inside the bbox of everything
   I1: P(0, 60), I2: P(0, 61),
   // a two-node fragment 44 m north of the D–E road, disconnected from everything
@@ -39,9 +39,10 @@ const net = network(points, [
   [['R1', 'R2', 'R3', 'R4', 'R1'], { highway: 'tertiary', junction: 'roundabout' }],
   [['R1', 'M1'], { highway: 'tertiary' }],
   [['M1', 'M2'], { highway: 'motorway' }],
-  [['M1', 'M3', 'M2'], { highway: 'track' }],
+  [['M1', 'M3', 'M2'], { highway: 'unclassified' }],
   [['D', 'K1'], { highway: 'residential' }],
   [['K1', 'K2'], { route: 'ferry' }],
+  [['K2', 'K3'], { highway: 'residential' }],
   [['I1', 'I2'], { highway: 'residential' }],
   [['J1', 'J2'], { highway: 'service' }],
 ]);
@@ -101,9 +102,11 @@ describe('routing on hand-built fixtures', () => {
   });
 
   it('takes a ferry where tagged', () => {
-    const r = route('D', 'K2').route;
-    expect(r.distance_m).toBeGreaterThan(400);
-    expect(r.duration_s).toBeGreaterThan(100); // 333 m at 10 km/h ≈ 120 s
+    const r = route('D', 'K3').route;
+    expect(r.distance_m).toBeGreaterThan(500);
+    // car.lua: a ferry without duration= goes at 5 km/h, 333 m ≈ 240 s
+    expect(r.duration_s).toBeGreaterThan(240);
+    expect(r.duration_s).toBeLessThan(300);
   });
 
   it('routes through via points, one leg each', () => {
