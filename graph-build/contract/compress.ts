@@ -107,8 +107,9 @@ export function compress(s: Segments): BaseGraph {
       const d = osrmDistance(shapeLat[p - 1] / E7, shapeLon[p - 1] / E7, Math.round(s.lat[next] * E7) / E7, Math.round(s.lon[next] * E7) / E7);
       dist += d;
       const vAB = s.speed[seg] / 3.6, vBA = back[seg] / 3.6;
-      msAlong += segMs(d, fw ? vAB : vBA) + (s.penFw ? (fw ? s.penFw[seg] : s.penBw![seg]) : 0);
-      msAgainst += segMs(d, fw ? vBA : vAB) + (s.penFw ? (fw ? s.penBw![seg] : s.penFw[seg]) : 0);
+      const conn = s.connector !== undefined && s.connector[seg] === 1; // an obstacle's zero-length connector: its penalty only
+      msAlong += (conn ? 0 : segMs(d, fw ? vAB : vBA)) + (s.penFw ? (fw ? s.penFw[seg] : s.penBw![seg]) : 0);
+      msAgainst += (conn ? 0 : segMs(d, fw ? vBA : vAB)) + (s.penFw ? (fw ? s.penBw![seg] : s.penFw[seg]) : 0);
       pushPt(next, dist);
       if (isJ[next]) { cur = next; break; }
       const o = first[next];
