@@ -101,9 +101,11 @@ const HANDLERS: readonly H.WayHandler[] = [
  * extractor test: null when neither direction can be travelled; a closed direction reads
  * 'inaccessible' with speed -1.
  */
-export function runWay(cfg: H.WayProfileConfig, handlers: readonly H.WayHandler[], t: Tags): WayResult | null {
+export function runWay(cfg: H.WayProfileConfig, handlers: readonly H.WayHandler[], t: Tags, prefetch?: readonly string[]): WayResult | null {
   const data: WayData = { highway: t.highway, bridge: t.bridge, route: t.route };
-  if ((data.highway === undefined || data.highway === '') && (data.route === undefined || data.route === '')) return null;
+  // car.lua: a highway or route value; foot.lua and bicycle.lua: any of their prefetched keys
+  if (prefetch ? !prefetch.some((k) => t[k] !== undefined)
+    : (data.highway === undefined || data.highway === '') && (data.route === undefined || data.route === '')) return null;
   const r = newWayResult();
   r.highway = data.route === 'ferry' ? 'ferry' : data.highway ?? data.route ?? '';
   H.run(cfg, t, r, data, handlers);

@@ -1,6 +1,6 @@
-// svc's own simple walking and cycling rules (class speed tables, one speed per way), kept for
-// `walk` and `cycle` until foot.lua and bicycle.lua are ported as car.lua is (car.ts). Driving
-// uses car.ts; the driving table below is only what these rules were compared against.
+// svc's own simple cycling rules (class speed tables, one speed per way), kept for `cycle` until
+// bicycle.lua is ported as car.lua (car.ts) and foot.lua (foot.ts) are. The driving and walking
+// tables below are only what those ports replaced.
 import type { Profile, Tags as T, WayResult } from './types.ts';
 import { newWayResult } from './lib/result.ts';
 type ProfileName = 'driving' | 'walk' | 'cycle';

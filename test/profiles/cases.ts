@@ -52,7 +52,7 @@ const MODIFIERS: Tags[] = [
   { access: 'no', motorcar: 'yes' }, { 'access:forward': 'no' }, { 'motor_vehicle:backward': 'destination' }, { access: 'psv' }, { access: 'delivery' },
   { maxspeed: '30' }, { maxspeed: '30 mph' }, { maxspeed: 'FR:urban' }, { maxspeed: 'RU:rural' }, { maxspeed: 'none' }, { maxspeed: 'signals' },
   { 'maxspeed:forward': '20', 'maxspeed:backward': '100' }, { 'maxspeed:advisory': '15', maxspeed: '60' }, { 'source:maxspeed': 'DE:urban' },
-  { surface: 'gravel' }, { surface: 'asphalt' }, { tracktype: 'grade4' }, { smoothness: 'impassable' }, { smoothness: 'bad', surface: 'sand' },
+  { surface: 'gravel' }, { surface: 'asphalt' }, { surface: 'fine_gravel' }, { surface: 'mud' }, { surface: 'pebblestone' }, { surface: 'cobblestone' }, { tracktype: 'grade4' }, { smoothness: 'impassable' }, { smoothness: 'bad', surface: 'sand' },
   { width: '3' }, { width: '2.5 m' }, { narrow: 'yes' }, { maxwidth: '1.8' }, { maxheight: '1.9' }, { maxheight: "6'5\"" }, { maxheight: 'default' },
   { maxweight: '1.5' }, { maxweight: '3000 kg' }, { maxlength: '4' }, { lanes: '1' }, { lanes: '2', lane_markings: 'no' }, { side_road: 'yes' },
   { service: 'parking_aisle' }, { service: 'emergency_access' }, { hov: 'designated' }, { 'hov:lanes': 'designated|designated' },

@@ -100,7 +100,13 @@ for line in io.lines() do
     end
   else
     added = {}
-    profile_module.process_node(profile, element(tags), {}, relations)
+    local nr = {}
+    profile_module.process_node(profile, element(tags), nr, relations)
+    -- API version 2 profiles (foot.lua, bicycle.lua) mark the node instead of adding obstacles
+    if nr.barrier then table.insert(added, Obstacle.new(obstacle_type.barrier)) end
+    if nr.traffic_lights then
+      table.insert(added, Obstacle.new(obstacle_type.traffic_signals, 0, profile.properties.traffic_signal_penalty or 2, 0))
+    end
     local out = {}
     for _, o in ipairs(added) do
       table.insert(out, obstacle_name[o.type] .. ' ' .. direction_name[o.direction] .. ' ' .. num(o.duration))

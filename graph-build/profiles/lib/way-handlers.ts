@@ -334,3 +334,13 @@ export const drivingSide: WayHandler = (p, t, r) => {
   const ds = t.driving_side;
   r.isLeftHandDriving = ds === 'left' ? true : ds === 'right' ? false : p.leftHandDriving;
 };
+
+/** Escalators and moving walkways (conveying=forward|backward on steps and footways) run one way unless oneway=no. */
+export const conveying: WayHandler = (_p, t, r, d) => {
+  const c = t.conveying;
+  if (c === undefined || c === 'yes' || c === 'reversible') return;
+  if (d.highway !== 'steps' && d.highway !== 'footway') return;
+  const allowReverse = (d.oneway ?? t.oneway) === 'no';
+  if (c === 'forward' && !allowReverse) r.backwardMode = 'inaccessible';
+  else if (c === 'backward' && !allowReverse) r.forwardMode = 'inaccessible';
+};

@@ -1,9 +1,10 @@
-// The car port against OSRM's car.lua itself: the same tags through the real Lua (lua5.4 and
-// osrm-harness.lua) and through graph-build/profiles/car.ts must give the same modes, speeds,
-// rates, durations, restricted flags, start points and node obstacles. One test per rule family.
+// The ports against OSRM's Lua profiles themselves: the same tags through the real Lua (lua5.4 and
+// osrm-harness.lua) and through graph-build/profiles/car.ts and foot.ts must give the same modes,
+// speeds, rates, durations, restricted flags, start points and node obstacles. One test per rule family.
 import { describe, it, expect } from 'vitest';
 import { existsSync } from 'node:fs';
 import { car } from '../../graph-build/profiles/car.ts';
+import { foot } from '../../graph-build/profiles/foot.ts';
 import { parseDuration } from '../../graph-build/profiles/lib/duration.ts';
 import { parseMaxspeed } from '../../graph-build/profiles/lib/way-handlers.ts';
 import { CAR } from '../../graph-build/profiles/car.ts';
@@ -42,6 +43,23 @@ describe.skipIf(!ready)('car.ts against car.lua', () => {
   });
   it(`node barriers, gates, node access and signals (${nodes.length} tag sets)`, () => {
     expect(compare(car, 'car', [], nodes)).toEqual([]);
+  });
+});
+
+// foot.lua's own tags beside the car grid: platforms, piers, parkings, separate sidewalks, escalators
+const FOOT_EXTRA: Tags[] = [
+  { railway: 'platform' }, { amenity: 'parking' }, { man_made: 'pier' }, { leisure: 'track' }, { public_transport: 'platform' },
+  { highway: 'footway', sidewalk: 'separate' }, { highway: 'primary', sidewalk: 'separate', foot: 'yes' }, { highway: 'primary', 'sidewalk:left': 'separate' },
+  { highway: 'steps', conveying: 'forward' }, { highway: 'footway', conveying: 'backward', oneway: 'no' }, { highway: 'footway', 'oneway:foot': 'yes' },
+  { highway: 'trunk' }, { highway: 'trunk', foot: 'yes' }, { highway: 'footway', access: 'use_sidepath' },
+];
+
+describe.skipIf(!ready)('foot.ts against foot.lua', () => {
+  it(`every way of the car feature files, the grid and foot's own tags (${ways.length + FOOT_EXTRA.length} tag sets)`, () => {
+    expect(compare(foot, 'foot', [...ways, ...FOOT_EXTRA], [])).toEqual([]);
+  });
+  it(`node barriers, access and signals (${nodes.length} tag sets)`, () => {
+    expect(compare(foot, 'foot', [], nodes)).toEqual([]);
   });
 });
 
