@@ -1,12 +1,12 @@
-// The routing profiles a build can apply, by svc's names. `driving` is OSRM's car.lua (car.ts),
-// `walk` its foot.lua (foot.ts), `cycle` still svc's own rules (legacy.ts) until bicycle.lua is ported;
-// which the /osrm/ layer always uses; `driving_tracks` is car.lua that also drives highway=track
+// The routing profiles a build can apply, by svc's names: OSRM's own profiles ported rule for rule,
+// `driving` car.lua (car.ts), `walk` foot.lua (foot.ts), `cycle` bicycle.lua (bicycle.ts), which the
+// /osrm/ layer answers for car, foot and bike. `driving_tracks` is car.lua that also drives highway=track
 // (rural Africa's roads, which car.lua refuses), built only when an operator asks for it.
 // Weight everywhere is travel time in integer milliseconds (graph-build/contract/compress.ts).
 import type { Profile } from './types.ts';
 import { car, makeCarProfile, CAR, CAR_WAY_TAGS, CAR_NODE_TAGS } from './car.ts';
-import { legacyProfile } from './legacy.ts';
 import { foot } from './foot.ts';
+import { bicycle } from './bicycle.ts';
 
 export type ProfileName = 'driving' | 'walk' | 'cycle' | 'driving_tracks';
 /** Built by default. */
@@ -23,7 +23,7 @@ const BY_NAME: Record<ProfileName, Profile> = {
   driving: car,
   driving_tracks: drivingTracks,
   walk: foot,
-  cycle: legacyProfile('cycle'),
+  cycle: bicycle,
 };
 
 export function profileFor(name: ProfileName): Profile {

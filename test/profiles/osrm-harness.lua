@@ -105,7 +105,9 @@ for line in io.lines() do
     -- API version 2 profiles (foot.lua, bicycle.lua) mark the node instead of adding obstacles
     if nr.barrier then table.insert(added, Obstacle.new(obstacle_type.barrier)) end
     if nr.traffic_lights then
-      table.insert(added, Obstacle.new(obstacle_type.traffic_signals, 0, profile.properties.traffic_signal_penalty or 2, 0))
+      local dir = nr.traffic_lights == traffic_lights.direction_forward and obstacle_direction.forward
+        or nr.traffic_lights == traffic_lights.direction_reverse and obstacle_direction.backward or obstacle_direction.none
+      table.insert(added, Obstacle.new(obstacle_type.traffic_signals, dir, profile.properties.traffic_signal_penalty or 2, 0))
     end
     local out = {}
     for _, o in ipairs(added) do

@@ -1,10 +1,11 @@
 // The ports against OSRM's Lua profiles themselves: the same tags through the real Lua (lua5.4 and
-// osrm-harness.lua) and through graph-build/profiles/car.ts and foot.ts must give the same modes,
+// osrm-harness.lua) and through graph-build/profiles/car.ts, foot.ts and bicycle.ts must give the same modes,
 // speeds, rates, durations, restricted flags, start points and node obstacles. One test per rule family.
 import { describe, it, expect } from 'vitest';
 import { existsSync } from 'node:fs';
 import { car } from '../../graph-build/profiles/car.ts';
 import { foot } from '../../graph-build/profiles/foot.ts';
+import { bicycle } from '../../graph-build/profiles/bicycle.ts';
 import { parseDuration } from '../../graph-build/profiles/lib/duration.ts';
 import { parseMaxspeed } from '../../graph-build/profiles/lib/way-handlers.ts';
 import { CAR } from '../../graph-build/profiles/car.ts';
@@ -60,6 +61,23 @@ describe.skipIf(!ready)('foot.ts against foot.lua', () => {
   });
   it(`node barriers, access and signals (${nodes.length} tag sets)`, () => {
     expect(compare(foot, 'foot', [], nodes)).toEqual([]);
+  });
+});
+
+describe.skipIf(!ready)('bicycle.ts against bicycle.lua', () => {
+  const BIKE_EXTRA: Tags[] = [
+    { highway: 'primary', cycleway: 'separate' }, { highway: 'primary', 'cycleway:left': 'separate', bicycle: 'designated' },
+    { highway: 'residential', oneway: 'yes', 'cycleway:left': 'opposite_lane' }, { highway: 'residential', oneway: '-1', cycleway: 'track' },
+    { highway: 'residential', 'cycleway:right': 'lane' }, { highway: 'footway', bicycle: 'dismount' }, { highway: 'primary', 'foot:forward': 'yes', bicycle: 'no' },
+    { railway: 'train', bicycle: 'yes' }, { railway: 'platform' }, { public_transport: 'platform' }, { amenity: 'parking' }, { man_made: 'pier' },
+    { highway: 'residential', 'maxspeed:forward': '10', maxspeed: '12' }, { highway: 'track', surface: 'woodchips' }, { bridge: 'movable', highway: 'primary' },
+    { highway: 'motorway', foot: 'yes' }, { highway: 'steps', foot: 'no' }, { highway: 'path', access: 'yes', bicycle: 'use_sidepath' },
+  ];
+  it(`every way of the car feature files, the grid and bicycle's own tags (${ways.length + BIKE_EXTRA.length} tag sets)`, () => {
+    expect(compare(bicycle, 'bicycle', [...ways, ...BIKE_EXTRA], [])).toEqual([]);
+  });
+  it(`node barriers, access and directed signals (${nodes.length} tag sets)`, () => {
+    expect(compare(bicycle, 'bicycle', [], nodes)).toEqual([]);
   });
 });
 

@@ -21,6 +21,8 @@ export interface WayProfileConfig {
   vehicleLength: number;
   vehicleWeight: number;
   vehicleMaxSpeed?: number;
+  /** modes a waypoint may start in (bicycle.lua: cycling and pushing); default: the default mode only */
+  allowedStartModes?: ReadonlySet<TravelMode>;
   leftHandDriving: boolean;
   accessTagWhitelist: ReadonlySet<string>;
   accessTagBlacklist: ReadonlySet<string>;
@@ -78,7 +80,8 @@ export const roundabouts: WayHandler = (_p, t, r) => {
 };
 
 export const startpoint: WayHandler = (p, _t, r, d) => {
-  r.isStartpoint = r.forwardMode === p.defaultMode || r.backwardMode === p.defaultMode;
+  r.isStartpoint = p.allowedStartModes ? p.allowedStartModes.has(r.forwardMode) || p.allowedStartModes.has(r.backwardMode)
+    : r.forwardMode === p.defaultMode || r.backwardMode === p.defaultMode;
   if (d.highway === 'service' && d.forwardAccess !== undefined && p.serviceAccessTagBlacklist.has(d.forwardAccess)) r.isStartpoint = false;
 };
 
