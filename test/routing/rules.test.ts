@@ -103,6 +103,12 @@ describe('car.lua node rules, directions and driving_tracks', () => {
     const bw = task('route', { from: p('M1'), to: p('M0'), mode: 'driving' }).route;
     expect(fw.distance_m / fw.duration_s * 3.6).toBeCloseTo(24, 0); // 0.8 × 30
     expect(bw.distance_m / bw.duration_s * 3.6).toBeCloseTo(65, 0); // primary
+    // from the middle of the road, each way at its own speed (the point is on both one-way halves)
+    const mid: [number, number] = [p('M0')[0], (p('M0')[1] + p('M1')[1]) / 2];
+    const toM1 = task('route', { from: mid, to: p('M1'), mode: 'driving' }).route, toM0 = task('route', { from: mid, to: p('M0'), mode: 'driving' }).route;
+    expect(toM1.distance_m).toBeCloseTo(fw.distance_m / 2, 0);
+    expect(toM0.distance_m).toBeCloseTo(fw.distance_m / 2, 0);
+    expect(toM0.distance_m / toM0.duration_s * 3.6).toBeCloseTo(65, -1);
   });
 
   it('drives highway=track only in driving_tracks, says so, and keeps the OSRM layer on car.lua', () => {
