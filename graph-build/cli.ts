@@ -1,13 +1,13 @@
-// npm run graph-build -- --input <file.osm.pbf> --name <extract> [--profiles driving,walk,cycle] [--out data/built]
+// npm run graph-build -- --input <file.osm.pbf|file.osm> --name <extract> [--profiles driving,walk,cycle[,driving_tracks]] [--out data/built]
 // npm run graph-build -- gazetteer …   (dispatched to graph-build/gazetteer/cli.ts)
 // npm run graph-build -- tiles [--out data/built] [--max-zoom 14]   (vector tiles, glyphs, sprites)
 import { parseArgs } from 'node:util';
 import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PROFILES, type ProfileName } from './profiles/index.ts';
+import { PROFILES, ALL_PROFILES, type ProfileName } from './profiles/index.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const USAGE = `usage: npm run graph-build -- --input <file.osm.pbf> --name <extract> [--profiles driving,walk,cycle] [--out data/built]
+const USAGE = `usage: npm run graph-build -- --input <file.osm.pbf|file.osm> --name <extract> [--profiles driving,walk,cycle[,driving_tracks]] [--out data/built]
        npm run graph-build -- gazetteer [options]
        npm run graph-build -- tiles [--out data/built] [--max-zoom 14]
        npm run graph-build -- pois --input <full extract .osm.pbf> [--name pois-x] [--out data/built]`;
@@ -52,7 +52,7 @@ async function main(argv: string[]) {
   if (!values.input || !values.name) throw new Error(`--input and --name are required\n${USAGE}`);
   if (!/^[a-z0-9][a-z0-9_-]*$/i.test(values.name)) throw new Error(`--name must be letters, digits, '-' or '_' (got '${values.name}')`);
   const profiles = (values.profiles ? values.profiles.split(',').map((s) => s.trim()) : PROFILES) as ProfileName[];
-  for (const p of profiles) if (!PROFILES.includes(p)) throw new Error(`unknown profile '${p}' (known: ${PROFILES.join(', ')})`);
+  for (const p of profiles) if (!ALL_PROFILES.includes(p)) throw new Error(`unknown profile '${p}' (known: ${ALL_PROFILES.join(', ')})`);
   const out = resolve(values.out ?? resolve(ROOT, 'data/built'));
   const { buildRoadExtract } = await import('./roads.ts');
   const m = await buildRoadExtract({ input: values.input, name: values.name, profiles, out, progress: true });

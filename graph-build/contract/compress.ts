@@ -1,9 +1,12 @@
 // Graph compression: interior nodes of degree 2 (where direction rules agree) become
 // shape points of one edge between junctions. Every OSM shape point is kept so
 // geometry unpacks exactly and snapping can land anywhere on the road.
+// An edge open both ways whose two directions take different times (maxspeed:forward/backward,
+// a directed traffic signal) becomes two one-way edges over the same shape, the second flagged
+// EDGE_TWIN_BACK, because an edge stores one weight.
 import type { Segments } from './segments.ts';
-import { haversine } from '../../src/core/geometry.ts';
-import { E7, type GraphViews, type WayAttr } from '../../src/core/format/route.ts';
+import { osrmDistance } from './distance.ts';
+import { E7, EDGE_NO_START, EDGE_TWIN_BACK, type GraphViews, type WayAttr } from '../../src/core/format/route.ts';
 
 /** The compressed (uncontracted) graph: the base-edge and shape sections of the route file, plus counts. */
 export type BaseGraph = Pick<GraphViews,
@@ -13,6 +16,12 @@ export type BaseGraph = Pick<GraphViews,
   /** Guidance attribute rows (edgeAttr indexes them); [{cls:''}] for networks without tags. */
   attrs: WayAttr[];
 };
+
+/**
+ * Time of one OSM segment of d metres at v m/s, as OSRM's extractor stores it: whole deciseconds,
+ * at least one (so answers agree with osrm-routed's to the 0.1 s it prints).
+ */
+const segMs = (d: number, v: number) => Math.max(1, Math.round((d / v) * 10)) * 100;
 
 /** Direction bits of segment s as walked from node `from`. */
 const dirFrom = (s: Segments, seg: number, from: number) => (s.a[seg] === from ? s.flags[seg] : ((s.flags[seg] & 1) << 1) | ((s.flags[seg] & 2) >> 1));
@@ -35,7 +44,7 @@ export function compress(s: Segments): BaseGraph {
   for (let v = 0; v < N; v++) {
     const d = deg[v];
     if (d === 0) continue;
-    if (d !== 2) { isJ[v] = 1; continue; }
+    if (d !== 2 || (s.keep && s.keep[v])) { isJ[v] = 1; continue; }
     const s1 = inc[first[v]], s2 = inc[first[v] + 1];
     // Walking x→v on s1 then v→y on s2: "into v" along s1 must equal "out of v" along s2.
     const into = dirFrom(s, s1, v);
@@ -43,6 +52,8 @@ export function compress(s: Segments): BaseGraph {
     if (back !== dirFrom(s, s2, v)) isJ[v] = 1;
     // A change of name, ref, class or roundabout is a guidance point ("new name"): keep it a node.
     else if (s.attr && s.attr[s1] !== s.attr[s2]) isJ[v] = 1;
+    // a waypoint may snap on one side and not the other: the edge ends here
+    else if (s.noStart && s.noStart[s1] !== s.noStart[s2]) isJ[v] = 1;
   }
 
   const used = new Uint8Array(s.count);
@@ -69,20 +80,36 @@ export function compress(s: Segments): BaseGraph {
     }
     shapeLat[p] = Math.round(s.lat[v] * E7); shapeLon[p] = Math.round(s.lon[v] * E7); shapeCum[p] = cum; p++;
   };
+  const pushPtRaw = (la: number, lo: number, cum: number) => {
+    if (p === pCap) {
+      pCap *= 2;
+      const a = new Int32Array(pCap); a.set(shapeLat); shapeLat = a;
+      const b = new Int32Array(pCap); b.set(shapeLon); shapeLon = b;
+      const c = new Float32Array(pCap); c.set(shapeCum); shapeCum = c;
+    }
+    shapeLat[p] = la; shapeLon[p] = lo; shapeCum[p] = cum; p++;
+  };
   const id = (v: number) => (junction[v] >= 0 ? junction[v] : (junction[v] = nodes++));
 
+  const back = s.speedBack ?? s.speed;
   const walk = (start: number, seg0: number) => {
     grow();
     edgeShape[m] = p;
-    let cur = start, seg = seg0, dist = 0, ms = 0;
+    const p0 = p;
+    // ms along the walk (from start) and against it
+    let cur = start, seg = seg0, dist = 0, msAlong = 0, msAgainst = 0;
     const flags = dirFrom(s, seg0, start);
     pushPt(start, 0);
     for (;;) {
       used[seg] = 1;
-      const next = s.a[seg] === cur ? s.b[seg] : s.a[seg];
-      const d = haversine(shapeLat[p - 1] / E7, shapeLon[p - 1] / E7, Math.round(s.lat[next] * E7) / E7, Math.round(s.lon[next] * E7) / E7);
+      const fw = s.a[seg] === cur;
+      const next = fw ? s.b[seg] : s.a[seg];
+      const d = osrmDistance(shapeLat[p - 1] / E7, shapeLon[p - 1] / E7, Math.round(s.lat[next] * E7) / E7, Math.round(s.lon[next] * E7) / E7);
       dist += d;
-      ms += (d / (s.speed[seg] / 3.6)) * 1000;
+      const vAB = s.speed[seg] / 3.6, vBA = back[seg] / 3.6;
+      const conn = s.connector !== undefined && s.connector[seg] === 1; // an obstacle's zero-length connector: its penalty only
+      msAlong += (conn ? 0 : segMs(d, fw ? vAB : vBA)) + (s.penFw ? (fw ? s.penFw[seg] : s.penBw![seg]) : 0);
+      msAgainst += (conn ? 0 : segMs(d, fw ? vBA : vAB)) + (s.penFw ? (fw ? s.penBw![seg] : s.penFw[seg]) : 0);
       pushPt(next, dist);
       if (isJ[next]) { cur = next; break; }
       const o = first[next];
@@ -90,9 +117,22 @@ export function compress(s: Segments): BaseGraph {
       cur = next; seg = ns;
       if (used[seg]) break; // closed ring of degree-2 nodes, already walked
     }
-    edgeU[m] = id(start); edgeV[m] = id(cur);
-    edgeW[m] = Math.max(1, Math.round(ms));
-    edgeDist[m] = dist; edgeFlags[m] = flags; edgeAttr[m] = s.attr ? s.attr[seg0] : 0;
+    const u = id(start), v = id(cur), attr = s.attr ? s.attr[seg0] : 0;
+    const noStart = s.noStart && s.noStart[seg0] ? EDGE_NO_START : 0;
+    const wA = Math.max(1, Math.round(msAlong)), wB = Math.max(1, Math.round(msAgainst));
+    edgeU[m] = u; edgeV[m] = v; edgeDist[m] = dist; edgeAttr[m] = attr;
+    if (flags === 3 && wA !== wB) {
+      // two directions, two times: this edge u→v, a twin v→u over the same shape
+      edgeW[m] = wA; edgeFlags[m] = 1 | noStart;
+      m++;
+      grow();
+      edgeShape[m] = p;
+      for (let k = p0, e = p; k < e; k++) pushPtRaw(shapeLat[k], shapeLon[k], shapeCum[k]);
+      edgeU[m] = u; edgeV[m] = v; edgeDist[m] = dist; edgeAttr[m] = attr;
+      edgeW[m] = wB; edgeFlags[m] = 2 | noStart | EDGE_TWIN_BACK;
+    } else {
+      edgeW[m] = flags & 1 ? wA : wB; edgeFlags[m] = flags | noStart;
+    }
     m++;
   };
 

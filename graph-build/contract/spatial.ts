@@ -1,8 +1,10 @@
 // Snapping index: a flatbush over every straight segment of every edge's shape, in
-// coordinates (lon·cos(lat0), lat) so that box distances are roughly isotropic.
+// coordinates (lon·cos(lat0), lat) so that box distances are roughly isotropic. Edges a waypoint
+// may not start or end on (EDGE_NO_START: ferries, private service roads, as OSRM's
+// is_startpoint) are left out, and so is the second half of a twin pair (its shape is the first's).
 import Flatbush from 'flatbush';
 import type { BaseGraph } from './compress.ts';
-import { E7 } from '../../src/core/format/route.ts';
+import { E7, EDGE_NO_START, EDGE_TWIN_BACK } from '../../src/core/format/route.ts';
 
 export interface Spatial {
   segEdge: Int32Array;
@@ -22,11 +24,14 @@ export function buildSpatial(g: BaseGraph): Spatial {
   const bbox: [number, number, number, number] = g.shapeLat.length
     ? [minLon / E7, minLat / E7, maxLon / E7, maxLat / E7] : [0, 0, 0, 0];
   const cosLat = Math.cos(((bbox[1] + bbox[3]) / 2) * (Math.PI / 180));
-  const segs = g.shapeLat.length - g.edges;
+  const indexed = (e: number) => !(g.edgeFlags[e] & (EDGE_NO_START | EDGE_TWIN_BACK));
+  let segs = 0;
+  for (let e = 0; e < g.edges; e++) if (indexed(e)) segs += g.edgeShape[e + 1] - g.edgeShape[e] - 1;
   const segEdge = new Int32Array(segs), segPt = new Uint32Array(segs);
   const fb = new Flatbush(Math.max(1, segs));
   let i = 0;
   for (let e = 0; e < g.edges; e++) {
+    if (!indexed(e)) continue;
     for (let p = g.edgeShape[e]; p < g.edgeShape[e + 1] - 1; p++) {
       const x1 = (g.shapeLon[p] / E7) * cosLat, y1 = g.shapeLat[p] / E7;
       const x2 = (g.shapeLon[p + 1] / E7) * cosLat, y2 = g.shapeLat[p + 1] / E7;

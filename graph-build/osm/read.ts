@@ -1,17 +1,24 @@
-// Reads the parts of an .osm.pbf that routing needs: every node's coordinates and
-// every way that some profile might use (highway=* or route=ferry), relation-free.
-// Node coordinates go into growable typed arrays rather than one object per node,
-// so a large extract costs ~20 bytes per node instead of ~100.
-import { existsSync, statSync } from 'node:fs';
+// Reads the parts of an OSM file that routing needs, from .osm.pbf or .osm XML (as the OSM API,
+// JOSM, osmium and OSRM's test suite write it): every node's coordinates, the tags of nodes a
+// profile reads (barriers, access on nodes, traffic signals…), every way some profile might use
+// (highway=*, route=ferry|shuttle_train) and the turn restriction relations, kept for the
+// turn-aware graph. Node coordinates go into growable typed arrays rather than one object per
+// node, so a large extract costs ~28 bytes per node instead of ~100.
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createOSMStream } from 'osm-pbf-parser-node';
+import { readXml } from './elements.ts';
+import { PROFILE_WAY_TAGS, PROFILE_NODE_TAGS } from '../profiles/index.ts';
 
-/** The tag keys the profiles read; every other way tag is dropped at parse time. */
-export const WAY_TAGS = [
-  'highway', 'route', 'oneway', 'junction', 'maxspeed', 'access', 'motor_vehicle', 'motorcar', 'vehicle',
-  'foot', 'bicycle', 'oneway:bicycle', 'cycleway', 'surface', 'area', 'duration', 'motorroad', 'ferry',
+/** The tag keys the profiles and guidance read; every other way tag is dropped at parse time. */
+export const WAY_TAGS = [...new Set([
+  ...PROFILE_WAY_TAGS,
   // guidance (graph-build/contract/attrs.ts): street names, numbers and signposted destinations
   'name', 'name:fr', 'name:en', 'name:ar', 'name:pt', 'name:sw', 'ref', 'destination', 'destination:ref',
-];
+])];
+/** Node tag keys the profiles read; a node without any of them keeps no tags. */
+export const NODE_TAGS = [...new Set(PROFILE_NODE_TAGS)];
+/** Relation tag keys of turn restrictions (graph-build/profiles/lib/restrictions.ts). */
+const RELATION_TAGS = ['type', 'restriction', 'except', 'restriction:motorcar', 'restriction:motor_vehicle', 'restriction:vehicle', 'restriction:bicycle', 'restriction:foot'];
 
 export interface RawWay {
   id: number;
@@ -20,11 +27,24 @@ export interface RawWay {
   tags: Record<string, string>;
 }
 
-/** A road network before profiles: coordinates by node index and tagged ways. */
+/** A turn restriction relation as read (OSM ids); profiles decide what it means for them. */
+export interface RawRelation {
+  id: number;
+  members: { type: 'node' | 'way' | 'relation'; ref: number; role: string }[];
+  tags: Record<string, string>;
+}
+
+/** A road network before profiles: coordinates by node index, tagged nodes and ways, restrictions. */
 export interface RawNetwork {
   lat: Float64Array;
   lon: Float64Array;
   ways: RawWay[];
+  /** Tags of the nodes that carry a profile's node tag, by node index (absent on synthetic networks). */
+  nodeTags?: Map<number, Record<string, string>>;
+  /** OSM id of each node index (absent on synthetic networks). */
+  nodeIds?: Float64Array;
+  /** type=restriction relations. */
+  relations?: RawRelation[];
 }
 
 export interface OsmInfo {
@@ -52,30 +72,68 @@ class GrowF64 {
   done(): Float64Array { return this.a.slice(0, this.n); }
 }
 
-const wanted = (t: Record<string, string> | undefined) => !!t && (t.highway !== undefined || t.route === 'ferry');
+const WAY_KEYS = new Set(WAY_TAGS);
+const wanted = (t: Record<string, string> | undefined) => !!t && (t.highway !== undefined || t.route === 'ferry' || t.route === 'shuttle_train');
 
-/** Stream the file once; keeps routable ways and all node coordinates. Throws a clear Error on missing/corrupt input. */
+const isXml = (file: string) => /\.(osm|xml)$/i.test(file);
+
+/** Keeps only `keys` of `tags`; undefined when none is left. */
+function pick(tags: Record<string, string> | undefined, keys: Set<string>): Record<string, string> | undefined {
+  if (!tags) return undefined;
+  let out: Record<string, string> | undefined;
+  for (const k in tags) if (keys.has(k)) (out ??= {})[k] = tags[k];
+  return out;
+}
+
+/** The elements of an .osm XML file in the PBF stream's shape (header fields from <osm generator=…>). */
+function* xmlItems(text: string): Generator<any> {
+  const head = /<osm\b([^>]*)>/.exec(text);
+  const gen = head ? /generator\s*=\s*"([^"]*)"/.exec(head[1]) : null;
+  yield { required_features: [], writingprogram: gen ? gen[1] : null };
+  for (const el of readXml(text)) {
+    if (el.type === 'node' || el.type === 'way' || el.type === 'relation') yield el;
+  }
+  // element timestamps: the newest one, as the PBF path reads them
+  let max = 0;
+  for (const m of text.matchAll(/\btimestamp\s*=\s*"([^"]+)"/g)) { const t = Date.parse(m[1]); if (t > max) max = t; }
+  if (max > 0) yield { type: 'timestamp', ms: max };
+}
+
+/** Stream the file once; keeps routable ways, tagged nodes, restrictions and all node coordinates. Throws a clear Error on missing/corrupt input. */
 export async function readOsm(file: string, onProgress?: (fraction: number) => void): Promise<{ net: RawNetwork; info: OsmInfo }> {
   if (!existsSync(file)) throw new Error(`input not found: ${file}`);
   const size = statSync(file).size;
   if (size === 0) throw new Error(`input is empty: ${file}`);
   const ids = new GrowF64(), lats = new GrowF64(), lons = new GrowF64();
   const rawWays: { id: number; refs: number[]; tags: Record<string, string> }[] = [];
+  const taggedNodes: { id: number; tags: Record<string, string> }[] = [];
+  const relations: RawRelation[] = [];
+  const nodeKeys = new Set(NODE_TAGS), relKeys = new Set(RELATION_TAGS);
   let headerTs = 0, maxTs = 0, program: string | null = null, wayCount = 0;
   let sorted = true, lastId = -Infinity, seen = 0;
+  const xml = isXml(file);
   try {
-    for await (const item of createOSMStream(file, { withTags: { node: false, way: WAY_TAGS, relation: false }, withInfo: true }) as AsyncGenerator<any>) {
+    const items = xml ? xmlItems(readFileSync(file, 'utf8'))
+      : createOSMStream(file, { withTags: { node: NODE_TAGS, way: WAY_TAGS, relation: RELATION_TAGS }, withInfo: true }) as AsyncGenerator<any>;
+    for await (const item of items) {
       if (item.type === 'node') {
         if (item.id < lastId) sorted = false;
         lastId = item.id;
         ids.push(item.id); lats.push(item.lat); lons.push(item.lon);
         const ts = item.info?.timestamp;
         if (typeof ts === 'number' && ts > maxTs) maxTs = ts;
+        const nt = pick(item.tags, nodeKeys);
+        if (nt) taggedNodes.push({ id: item.id, tags: nt });
       } else if (item.type === 'way') {
         wayCount++;
         const ts = item.info?.timestamp;
         if (typeof ts === 'number' && ts > maxTs) maxTs = ts;
-        if (wanted(item.tags)) rawWays.push({ id: item.id, refs: item.refs, tags: item.tags });
+        if (wanted(item.tags)) rawWays.push({ id: item.id, refs: item.refs, tags: xml ? pick(item.tags, WAY_KEYS)! : item.tags });
+      } else if (item.type === 'relation') {
+        const rt = pick(item.tags, relKeys);
+        if (rt && rt.type === 'restriction') relations.push({ id: item.id, members: item.members, tags: rt });
+      } else if (item.type === 'timestamp') {
+        if (item.ms > maxTs) maxTs = item.ms;
       } else if (item.type === undefined && 'required_features' in item) {
         headerTs = Number(item.osmosis_replication_timestamp || 0) * 1000;
         program = item.writingprogram || null;
@@ -83,9 +141,9 @@ export async function readOsm(file: string, onProgress?: (fraction: number) => v
       if (onProgress && (++seen & 0xffff) === 0) onProgress(Math.min(0.99, (ids.n * 9) / size));
     }
   } catch (e) {
-    throw new Error(`cannot read ${file} as OSM PBF: ${(e as Error).message}`);
+    throw new Error(`cannot read ${file} as ${xml ? 'OSM XML' : 'OSM PBF'}: ${(e as Error).message}`);
   }
-  if (ids.n === 0 && wayCount === 0) throw new Error(`${file}: no OSM nodes or ways (not an .osm.pbf?)`);
+  if (ids.n === 0 && wayCount === 0) throw new Error(`${file}: no OSM nodes or ways (not an ${xml ? '.osm' : '.osm.pbf'}?)`);
   let idArr = ids.done(), lat = lats.done(), lon = lons.done();
   if (!sorted) {
     // Rare (osmium sorts by default); sort an index permutation so lookups can binary-search.
@@ -121,9 +179,11 @@ export async function readOsm(file: string, onProgress?: (fraction: number) => v
     if (broke) missingRefs++;
     if (cur.length > 1) ways.push({ id: w.id, refs: cur, tags: w.tags });
   }
+  const nodeTags = new Map<number, Record<string, string>>();
+  for (const n of taggedNodes) { const i = find(n.id); if (i >= 0) nodeTags.set(i, n.tags); }
   const ts = Math.max(headerTs, maxTs);
   return {
-    net: { lat, lon, ways },
+    net: { lat, lon, ways, nodeTags, nodeIds: idArr, relations },
     info: {
       dataDate: ts > 0 ? new Date(ts).toISOString() : null,
       dataDateSource: headerTs > 0 && headerTs >= maxTs ? 'header' : maxTs > 0 ? 'element_timestamps' : null,

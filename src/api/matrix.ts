@@ -46,6 +46,7 @@ const responses = {
       properties: {
         durations_s: rowsOf('seconds, 0.1 s'), distances_m: rowsOf('metres, 0.1 m'),
         sources: snappedList, destinations: snappedList, mode: { type: 'string' }, extract: { type: 'string' },
+        profile: { type: 'string', description: "Present when the driving graph is the operator's `driving_tracks` (car.lua + highway=track)." },
         traffic: { type: ['object', 'null'] },
       },
     },

@@ -87,6 +87,7 @@ export const routes: RouteDef[] = [
                 properties: { mode: { type: 'string' }, distance_m: { type: 'number' }, duration_s: { type: 'number' }, geometry: lineString, legs: { type: 'array', items: legSchema },
                   snapped: { type: 'object', required: ['from', 'to'], properties: { from: snappedPoint, to: snappedPoint, via: { type: 'array', items: snappedPoint } } },
                   extract: { type: 'string' },
+                  profile: { type: 'string', description: "Present when the extract's driving graph is the operator's `driving_tracks` (car.lua + highway=track); absent for OSRM's car.lua." },
                   traffic: { type: 'object', required: ['mode', 'applied', 'edges_with_data'] },
                 },
               },

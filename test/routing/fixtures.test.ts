@@ -2,7 +2,9 @@
 // oneway, access=no, roundabouts, motorways, ferries, via points, and the error codes.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { buildRoadNetwork } from '../../graph-build/roads.ts';
-import { parseMaxspeed, wayRule } from '../../graph-build/profiles/index.ts';
+import { profileFor } from '../../graph-build/profiles/index.ts';
+import { parseMaxspeed } from '../../graph-build/profiles/lib/way-handlers.ts';
+import { CAR } from '../../graph-build/profiles/car.ts';
 import { tempDir, loadInto, task, network } from './helpers.ts';
 
 // 0.001° ≈ 111 m. The layout, around (0, 30):
@@ -19,8 +21,8 @@ const points: Record<string, [number, number]> = {
   S1: P(-4, 0), R1: P(-5, 0), R2: P(-8, 1), R3: P(-5, 2), R4: P(-5, 1), S3: P(-4, 2),
   // motorway M1→M2 with a slow two-way road M1-M3-M2 beside it
   M1: P(-12, 0), M2: P(-12, 4), M3: P(-13, 2),
-  // ferry between K1 and K2 across "water"
-  K1: P(3, 0), K2: P(6, 0),
+  // ferry between K1 and K2 across "water", a road on to K3 (no waypoint snaps onto a ferry)
+  K1: P(3, 0), K2: P(6, 0), K3: P(7, 0),
   // an island road far from the rest, inside the bbox of everything
   I1: P(0, 60), I2: P(0, 61),
   // a two-node fragment 44 m north of the D–E road, disconnected from everything
@@ -37,9 +39,10 @@ const net = network(points, [
   [['R1', 'R2', 'R3', 'R4', 'R1'], { highway: 'tertiary', junction: 'roundabout' }],
   [['R1', 'M1'], { highway: 'tertiary' }],
   [['M1', 'M2'], { highway: 'motorway' }],
-  [['M1', 'M3', 'M2'], { highway: 'track' }],
+  [['M1', 'M3', 'M2'], { highway: 'unclassified' }],
   [['D', 'K1'], { highway: 'residential' }],
   [['K1', 'K2'], { route: 'ferry' }],
+  [['K2', 'K3'], { highway: 'residential' }],
   [['I1', 'I2'], { highway: 'residential' }],
   [['J1', 'J2'], { highway: 'service' }],
 ]);
@@ -99,9 +102,11 @@ describe('routing on hand-built fixtures', () => {
   });
 
   it('takes a ferry where tagged', () => {
-    const r = route('D', 'K2').route;
-    expect(r.distance_m).toBeGreaterThan(400);
-    expect(r.duration_s).toBeGreaterThan(100); // 333 m at 10 km/h ≈ 120 s
+    const r = route('D', 'K3').route;
+    expect(r.distance_m).toBeGreaterThan(500);
+    // car.lua: a ferry without duration= goes at 5 km/h, 333 m ≈ 240 s
+    expect(r.duration_s).toBeGreaterThan(240);
+    expect(r.duration_s).toBeLessThan(300);
   });
 
   it('routes through via points, one leg each', () => {
@@ -139,16 +144,19 @@ describe('routing on hand-built fixtures', () => {
   });
 
   it('parses maxspeed and direction tags', () => {
-    expect(parseMaxspeed('50')).toBe(50);
-    expect(parseMaxspeed('30 mph')).toBeCloseTo(48.28, 1);
-    expect(parseMaxspeed('RU:urban')).toBeNull();
-    expect(wayRule('driving', { highway: 'primary', oneway: '-1' }, 0)).toMatchObject({ forward: false, backward: true });
-    expect(wayRule('driving', { highway: 'primary', oneway: 'true' }, 0)).toMatchObject({ forward: true, backward: false });
-    expect(wayRule('cycle', { highway: 'primary', oneway: 'yes', 'oneway:bicycle': 'no' }, 0)).toMatchObject({ forward: true, backward: true });
-    expect(wayRule('driving', { highway: 'footway' }, 0)).toBeNull();
-    expect(wayRule('walk', { highway: 'motorway' }, 0)).toBeNull();
-    expect(wayRule('driving', { highway: 'residential', motor_vehicle: 'private' }, 0)).toBeNull();
-    expect(wayRule('walk', { highway: 'residential', access: 'no', foot: 'yes' }, 0)).not.toBeNull();
-    expect(wayRule('driving', { highway: 'primary', maxspeed: '100' }, 0)!.speed).toBe(80);
+    const car = profileFor('driving'), walk = profileFor('walk'), cycle = profileFor('cycle');
+    expect(parseMaxspeed('50', CAR)).toBe(50);
+    expect(parseMaxspeed('30 mph', CAR)).toBeCloseTo(48.27, 1);
+    expect(parseMaxspeed('RU:urban', CAR)).toBe(60);
+    expect(car.processWay({ highway: 'primary', oneway: '-1' })).toMatchObject({ forwardMode: 'inaccessible', backwardMode: 'driving' });
+    expect(car.processWay({ highway: 'primary', oneway: 'true' })).toMatchObject({ forwardMode: 'driving', backwardMode: 'inaccessible' });
+    expect(cycle.processWay({ highway: 'primary', oneway: 'yes', 'oneway:bicycle': 'no' })).toMatchObject({ forwardMode: 'cycling', backwardMode: 'cycling' });
+    expect(car.processWay({ highway: 'footway' })).toBeNull();
+    expect(walk.processWay({ highway: 'motorway' })).toBeNull();
+    // car.lua: private is a restricted road one may drive to, not a closed one; agricultural is closed
+    expect(car.processWay({ highway: 'residential', motor_vehicle: 'private' })).toMatchObject({ forwardRestricted: true });
+    expect(car.processWay({ highway: 'residential', motor_vehicle: 'agricultural' })).toBeNull();
+    expect(walk.processWay({ highway: 'residential', access: 'no', foot: 'yes' })).not.toBeNull();
+    expect(car.processWay({ highway: 'primary', maxspeed: '100' })!.forwardSpeed).toBe(80);
   });
 });

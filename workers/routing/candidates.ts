@@ -7,6 +7,7 @@ import { snap, nearestPerComponent, type Snap } from './snap.ts';
 import { leg } from './route.ts';
 import { TaskError } from '../../src/core/task.ts';
 import { SNAP_RADIUS } from '../../src/core/limits.ts';
+import { EDGE_TWIN_BACK } from '../../src/core/format/route.ts';
 
 export const MODES = ['driving', 'walk', 'cycle'] as const;
 export type Mode = (typeof MODES)[number];
@@ -45,9 +46,20 @@ export function checkPoint(p: unknown, name: string, i = -1): [number, number] {
 export function candidates(graph: LoadedGraph, lat: number, lng: number, radius: number): Snap[] | null {
   const s = snap(graph.g, graph.index, lat, lng, radius);
   if (!s) return null;
-  if (graph.onBig(s.edge)) return [s];
+  const own = withTwin(graph, s);
+  if (graph.onBig(s.edge)) return own;
   const m = snap(graph.g, graph.index, lat, lng, radius, graph.onBig);
-  return m ? [s, m] : [s];
+  return m ? [...own, ...withTwin(graph, m)] : own;
+}
+
+/**
+ * A road whose two directions take different times is two one-way edges over one shape, and only
+ * the first is in the snapping index (graph-build/contract/compress.ts): the point is on both, so
+ * both are candidates and the route leaves in whichever direction is cheaper.
+ */
+function withTwin(graph: LoadedGraph, s: Snap): Snap[] {
+  const f = graph.g.edgeFlags;
+  return s.edge + 1 < f.length && f[s.edge + 1] & EDGE_TWIN_BACK ? [s, { ...s, edge: s.edge + 1 }] : [s];
 }
 
 /**

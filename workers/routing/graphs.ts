@@ -14,7 +14,15 @@ export class LoadedGraph {
   private _tq: DijkstraQuery | null = null;
   /** Whether a base edge lies inside one of the graph's big strongly connected components. */
   readonly onBig: (edge: number) => boolean;
+  /**
+   * `profile` is the mode the graph answers (driving, walk, cycle); `rules` the profile it was built
+   * with: 'driving_tracks' (car.lua that also drives highway=track, graph-build/profiles/index.ts)
+   * answers mode=driving on /api/v1 and says so in answers, never on the /osrm/ layer.
+   */
+  readonly rules: string;
   constructor(readonly extract: string, readonly profile: string, readonly g: GraphViews, readonly traffic: TrafficState | null = null) {
+    this.rules = profile;
+    if (profile === 'driving_tracks') this.profile = 'driving';
     this.index = loadIndex(g);
     const big = new Set(g.meta.big_components ?? [g.meta.main_component]);
     this.onBig = (e) => big.has(g.edgeComp[e]);
@@ -44,11 +52,19 @@ export function loadGraphs(datasets: Dataset[]): LoadedGraph[] {
       if (g.meta.nodes > 0) out.push(new LoadedGraph(ds.name, g.meta.profile, g, t ? new TrafficState(t, g.edgeU.length) : null));
     }
   }
-  // Smallest coverage first: the most specific extract answers when several cover a point.
-  return out.sort((a, b) => a.area - b.area);
+  // Smallest coverage first: the most specific extract answers when several cover a point; an
+  // extract built with driving_tracks answers mode=driving with it (the operator built it for that).
+  return out.sort((a, b) => a.area - b.area || +(b.rules === 'driving_tracks') - +(a.rules === 'driving_tracks'));
 }
 
 /** The graphs this worker serves (set once by the routing module's init), smallest coverage first. */
-let current: LoadedGraph[] = [];
-export const loadedGraphs = (): LoadedGraph[] => current;
-export function setLoadedGraphs(gs: LoadedGraph[]) { current = gs; }
+let current: LoadedGraph[] = [], osrmOnly: LoadedGraph[] = [];
+let osrmDepth = 0;
+/** Inside withCarLua(), only graphs built with OSRM's own rules (no driving_tracks). */
+export const loadedGraphs = (): LoadedGraph[] => (osrmDepth > 0 ? osrmOnly : current);
+export function setLoadedGraphs(gs: LoadedGraph[]) { current = gs; osrmOnly = gs.filter((g) => g.rules === g.profile); }
+/** Runs f (synchronous, as every task is) seeing only graphs built with OSRM's profiles: the /osrm/ layer always answers with car.lua. */
+export function withCarLua<T>(f: () => T): T {
+  osrmDepth++;
+  try { return f(); } finally { osrmDepth--; }
+}

@@ -224,7 +224,7 @@ export function guidedRouteTask(args: GuidedRouteArgs): JsonText {
   const [best, ...alts] = res.routes;
   const out: (string | Uint8Array)[] = [];
   const w = new JsonBytes(out).text('{"route":');
-  nativeRoute(best, mode, t, w, `,"snapped":${JSON.stringify(snappedAll(res.snaps))},"extract":${JSON.stringify(res.graph.extract)}${res.traffic ? `,"traffic":${JSON.stringify(res.traffic)}` : ''}`);
+  nativeRoute(best, mode, t, w, `,"snapped":${JSON.stringify(snappedAll(res.snaps))},"extract":${JSON.stringify(res.graph.extract)}${res.graph.rules !== res.graph.profile ? `,"profile":${JSON.stringify(res.graph.rules)}` : ''}${res.traffic ? `,"traffic":${JSON.stringify(res.traffic)}` : ''}`);
   if (args.alternatives) {
     w.text(',"alternatives":[');
     alts.forEach((a, i) => { if (i) w.text(','); nativeRoute(a, mode, t, w); });

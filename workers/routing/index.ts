@@ -39,7 +39,7 @@ export interface RouteArgs {
   depart_at?: number;
 }
 
-import { loadedGraphs, setLoadedGraphs } from './graphs.ts';
+import { loadedGraphs, setLoadedGraphs, withCarLua } from './graphs.ts';
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const pointName = (i: number, n: number) => (i === 0 ? 'from' : i === n - 1 ? 'to' : `via[${i - 1}]`);
@@ -128,6 +128,8 @@ export function routeTask(args: RouteArgs): JsonText {
       legs: r.legs.map((l) => ({ distance_m: round1(l.dist), duration_s: round1(l.cost / 1000) })),
       snapped: snappedAll(r.snaps),
       extract: r.graph.extract,
+      // an operator's driving_tracks graph says so (graphs.ts); car.lua's driving graph says nothing extra
+      ...(r.graph.rules !== r.graph.profile ? { profile: r.graph.rules } : {}),
       ...(r.traffic ? { traffic: r.traffic } : {}),
     },
   };
@@ -155,11 +157,11 @@ export const routing: EngineModule = {
     // steps and alternatives take the guided path (guided.ts); the plain answer keeps its own
     route: (args: GuidedRouteArgs) => (args.steps || args.alternatives ? guidedRouteTask(args) : routeTask(args)),
     // the /osrm/ compatibility layer (osrm.ts)
-    osrm_route: (a: OsrmRouteArgs) => osrmRouteTask(a),
-    osrm_nearest: osrmNearestTask,
-    osrm_table: osrmTableTask,
-    osrm_trip: osrmTripTask,
-    osrm_match: osrmMatchTask,
+    osrm_route: (a: OsrmRouteArgs) => withCarLua(() => osrmRouteTask(a)),
+    osrm_nearest: (a: any) => withCarLua(() => osrmNearestTask(a)),
+    osrm_table: (a: any) => withCarLua(() => osrmTableTask(a)),
+    osrm_trip: (a: any) => withCarLua(() => osrmTripTask(a)),
+    osrm_match: (a: any) => withCarLua(() => osrmMatchTask(a)),
     road_access: (args) => roadAccess(loadedGraphs(), args),
     route_matrix: (args: MatrixArgs, ctx: TaskContext) => matrixTask(args, ctx),
     // GET /fleet/vehicles/nearest: vehicles by road ETA to a rider (fleet-eta.ts)

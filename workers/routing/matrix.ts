@@ -783,7 +783,7 @@ export function matrixTask(args: MatrixArgs, ctx?: Pick<TaskContext, 'piece' | '
   if (!part || r0 === 0) {
     w.str(part ? '"destinations":[' : '],"destinations":[');
     w.snapped(p.dst, 0, p.dst.length);
-    w.str(`],"mode":${JSON.stringify(graph.profile)},"extract":${JSON.stringify(graph.extract)}${traffic ? `,"traffic":${JSON.stringify(traffic)}` : ''}`);
+    w.str(`],"mode":${JSON.stringify(graph.profile)},"extract":${JSON.stringify(graph.extract)}${graph.rules !== graph.profile ? `,"profile":${JSON.stringify(graph.rules)}` : ''}${traffic ? `,"traffic":${JSON.stringify(traffic)}` : ''}`);
   }
   if (!part) { w.str('}'); return new JsonText([w.buf.subarray(0, w.n)], true); }
   w.view.setUint32(0, b - a, true); w.view.setUint32(4, d - c, true); w.view.setUint32(8, f - e, true);

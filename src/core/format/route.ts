@@ -21,6 +21,9 @@ export const HEAD_FW = 1, HEAD_BW = 2, HEAD_LAST = 4, HEAD_SHIFT = 3;
 /** nbr << HEAD_SHIFT must stay a positive Int32. */
 export const MAX_NODES = 2 ** (31 - HEAD_SHIFT);
 
+/** edgeFlags bits beside the two direction bits (see GraphViews.edgeFlags). */
+export const EDGE_NO_START = 4, EDGE_TWIN_BACK = 8;
+
 /** Weight unit of every cost in the file: integer milliseconds of travel time. */
 export const WEIGHT_UNIT = 'ms';
 
@@ -78,7 +81,11 @@ export interface GraphViews {
   edgeW: Int32Array;
   /** metres */
   edgeDist: Float32Array;
-  /** bit 1: u→v allowed, bit 2: v→u allowed */
+  /**
+   * bit 1: u→v allowed, bit 2: v→u allowed; EDGE_NO_START: a waypoint may not snap here (ferries,
+   * private service roads); EDGE_TWIN_BACK: the v→u half of the edge before it (same u, v and
+   * shape), where the two directions of one road take different times
+   */
   edgeFlags: Uint8Array;
   /** shape points of edge e are edgeShape[e] .. edgeShape[e+1]-1, first = u, last = v */
   edgeShape: Uint32Array;
