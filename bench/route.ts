@@ -264,7 +264,7 @@ function peers(g: GraphViews, nPairs: number, rounds: number, ch: ChQuery) {
 
 async function httpBench(tmp: string, built: string, pairs: [[number, number], [number, number]][], rounds: number, seconds: number) {
   const { loadConfig } = await import('../src/core/config.ts');
-  const { startServer } = await import('../src/server.ts');
+  const { startServer } = await import('../src/app.ts');
   const { createKey } = await import('../src/auth/keys.ts');
   process.env.LOG_LEVEL = 'silent';
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', WORKERS: '2', DATA_DIR: join(tmp, 'data'), BUILT_DIR: built, LOG_REQUESTS: '0', BURST_RPS: '0', SKIP_BUILD: '1' });

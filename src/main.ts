@@ -1,6 +1,6 @@
 // `npm start`: build the default datasets when missing, then serve.
 import { loadConfig } from './core/config.ts';
-import { startServer } from './server.ts';
+import { startServer } from './app.ts';
 import { ensureDefaultData } from '../graph-build/index.ts';
 import { log } from './core/log.ts';
 

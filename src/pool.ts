@@ -18,7 +18,7 @@ import { loadCatalog, type LoadReport } from './data/catalog.ts';
 import type { AttachRequest, Dataset, TaskReply, TaskRequest } from './core/task.ts';
 import { readBatchReply, batchMicros, type BatchReply, type PieceMessage } from './core/batch.ts';
 import { log } from './core/log.ts';
-import { engineEntry } from './engine-bundle.ts';
+import { engineEntry } from './worker-bundle.ts';
 
 const MIN_BATCH = 8;
 /**

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildPois, assembleRings } from '../../graph-build/pois/index.ts';
 import { loadDataset } from '../../src/data/catalog.ts';
-import { places } from '../../workers/places/index.ts';
+import { places } from '../../workers/pois/index.ts';
 import { TaskError } from '../../src/core/task.ts';
 import { freshPglite, type TestDb } from '../helpers/db.ts';
 import { startTestServer, SHARED_DATA, type TestServer } from '../helpers/server.ts';

@@ -23,7 +23,7 @@ async function bundle(): Promise<WorkerEntry> {
   if (process.env.ENGINE_BUNDLE === '0') {
     // Escape hatch for debugging with source: the workers load TypeScript through tsx.
     const argv = process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : [...process.execArgv, '--import', 'tsx'];
-    return { filename: pathToFileURL(join(ROOT, 'workers', 'engine.ts')).href, execArgv: argv };
+    return { filename: pathToFileURL(join(ROOT, 'workers', 'worker-entry.ts')).href, execArgv: argv };
   }
   const { build } = await import('esbuild');
   const dir = join(ROOT, 'node_modules', '.cache', 'svc');
@@ -31,7 +31,7 @@ async function bundle(): Promise<WorkerEntry> {
   const out = join(dir, 'engine.mjs');
   const tmp = `${out}.${process.pid}.${Date.now()}.tmp.mjs`;
   await build({
-    entryPoints: [join(ROOT, 'workers', 'engine.ts')],
+    entryPoints: [join(ROOT, 'workers', 'worker-entry.ts')],
     outfile: tmp,
     bundle: true,
     platform: 'node',

@@ -9,7 +9,7 @@ import { TaskError, BinaryBody, JsonText, type Dataset, type EngineModule, type 
 import { routing } from './routing/index.ts';
 import { geo } from './geo/index.ts';
 import { address } from './geo/address/tasks.ts';
-import { places } from './places/index.ts';
+import { places } from './pois/index.ts';
 import { traffic } from './traffic/index.ts';
 import { system, setOpsProvider } from './system.ts';
 import { render } from './render/index.ts';
