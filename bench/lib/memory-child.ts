@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { Engine } from '../../src/pool.ts';
 import { loadConfig } from '../../src/core/config.ts';
-import { RELEASE_MS } from '../../workers/routing/matrix.ts';
+import { RELEASE_MS } from '../../workers/routing/matrix/task.ts';
 
 const [builtDir, workersS, loadFile] = process.argv.slice(2);
 const workers = Number(workersS);
@@ -39,7 +39,7 @@ const { statuses, seconds } = await runLoad();
 const busyNow = rssMb();
 await settle();
 const busy = rssMb();
-// Workers give a large matrix's arrays back RELEASE_MS after their last one (workers/routing/matrix.ts).
+// Workers give a large matrix's arrays back RELEASE_MS after their last one (workers/routing/matrix/task.ts).
 await new Promise((r) => setTimeout(r, RELEASE_MS + 500));
 await settle();
 const released = rssMb();

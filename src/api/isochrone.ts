@@ -1,5 +1,5 @@
 // GET /route/isochrone: the area reachable within given minutes or metres (task `route_isochrone`,
-// workers/routing/isochrone.ts).
+// workers/routing/isochrone/isochrone.ts).
 import type { Reply, RouteDef } from '../http/types.ts';
 import { HttpError } from '../http/types.ts';
 import { Q } from '../http/operation.ts';

@@ -1,4 +1,4 @@
-// POST /route/match: a GPS trace matched to the roads (task `route_match`, workers/routing/match.ts).
+// POST /route/match: a GPS trace matched to the roads (task `route_match`, workers/routing/match/match.ts).
 import type { Reply, RouteDef } from '../http/types.ts';
 import { HttpError } from '../http/types.ts';
 import { MODE_ALIASES, NOT_IMPLEMENTED } from './route.ts';

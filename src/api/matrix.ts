@@ -1,5 +1,5 @@
 // GET and POST /route/matrix: durations and distances from every source to every destination
-// (workers/routing/matrix.ts, task `route_matrix`). Large matrices are split by source rows over
+// (workers/routing/matrix/task.ts, task `route_matrix`). Large matrices are split by source rows over
 // the worker threads (Engine.runSpread), each part's rows coming back in blocks ahead of it
 // (TaskReply.pieces); they are written out in order (Reply `chunks`), never parsed, decoded or
 // joined into one buffer.
@@ -134,7 +134,7 @@ async function runMeeting(ctx: AppContext, args: MatrixArgs, sandbox: boolean): 
   if (!replies) return { task: await engine.run('route_matrix', args, sandbox) };
   // every side has answered, so no thread reads or writes the buffer any more
   kept = buf;
-  // 409 is meet_full (workers/routing/matrix.ts readSides): every side answers it when one ran out of room
+  // 409 is meet_full (workers/routing/matrix/task.ts readSides): every side answers it when one ran out of room
   const full = replies.find((r) => r.status === 409);
   if (full) {
     const m = meetLayout(buf, sides, cap)!;
@@ -149,7 +149,7 @@ async function runMeeting(ctx: AppContext, args: MatrixArgs, sandbox: boolean): 
 const M_DUR = Buffer.from('{"durations_s":['), M_DIST = Buffer.from('],"distances_m":['), M_SRC = Buffer.from('],"sources":['), M_REST = Buffer.from('],'), COMMA = Buffer.from(',');
 const TAIL = Buffer.from(ATTRIBUTION_TAIL);
 
-/** A part's sections (workers/routing/matrix.ts: three u32 lengths, then durations, distances, sources and the rest). */
+/** A part's sections (workers/routing/matrix/task.ts: three u32 lengths, then durations, distances, sources and the rest). */
 function readPart(b: Uint8Array) {
   const h = new DataView(b.buffer, b.byteOffset, 12);
   const d = 12 + h.getUint32(0, true), m = d + h.getUint32(4, true), s = m + h.getUint32(8, true);

@@ -1,5 +1,5 @@
 // POST /route/optimize: the visiting order of up to 200 stops, time-window aware (task `route_optimize`,
-// workers/routing/optimize.ts).
+// workers/routing/optimize/optimize.ts).
 import type { Reply, RouteDef } from '../http/types.ts';
 import { HttpError } from '../http/types.ts';
 import { MODE_ALIASES, NOT_IMPLEMENTED } from './route.ts';

@@ -24,7 +24,7 @@ export function departAt(v: string): number {
 const snappedPoint = { type: 'object', required: ['lat', 'lng', 'distance_m'], properties: { lat: { type: 'number' }, lng: { type: 'number' }, distance_m: { type: 'number' } } };
 const lineString = { type: 'object', required: ['type', 'coordinates'], properties: { type: { const: 'LineString' }, coordinates: { type: 'array', items: { type: 'array', items: { type: 'number' } } } } };
 
-/** One step of legs[].steps[] (workers/routing/steps.ts documents every field). */
+/** One step of legs[].steps[] (workers/routing/guidance/steps.ts documents every field). */
 const stepSchema = {
   type: 'object', required: ['maneuver', 'name', 'mode', 'distance_m', 'duration_s', 'geometry', 'instruction'],
   properties: {

@@ -1,4 +1,4 @@
-// Shared memory where the threads of one matrix meet (src/api/matrix.ts, workers/routing/matrix.ts).
+// Shared memory where the threads of one matrix meet (src/api/matrix.ts, workers/routing/matrix/task.ts).
 //
 // A middling matrix on idle threads runs on all of them at once: each snaps a share of the points
 // and writes their upward search spaces into its own region here, says so in the header, waits

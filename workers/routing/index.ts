@@ -5,24 +5,24 @@
 import { TaskError, JsonText, type EngineModule, type TaskContext } from '../../src/core/task.ts';
 import { SNAP_RADIUS } from '../../src/core/limits.ts';
 import { loadGraphs, type LoadedGraph } from './graphs.ts';
-import type { Snap } from './snap.ts';
-import { candidates, choose } from './candidates.ts';
-import { matrixTask, type MatrixArgs } from './matrix.ts';
-import { optimizeTask, type OptimizeArgs } from './optimize.ts';
-import { matchTask, type MatchArgs } from './match.ts';
-import { isochroneTask, type IsochroneArgs } from './isochrone.ts';
-import { leg, type LegTrace } from './route.ts';
-import { JsonCoordSink, type CoordSink } from './geometry.ts';
-import type { PathSearch } from './search.ts';
-import { searchFor, type TrafficUse } from './traffic-search.ts';
+import type { Snap } from './locate/snap.ts';
+import { candidates, choose } from './locate/candidates.ts';
+import { matrixTask, type MatrixArgs } from './matrix/task.ts';
+import { optimizeTask, type OptimizeArgs } from './optimize/optimize.ts';
+import { matchTask, type MatchArgs } from './match/match.ts';
+import { isochroneTask, type IsochroneArgs } from './isochrone/isochrone.ts';
+import { leg, type LegTrace } from './search/legs.ts';
+import { JsonCoordSink, type CoordSink } from './answers/coords.ts';
+import type { PathSearch } from './search/path-search.ts';
+import { searchFor, type TrafficUse } from './search/traffic-search.ts';
 export { searchFor, type TrafficUse };
-import { roadAccess } from './access.ts';
-import { warmUpMatrix } from './warm-up.ts';
+import { roadAccess } from './locate/access.ts';
+import { warmUpMatrix } from './matrix/warm-up.ts';
 import { collectWhenIdle } from '../collect.ts';
-import { guidedRouteTask, type GuidedRouteArgs } from './guided.ts';
-import { osrmRouteTask, osrmNearestTask, osrmTableTask, osrmTripTask, osrmMatchTask } from './osrm.ts';
+import { guidedRouteTask, type GuidedRouteArgs } from './guidance/guided.ts';
+import { osrmRouteTask, osrmNearestTask, osrmTableTask, osrmTripTask, osrmMatchTask } from './osrm/osrm.ts';
 
-import { MODES, type Mode } from './candidates.ts';
+import { MODES, type Mode } from './locate/candidates.ts';
 export { MODES, type Mode };
 
 export interface RouteArgs {

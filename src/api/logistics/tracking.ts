@@ -176,7 +176,7 @@ export const routes: RouteDef[] = [
 
 /**
  * ?matched=1: the device's trail (the page since/until/limit selects, at most MAX_MATCH_POINTS pings)
- * matched to the roads by the `route_match` task (workers/routing/match.ts; mode=driving|walk|cycle).
+ * matched to the roads by the `route_match` task (workers/routing/match/match.ts; mode=driving|walk|cycle).
  * Answers the task's body with the device and the page in front of it.
  */
 async function matchedTrail(req: Req, ctx: AppContext, o: ReturnType<typeof owner>, device: string, since: number | null, until: number | null, limit: number): Promise<Reply> {

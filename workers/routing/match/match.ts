@@ -17,16 +17,16 @@
 // point cannot be reached either the trace is split there. The matched geometry routes consecutive
 // chosen candidates with leg() (the /route code).
 // Other modules (traffic) call matchTrace() for the matched base edges of each piece.
-import { TaskError, JsonText } from '../../src/core/task.ts';
-import { E7 } from '../../src/core/format/route.ts';
-import { haversine, M_PER_DEG } from '../../src/core/geometry.ts';
-import type { LoadedGraph } from './graphs.ts';
-import { modeAndRadius, checkPoint } from './candidates.ts';
-import { manyToMany } from './matrix.ts';
-import { loadedGraphs } from './graphs.ts';
-import { leg } from './route.ts';
-import { JsonCoordSink } from './geometry.ts';
-import { boxSlack, nearOnSeg, project, type Snap } from './snap.ts';
+import { TaskError, JsonText } from '../../../src/core/task.ts';
+import { E7 } from '../../../src/core/format/route.ts';
+import { haversine, M_PER_DEG } from '../../../src/core/geometry.ts';
+import type { LoadedGraph } from '../graphs.ts';
+import { modeAndRadius, checkPoint } from '../locate/candidates.ts';
+import { manyToMany } from '../matrix/task.ts';
+import { loadedGraphs } from '../graphs.ts';
+import { leg } from '../search/legs.ts';
+import { JsonCoordSink } from '../answers/coords.ts';
+import { boxSlack, nearOnSeg, project, type Snap } from '../locate/snap.ts';
 
 export interface TracePoint { lat: number; lng: number; ts?: number; accuracy_m?: number }
 export interface MatchArgs { points: TracePoint[]; mode?: string }

@@ -9,9 +9,9 @@
 // and server CPU 270 → 215 ms (docs/routing.md, *Matrix*), for ~100 ms of CPU per thread at start
 // and 5–8 MB more RSS per idle worker (not per busy one). Each runs in its own event-loop turn, so a request that
 // arrives meanwhile waits for one warm-up matrix at most.
-import type { LoadedGraph } from './graphs.ts';
-import { E7 } from '../../src/core/format/route.ts';
-import { matrixTask } from './matrix.ts';
+import type { LoadedGraph } from '../graphs.ts';
+import { E7 } from '../../../src/core/format/route.ts';
+import { matrixTask } from './task.ts';
 
 /** Matrix sizes (sources = destinations) run in turn: small first, then past every buffer's first growth. */
 export const WARM_UP_SIZES = [10, 30, 60, 100, 100, 100, 100, 100];

@@ -27,10 +27,10 @@
 // may leave by). Staying on the same named road through a bend or a junction where it is the
 // straightest option, and unnamed road continuing straight, merge into the current step, as OSRM
 // does; see decide() for each type.
-import { readWayAttrs, type GraphViews, type WayAttr } from '../../src/core/format/route.ts';
-import type { LegTrace } from './route.ts';
+import { readWayAttrs, type GraphViews, type WayAttr } from '../../../src/core/format/route.ts';
+import type { LegTrace } from '../search/legs.ts';
 import { instruction, type Lang } from './instructions.ts';
-import { E7Line, takeInts, type Coords } from './lines.ts';
+import { E7Line, takeInts, type Coords } from '../answers/lines.ts';
 
 /** A leg's place in its route's line: where each of its pieces starts and ends (point indices of c). */
 export interface LegLine { c: ArrayLike<number>; start: ArrayLike<number>; end: ArrayLike<number> }

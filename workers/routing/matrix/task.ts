@@ -17,23 +17,23 @@
 //   came ahead as pieces: its two sections of rows are empty.
 //
 // Every cell equals what /route answers for that pair (the same candidates, phantom costs, same-edge
-// shortcut and fallback, workers/routing/candidates.ts): duration_s and distance_m rounded to 0.1.
+// shortcut and fallback, workers/routing/locate/candidates.ts): duration_s and distance_m rounded to 0.1.
 // Method: many-to-many CH with buckets (Knopp et al. 2007, as OSRM's table): one backward upward
 // search per destination leaves (destination, ms, metres) in a bucket at each node it settles; one
 // forward upward search per source scans the buckets of the nodes it settles. Work grows with
 // (sources + destinations) × search space, not with their product, except the bucket scans.
 // Other modules may call matrixCosts() directly (the trip optimiser does).
-import { TaskError, JsonText, BinaryBody, type TaskContext } from '../../src/core/task.ts';
-import type { LoadedGraph } from './graphs.ts';
-import { loadedGraphs } from './graphs.ts';
-import { candidates, onComponentsNear, modeAndRadius, checkPoint } from './candidates.ts';
-import { UpwardSearch, Settled, FORWARD, BACKWARD } from './upward.ts';
-import type { Snap } from './snap.ts';
-import { leg } from './route.ts';
-import { searchFor, type TrafficArgs, type TrafficUse } from './traffic-search.ts';
-import { TRAFFIC_MATRIX_MAX_CELLS } from '../../src/core/limits.ts';
-import { collectSoon } from '../collect.ts';
-import { meetLayout, meetRegion, meetPublish, meetWait, meetLength, MEET_PENDING, MEET_WRITTEN, MEET_FULL } from '../../src/core/meet.ts';
+import { TaskError, JsonText, BinaryBody, type TaskContext } from '../../../src/core/task.ts';
+import type { LoadedGraph } from '../graphs.ts';
+import { loadedGraphs } from '../graphs.ts';
+import { candidates, onComponentsNear, modeAndRadius, checkPoint } from '../locate/candidates.ts';
+import { UpwardSearch, Settled, FORWARD, BACKWARD } from '../search/upward.ts';
+import type { Snap } from '../locate/snap.ts';
+import { leg } from '../search/legs.ts';
+import { searchFor, type TrafficArgs, type TrafficUse } from '../search/traffic-search.ts';
+import { TRAFFIC_MATRIX_MAX_CELLS } from '../../../src/core/limits.ts';
+import { collectSoon } from '../../collect.ts';
+import { meetLayout, meetRegion, meetPublish, meetWait, meetLength, MEET_PENDING, MEET_WRITTEN, MEET_FULL } from '../../../src/core/meet.ts';
 
 export interface MatrixArgs extends TrafficArgs {
   sources: [number, number][];

@@ -20,10 +20,10 @@
 // the changed junctions, kept when no worse; it stops after STALL_ROUNDS rounds without
 // improvement, MAX_ROUNDS, or SEARCH_MS. Up to EXACT_MAX stops the result then bounds an exact
 // depth-first branch and bound over orders.
-import { TaskError } from '../../src/core/task.ts';
-import { matrixCosts } from './matrix.ts';
-import { checkPoint } from './candidates.ts';
-import { rng } from '../../src/core/rand.ts';
+import { TaskError } from '../../../src/core/task.ts';
+import { matrixCosts } from '../matrix/task.ts';
+import { checkPoint } from '../locate/candidates.ts';
+import { rng } from '../../../src/core/rand.ts';
 
 export interface Stop { lat: number; lng: number; id?: string; service_s?: number; time_window?: [number, number] }
 export interface OptimizeArgs { start: [number, number]; end?: [number, number]; round_trip?: boolean; stops: Stop[]; mode?: string; radius?: number }

@@ -1,9 +1,9 @@
 // Snapping: the nearest road segment to a point, with the point projected onto it.
 import Flatbush from 'flatbush';
-import type { GraphViews } from '../../src/core/format/route.ts';
-import { E7 } from '../../src/core/format/route.ts';
-import { haversine, M_PER_DEG } from '../../src/core/geometry.ts';
-import { MinHeap } from '../../src/core/heap.ts';
+import type { GraphViews } from '../../../src/core/format/route.ts';
+import { E7 } from '../../../src/core/format/route.ts';
+import { haversine, M_PER_DEG } from '../../../src/core/geometry.ts';
+import { MinHeap } from '../../../src/core/heap.ts';
 
 export interface Snap {
   edge: number;

@@ -6,9 +6,9 @@
 // It reads the graph file's directed adjacency (arcFirst/arcs, route.ts), one copy shared by every
 // worker, where each worker used to build its own on first use (4 bytes a node + 16 an arc: 226 MB
 // per worker at 4M nodes).
-import type { GraphViews } from '../../src/core/format/route.ts';
-import type { PathSearch } from './search.ts';
-import { MinHeap } from '../../src/core/heap.ts';
+import type { GraphViews } from '../../../src/core/format/route.ts';
+import type { PathSearch } from './path-search.ts';
+import { MinHeap } from '../../../src/core/heap.ts';
 import { Pages, PAGE_SHIFT, PAGE_MASK } from './pages.ts';
 
 const STAMP = 2, PRED = 3;

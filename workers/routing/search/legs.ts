@@ -1,10 +1,10 @@
 // One route through snapped points: per leg, phantom start/end costs on the snapped
 // edges, a shortest-path search, then distance and (optionally) geometry by unpacking.
-import type { GraphViews } from '../../src/core/format/route.ts';
-import { E7 } from '../../src/core/format/route.ts';
-import type { PathSearch } from './search.ts';
-import type { Snap } from './snap.ts';
-import type { CoordSink } from './geometry.ts';
+import type { GraphViews } from '../../../src/core/format/route.ts';
+import { E7 } from '../../../src/core/format/route.ts';
+import type { PathSearch } from './path-search.ts';
+import type { Snap } from '../locate/snap.ts';
+import type { CoordSink } from '../answers/coords.ts';
 
 export interface Leg {
   /** ms */

@@ -2,11 +2,11 @@
 // that they agree cell for cell: candidates (the nearest road, plus one on a big strongly connected
 // component) and choose() (the cheapest candidate per point, with the fallback onto every SCC near
 // a point when no pair of candidates connects).
-import type { LoadedGraph } from './graphs.ts';
+import type { LoadedGraph } from '../graphs.ts';
 import { snap, nearestPerComponent, type Snap } from './snap.ts';
-import { leg } from './route.ts';
-import { TaskError } from '../../src/core/task.ts';
-import { SNAP_RADIUS } from '../../src/core/limits.ts';
+import { leg } from '../search/legs.ts';
+import { TaskError } from '../../../src/core/task.ts';
+import { SNAP_RADIUS } from '../../../src/core/limits.ts';
 
 export const MODES = ['driving', 'walk', 'cycle'] as const;
 export type Mode = (typeof MODES)[number];

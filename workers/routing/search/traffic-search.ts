@@ -1,9 +1,9 @@
 // The search a route's legs run on: the contraction hierarchy, or with traffic=live|forecast
 // Dijkstra over the graph's shared traffic weights (src/core/traffic-state.ts). /route, its guided
 // answers and the matrix all choose through here, so they agree on what traffic applies.
-import type { LoadedGraph } from './graphs.ts';
-import type { PathSearch } from './search.ts';
-import { TrafficState } from '../../src/core/traffic-state.ts';
+import type { LoadedGraph } from '../graphs.ts';
+import type { PathSearch } from './path-search.ts';
+import { TrafficState } from '../../../src/core/traffic-state.ts';
 
 export interface TrafficArgs {
   /** live: observed speeds where published; forecast: the weekly profile at depart_at; none (default): profile speeds only. */

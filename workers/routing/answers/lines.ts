@@ -5,7 +5,7 @@
 // Why scratch: each long route's line, point offsets and text were fresh arrays off the heap,
 // counted as external memory, and churning them brought the worker's full collections forward.
 // When a scratch is full, a larger one replaces it and what was already taken keeps the old one.
-import { writePoint } from './geometry.ts';
+import { writePoint } from './coords.ts';
 import { startBytes } from './json-bytes.ts';
 
 /**

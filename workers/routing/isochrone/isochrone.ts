@@ -22,15 +22,15 @@
 // before) could only put whole cells on one side, which left out a quarter of the reached vertices
 // of inner contours or let reached roads' late neighbours in.
 // The search reads the graph file's directed adjacency (arcFirst/arcs), shared by every worker.
-import { TaskError } from '../../src/core/task.ts';
-import { E7 } from '../../src/core/format/route.ts';
-import { MinHeap } from '../../src/core/heap.ts';
-import type { LoadedGraph } from './graphs.ts';
-import { candidates, modeAndRadius, checkPoint } from './candidates.ts';
-import { snap } from './snap.ts';
-import { pickGraph } from './matrix.ts';
+import { TaskError } from '../../../src/core/task.ts';
+import { E7 } from '../../../src/core/format/route.ts';
+import { MinHeap } from '../../../src/core/heap.ts';
+import type { LoadedGraph } from '../graphs.ts';
+import { candidates, modeAndRadius, checkPoint } from '../locate/candidates.ts';
+import { snap } from '../locate/snap.ts';
+import { pickGraph } from '../matrix/task.ts';
 import { triContours } from './tri-contour.ts';
-import { collectSoon } from '../collect.ts';
+import { collectSoon } from '../../collect.ts';
 
 export interface IsochroneArgs { from: [number, number]; minutes?: number[]; meters?: number[]; mode?: string; radius?: number }
 

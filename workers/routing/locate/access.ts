@@ -2,8 +2,8 @@
 // the point, and whether the main road network (the graph's largest connected component, from
 // which every other main-network point is reachable) comes within reach.
 //   road_access { lat, lng, search_m? } → { covered, extract, nearest_road, main_network, search_m }
-import { TaskError } from '../../src/core/task.ts';
-import type { LoadedGraph } from './graphs.ts';
+import { TaskError } from '../../../src/core/task.ts';
+import type { LoadedGraph } from '../graphs.ts';
 import { snap } from './snap.ts';
 
 /** How far the task looks for a road, metres (the caller judges against its own threshold). */

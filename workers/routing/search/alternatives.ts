@@ -14,17 +14,17 @@
 //    and with every alternative already accepted, and is locally optimal: the sub-path from
 //    T = LOCAL·best before v to T after v (travel time, clamped to the path) is a shortest path,
 //    checked with one CH query, so no short detour could be fixed by a shortcut.
-import type { GraphViews } from '../../src/core/format/route.ts';
-import { MinHeap } from '../../src/core/heap.ts';
+import type { GraphViews } from '../../../src/core/format/route.ts';
+import { MinHeap } from '../../../src/core/heap.ts';
 import type { ChQuery } from './ch-query.ts';
-import { M_PER_DEG } from '../../src/core/geometry.ts';
+import { M_PER_DEG } from '../../../src/core/geometry.ts';
 import { Pages, PAGE_SHIFT, PAGE_MASK } from './pages.ts';
 
 /** The plane's distances are scaled by this before use as a lower bound (projection error ≪ 5% over an extract). */
 const LB_SLACK = 0.95;
 
 /** Limits of issue 12 §2: at most 3 alternatives, ≤ 25% longer, ≤ 80% shared; T = 25% of the best for local optimality. */
-export { MAX_ALTERNATIVES } from '../../src/core/guidance.ts';
+export { MAX_ALTERNATIVES } from '../../../src/core/guidance.ts';
 export const STRETCH = 0.25;
 export const MAX_SHARE = 0.8;
 export const LOCAL = 0.25;

@@ -4,7 +4,7 @@
 // lang/sw.json supplies one with the same keys (written for svc, see docs/guidance.md).
 import { createRequire, Module } from 'node:module';
 import sw from './lang/sw.json' with { type: 'json' };
-import type { GuidanceLang } from '../../src/core/guidance.ts';
+import type { GuidanceLang } from '../../../src/core/guidance.ts';
 
 /** The languages `lang` accepts, and the osrm-text-instructions code each uses. */
 export const LANGS: Record<GuidanceLang, string> = { en: 'en', fr: 'fr', pt: 'pt-PT', ar: 'ar', sw: 'sw' };

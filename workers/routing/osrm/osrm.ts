@@ -2,21 +2,21 @@
 // (src/api/osrm.ts parses OSRM's request grammar). Reference: Project-OSRM/osrm-backend docs/http.md.
 // Failures are OSRM bodies too ({code, message}); the HTTP layer answers them with status 400.
 import polyline from '@mapbox/polyline';
-import { JsonText, TaskError } from '../../src/core/task.ts';
-import { readWayAttrs, type GraphViews } from '../../src/core/format/route.ts';
-import { haversine } from '../../src/core/geometry.ts';
-import { guide, assemble, LineTexts, STEP_MODE, type GuidedRoute, type GuidedLeg } from './guided.ts';
-import { pieceCoords, Pieces, localName, startPieces, type Step } from './steps.ts';
-import { Coords, E7Line, startLines } from './lines.ts';
-import { snap, type Snap } from './snap.ts';
-import type { Mode } from './index.ts';
-import { loadedGraphs } from './graphs.ts';
-import { matrixCosts } from './matrix.ts';
-import { optimizeTask } from './optimize.ts';
-import { matchTrace, type TracePoint } from './match.ts';
-import { leg } from './route.ts';
-import type { LoadedGraph } from './graphs.ts';
-import { SNAP_RADIUS } from '../../src/core/limits.ts';
+import { JsonText, TaskError } from '../../../src/core/task.ts';
+import { readWayAttrs, type GraphViews } from '../../../src/core/format/route.ts';
+import { haversine } from '../../../src/core/geometry.ts';
+import { guide, assemble, LineTexts, STEP_MODE, type GuidedRoute, type GuidedLeg } from '../guidance/guided.ts';
+import { pieceCoords, Pieces, localName, startPieces, type Step } from '../guidance/steps.ts';
+import { Coords, E7Line, startLines } from '../answers/lines.ts';
+import { snap, type Snap } from '../locate/snap.ts';
+import type { Mode } from '../index.ts';
+import { loadedGraphs } from '../graphs.ts';
+import { matrixCosts } from '../matrix/task.ts';
+import { optimizeTask } from '../optimize/optimize.ts';
+import { matchTrace, type TracePoint } from '../match/match.ts';
+import { leg } from '../search/legs.ts';
+import type { LoadedGraph } from '../graphs.ts';
+import { SNAP_RADIUS } from '../../../src/core/limits.ts';
 
 export type Geometries = 'polyline' | 'polyline6' | 'geojson';
 export type Overview = 'simplified' | 'full' | 'false';

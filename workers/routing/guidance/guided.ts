@@ -1,16 +1,16 @@
 // Routes with guidance: turn-by-turn steps (steps.ts) and alternatives (alternatives.ts), for
 // GET /route?steps=…&alternatives=… and the OSRM-compatible layer (osrm.ts). A plain /route
 // keeps its own faster path (index.ts routeTask); this one records the edges each leg drives.
-import { JsonText } from '../../src/core/task.ts';
-import type { GraphViews } from '../../src/core/format/route.ts';
-import type { LoadedGraph } from './graphs.ts';
-import type { Snap } from './snap.ts';
-import { tracePath } from './route.ts';
-import { solve, searchFor, snappedAll, type RouteArgs } from './index.ts';
+import { JsonText } from '../../../src/core/task.ts';
+import type { GraphViews } from '../../../src/core/format/route.ts';
+import type { LoadedGraph } from '../graphs.ts';
+import type { Snap } from '../locate/snap.ts';
+import { tracePath } from '../search/legs.ts';
+import { solve, searchFor, snappedAll, type RouteArgs } from '../index.ts';
 import { Pieces, pieceCoords, legSteps, startPieces, type Step } from './steps.ts';
-import { Coords, E7Line, startLines, lineText, takeInts } from './lines.ts';
-import { JsonBytes } from './json-bytes.ts';
-import { ViaSearch, MAX_ALTERNATIVES, type Seed } from './alternatives.ts';
+import { Coords, E7Line, startLines, lineText, takeInts } from '../answers/lines.ts';
+import { JsonBytes } from '../answers/json-bytes.ts';
+import { ViaSearch, MAX_ALTERNATIVES, type Seed } from '../search/alternatives.ts';
 import type { Lang } from './instructions.ts';
 
 export interface GuideOptions {

@@ -10,9 +10,9 @@
 // One stamp covers both directions (a first touch sets the other distance to Infinity). The arc
 // used is not stored: unpacking finds it again in the predecessor's block. A page the query has
 // not attached holds no node it reached, so a stall check on one reads nothing but the page table.
-import { ARC, ARC_HEAD, ARC_W, HEAD_FW, HEAD_BW, HEAD_LAST, HEAD_SHIFT, type GraphViews } from '../../src/core/format/route.ts';
-import type { PathSearch } from './search.ts';
-import { MinHeap } from '../../src/core/heap.ts';
+import { ARC, ARC_HEAD, ARC_W, HEAD_FW, HEAD_BW, HEAD_LAST, HEAD_SHIFT, type GraphViews } from '../../../src/core/format/route.ts';
+import type { PathSearch } from './path-search.ts';
+import { MinHeap } from '../../../src/core/heap.ts';
 import { Pages, PAGE_SHIFT, PAGE_MASK as MASK } from './pages.ts';
 
 const STAMP = 4, PRED = 5, FIRST = 7;

@@ -6,8 +6,8 @@
 // thousand nodes whatever the graph's size, so a small open-addressing table (grown on demand,
 // cleared through the list of used slots) keeps per-worker memory proportional to what a query
 // touches and stays in cache. Issue 11 §6.
-import { ARC, ARC_HEAD, ARC_W, HEAD_FW, HEAD_BW, HEAD_LAST, HEAD_SHIFT, type GraphViews } from '../../src/core/format/route.ts';
-import { MinHeap } from '../../src/core/heap.ts';
+import { ARC, ARC_HEAD, ARC_W, HEAD_FW, HEAD_BW, HEAD_LAST, HEAD_SHIFT, type GraphViews } from '../../../src/core/format/route.ts';
+import { MinHeap } from '../../../src/core/heap.ts';
 
 export const FORWARD = 0, BACKWARD = 1;
 
