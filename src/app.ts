@@ -2,7 +2,7 @@
 // Used by src/main.ts, the tests and the benchmarks alike.
 import { join } from 'node:path';
 import { Store } from './store/index.ts';
-import { Engine } from './pool.ts';
+import { Engine } from './pool/worker-pool.ts';
 import { Authenticator } from './auth/authenticator.ts';
 import { Limits } from './auth/limits.ts';
 import { Refusals } from './auth/refusals.ts';

@@ -42,10 +42,10 @@ function answer(status: number, body: unknown): Answer {
   return { status, parts: partsWithAttribution(body) };
 }
 
-/** The control task that hands this thread its private channel to the main thread (see src/pool.ts). */
+/** The control task that hands this thread its private channel to the main thread (see src/pool/worker-pool.ts). */
 
 /**
- * Reply buffers the main thread has written out and handed back (src/pool.ts): a batch's answers
+ * Reply buffers the main thread has written out and handed back (src/pool/worker-pool.ts): a batch's answers
  * are encoded into one that is large enough instead of a new buffer.
  */
 const free: ArrayBuffer[] = [];
@@ -65,7 +65,7 @@ function piece(stream: number, bytes: Uint8Array) {
   pieceLane!.postMessage(msg, [bytes.buffer as ArrayBuffer]);
 }
 
-/** A batch as the main thread sends it (src/pool.ts): msgpack'd requests, and each one's attached bytes. */
+/** A batch as the main thread sends it (src/pool/worker-pool.ts): msgpack'd requests, and each one's attached bytes. */
 interface BatchMessage { packed: Uint8Array; give?: ArrayBuffer[]; attached?: (Uint8Array[] | null)[] }
 
 function runBatch({ packed, attached }: BatchMessage, lane?: MessagePort): BatchReply {

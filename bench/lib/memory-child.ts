@@ -5,7 +5,7 @@
 //   memory-child.ts <builtDir> <workers> <load.json>
 //   load.json: { op, per_worker: args[] } — each worker gets the whole list, one task at a time
 import { readFileSync } from 'node:fs';
-import { Engine } from '../../src/pool.ts';
+import { Engine } from '../../src/pool/worker-pool.ts';
 import { loadConfig } from '../../src/core/config.ts';
 import { RELEASE_MS } from '../../workers/routing/matrix/task.ts';
 

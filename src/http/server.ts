@@ -14,7 +14,7 @@ import { checkOrigin } from '../auth/origins.ts';
 import { compileRoutes, validateRequest } from './operation.ts';
 import { OPEN_CORS, CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE, type CorsPolicy } from './cors.ts';
 import { tooDeep, MAX_JSON_DEPTH } from './json-depth.ts';
-import { Overloaded } from '../pool.ts';
+import { Overloaded } from '../pool/worker-pool.ts';
 
 const STATUS: Record<number, string> = {
   200: '200 OK', 201: '201 Created', 202: '202 Accepted', 204: '204 No Content', 302: '302 Found', 303: '303 See Other', 304: '304 Not Modified',

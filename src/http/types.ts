@@ -2,7 +2,7 @@
 // An endpoint file exports a RouteDef[]; the core adds auth, quotas, validation
 // errors, attribution, logging and metrics around every handler.
 import type { TaskReply } from '../core/task.ts';
-import type { Engine } from '../pool.ts';
+import type { Engine } from '../pool/worker-pool.ts';
 import type { Store } from '../store/index.ts';
 import type { Config } from '../core/config.ts';
 import type { Limits } from '../auth/limits.ts';

@@ -5,7 +5,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine, Overloaded } from '../../src/pool.ts';
+import { Engine, Overloaded } from '../../src/pool/worker-pool.ts';
 import { loadConfig, YOUNG_MB } from '../../src/core/config.ts';
 
 const decode = (b: Uint8Array) => JSON.parse(new TextDecoder().decode(b));

@@ -10,7 +10,7 @@ import { TrafficState } from '../../src/core/traffic-state.ts';
 import { openGraph } from '../../src/core/format/route.ts';
 import { SpeedPublisher } from '../../src/api/traffic/speeds.ts';
 import type { Store } from '../../src/store/index.ts';
-import type { Engine } from '../../src/pool.ts';
+import type { Engine } from '../../src/pool/worker-pool.ts';
 import { network } from '../routing/helpers.ts';
 
 const P = (y: number, x: number): [number, number] => [y * 0.001, 30 + x * 0.001];

@@ -3,7 +3,7 @@
 // the samples and the weekly profile in one transaction with the probes marked done. A node that
 // dies mid-way leaves its claim to expire, so an acknowledged probe is processed by some node.
 import { createHash } from 'node:crypto';
-import type { Engine } from '../../pool.ts';
+import type { Engine } from '../../pool/worker-pool.ts';
 import type { Store } from '../../store/index.ts';
 import { log } from '../../core/log.ts';
 

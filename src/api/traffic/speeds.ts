@@ -2,7 +2,7 @@
 // seconds the live speed of each directed edge from the last 15 minutes of samples, and every
 // minute the weekly profile. PostgreSQL holds the samples, so every node of a cluster publishes
 // the same speeds. A speed is published only with samples from ≥ 3 distinct devices or traces.
-import type { Engine } from '../../pool.ts';
+import type { Engine } from '../../pool/worker-pool.ts';
 import type { Store } from '../../store/index.ts';
 import { openGraph, type GraphViews } from '../../core/format/route.ts';
 import { TrafficState, PROFILE_SLOTS } from '../../core/traffic-state.ts';

@@ -5,7 +5,7 @@
 import { mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROOT } from './core/config.ts';
+import { ROOT } from '../core/config.ts';
 
 export interface WorkerEntry {
   filename: string;

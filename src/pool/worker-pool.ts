@@ -10,14 +10,14 @@
 // be missing (a thread died and its replacement has none yet), batches go through
 // Piscina's queue as before.
 import { Piscina } from 'piscina';
-import { mallocThreshold } from './core/malloc.ts';
-import { YOUNG_MB } from './core/config.ts';
+import { mallocThreshold } from '../core/malloc.ts';
+import { YOUNG_MB } from '../core/config.ts';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Packr } from 'msgpackr';
-import { loadCatalog, type LoadReport } from './data/catalog.ts';
-import type { AttachRequest, Dataset, TaskReply, TaskRequest } from './core/task.ts';
-import { readBatchReply, batchMicros, type BatchReply, type PieceMessage } from './core/batch.ts';
-import { log } from './core/log.ts';
+import { loadCatalog, type LoadReport } from '../data/catalog.ts';
+import type { AttachRequest, Dataset, TaskReply, TaskRequest } from '../core/task.ts';
+import { readBatchReply, batchMicros, type BatchReply, type PieceMessage } from '../core/batch.ts';
+import { log } from '../core/log.ts';
 import { engineEntry } from './worker-bundle.ts';
 
 const MIN_BATCH = 8;
