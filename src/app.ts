@@ -1,8 +1,8 @@
-// Assembles the service: store, keys, limits, worker engine and the HTTP front end.
+// Assembles the service: store, keys, limits, worker pool and the HTTP front end.
 // Used by src/main.ts, the tests and the benchmarks alike.
 import { join } from 'node:path';
 import { Store } from './store/index.ts';
-import { Engine } from './pool/worker-pool.ts';
+import { WorkerPool } from './pool/worker-pool.ts';
 import { Authenticator } from './auth/authenticator.ts';
 import { Limits } from './auth/limits.ts';
 import { Refusals } from './auth/refusals.ts';
@@ -28,24 +28,24 @@ export interface Running {
 
 export async function startServer(config: Config, extraRoutes: RouteDef[] = []): Promise<Running> {
   const store = await Store.open({ databaseUrl: config.databaseUrl, dbDir: join(config.dataDir, 'db'), max: config.dbPoolMax });
-  const engine = new Engine({ builtDir: config.builtDir, workers: config.workers, youngMb: config.workerYoungMb, maxQueue: config.poolMaxQueue, maxWaitMs: config.poolMaxWaitMs });
+  const pool = new WorkerPool({ builtDir: config.builtDir, workers: config.workers, youngMb: config.workerYoungMb, maxQueue: config.poolMaxQueue, maxWaitMs: config.poolMaxWaitMs });
   const auth = new Authenticator(store);
   const limits = new Limits(store, config.burstRps, 500, () => Date.now(), config.quotaSyncMargin);
   const metrics = new Metrics();
   const refusals = new Refusals(store);
   const webhooks = new Dispatcher(store, { allowPrivate: config.webhookAllowPrivate, backoffScale: config.webhookBackoffScale, timeoutMs: config.webhookTimeoutMs });
   try {
-    await engine.start();
+    await pool.start();
     await auth.start();
     limits.start();
   } catch (e) {
-    await engine.close().catch(() => {});
+    await pool.close().catch(() => {});
     await store.close();
     throw e;
   }
   const router = new Router();
   for (const r of [...allRoutes, ...extraRoutes]) router.add(r);
-  const ctx: AppContext = { engine, store, config, limits, metrics, refusals, webhooks, routes: router.routes };
+  const ctx: AppContext = { pool, store, config, limits, metrics, refusals, webhooks, routes: router.routes };
   const http = new HttpServer({ ctx, router, auth, limits, metrics });
   const traffic = startTraffic(ctx);
   let port: number;
@@ -55,7 +55,7 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
     await traffic.stop();
     await limits.stop().catch(() => {});
     auth.stop();
-    await engine.close().catch(() => {});
+    await pool.close().catch(() => {});
     await store.close();
     throw e;
   }
@@ -76,7 +76,7 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
         await refusals.stop();
         await webhooks.stop();
         auth.stop();
-        await engine.close();
+        await pool.close();
         await store.close();
         http.close();
       })();

@@ -32,7 +32,7 @@ for (const sig of ['SIGTERM', 'SIGINT'] as const) {
 }
 process.on('SIGHUP', () => {
   log.info('reload', { signal: 'SIGHUP' });
-  app.ctx.engine.reload().then(
+  app.ctx.pool.reload().then(
     (r) => log.info('reload_done', r),
     (e) => log.error('reload_failed', { error: String(e) }),
   );

@@ -3,12 +3,12 @@
 // Used by /healthz and by the capability document (a capability is live only when
 // its op is registered and its data is loaded).
 import { resourceLimits } from 'node:worker_threads';
-import type { Dataset, EngineModule } from '../src/core/task.ts';
+import type { Dataset, WorkerModule } from '../src/core/task.ts';
 
 let loaded: { dataset: string; name: string; files: string[] }[] = [];
 let opsList: () => string[] = () => [];
 
-export const system: EngineModule = {
+export const system: WorkerModule = {
   init(ds: Dataset[]) {
     loaded = ds.map((d) => ({ dataset: d.dataset, name: d.name, files: Object.keys(d.files) }));
   },

@@ -5,7 +5,7 @@ import { workerData, threadId, type MessagePort } from 'node:worker_threads';
 import { Unpackr } from 'msgpackr';
 import { partsWithAttribution } from '../src/core/attribution.ts';
 import { encodeBatchReply, readBatchReply, type BatchReply, type PieceMessage } from '../src/core/batch.ts';
-import { TaskError, BinaryBody, JsonText, type Dataset, type EngineModule, type TaskFn, type TaskContext, type TaskReply, type TaskRequest, type AttachRequest } from '../src/core/task.ts';
+import { TaskError, BinaryBody, JsonText, type Dataset, type WorkerModule, type TaskFn, type TaskContext, type TaskReply, type TaskRequest, type AttachRequest } from '../src/core/task.ts';
 import { routing } from './routing/index.ts';
 import { geo } from './geo/index.ts';
 import { address } from './geo/address/tasks.ts';
@@ -15,7 +15,7 @@ import { system, setOpsProvider } from './system.ts';
 import { render } from './render/index.ts';
 import { collectWhenIdle } from './collect.ts';
 
-const modules: EngineModule[] = [system, routing, geo, address, render, places, traffic];
+const modules: WorkerModule[] = [system, routing, geo, address, render, places, traffic];
 const datasets: Dataset[] = (workerData && workerData.datasets) || [];
 const table: Record<string, TaskFn> = {};
 for (const m of modules) {

@@ -5,7 +5,7 @@
 //   memory-child.ts <builtDir> <workers> <load.json>
 //   load.json: { op, per_worker: args[] } — each worker gets the whole list, one task at a time
 import { readFileSync } from 'node:fs';
-import { Engine } from '../../src/pool/worker-pool.ts';
+import { WorkerPool } from '../../src/pool/worker-pool.ts';
 import { loadConfig } from '../../src/core/config.ts';
 import { RELEASE_MS } from '../../workers/routing/matrix/task.ts';
 
@@ -16,7 +16,7 @@ const rssMb = () => process.memoryUsage().rss / 1048576;
 const settle = async () => { global.gc?.(); await new Promise((r) => setTimeout(r, 300)); };
 
 // the server's setting, so `WORKER_YOUNG_MB=6 npm run bench -- memory` measures another cap
-const engine = new Engine({ builtDir, workers, youngMb: loadConfig().workerYoungMb });
+const engine = new WorkerPool({ builtDir, workers, youngMb: loadConfig().workerYoungMb });
 await engine.start();
 await settle();
 const idle = rssMb();

@@ -2,11 +2,11 @@
 // tasks on every worker, and report the process RSS (datasets are shared, state per worker).
 //   rss-child.ts <builtDir> <workers> <pairs.json>
 import { readFileSync } from 'node:fs';
-import { Engine } from '../../src/pool/worker-pool.ts';
+import { WorkerPool } from '../../src/pool/worker-pool.ts';
 
 const [builtDir, workers, pairsFile] = process.argv.slice(2);
 const pairs: [[number, number], [number, number]][] = JSON.parse(readFileSync(pairsFile, 'utf8'));
-const engine = new Engine({ builtDir, workers: Number(workers) });
+const engine = new WorkerPool({ builtDir, workers: Number(workers) });
 await engine.start();
 let ok = 0;
 // Enough concurrency that the pool splits every batch over all the workers (at least 8 tasks per

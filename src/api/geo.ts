@@ -9,7 +9,7 @@ import {
   QUAKE_RADIUS_KM, QUAKE_LIMIT, WATER_RADIUS, WATER_LIMIT, type Limit,
 } from '../core/limits.ts';
 
-const ready = (op: string) => (ctx: AppContext) => ctx.engine.has(op) && ctx.engine.hasDataset('gazetteer');
+const ready = (op: string) => (ctx: AppContext) => ctx.pool.has(op) && ctx.pool.hasDataset('gazetteer');
 const sandbox = (req: Req) => !!req.key?.test;
 const MAX_TEXT = 200;
 
@@ -84,7 +84,7 @@ export const routes: RouteDef[] = [
     async handler(req, ctx) {
       const q = req.q;
       const args = { q: q.q, limit: q.limit, country: countryOf(q), focus: q.focus };
-      return { task: await ctx.engine.run('geocode', args, sandbox(req)) };
+      return { task: await ctx.pool.run('geocode', args, sandbox(req)) };
     },
   },
   {
@@ -101,7 +101,7 @@ export const routes: RouteDef[] = [
     },
     async handler(req, ctx) {
       const { lat, lng, radius } = req.q;
-      return { task: await ctx.engine.run('reverse', { lat, lng, radius }, sandbox(req)) };
+      return { task: await ctx.pool.run('reverse', { lat, lng, radius }, sandbox(req)) };
     },
   },
   {
@@ -118,7 +118,7 @@ export const routes: RouteDef[] = [
     async handler(req, ctx) {
       const q = req.q;
       const args = { q: q.q, limit: q.limit, country: countryOf(q), focus: q.focus };
-      return { task: await ctx.engine.run('suggest', args, sandbox(req)) };
+      return { task: await ctx.pool.run('suggest', args, sandbox(req)) };
     },
   },
   {
@@ -136,7 +136,7 @@ export const routes: RouteDef[] = [
     async handler(req, ctx) {
       const { lat, lng, radius, limit } = req.q;
       const args = { lat, lng, radius, limit, category: category(req.q.category) };
-      return { task: await ctx.engine.run('places_nearby', args, sandbox(req)) };
+      return { task: await ctx.pool.run('places_nearby', args, sandbox(req)) };
     },
   },
   {
@@ -164,7 +164,7 @@ export const routes: RouteDef[] = [
         q: q.q, category: category(q.category), country: countryOf(q),
         ...(at ? { lat: q.lat, lng: q.lng } : {}), radius: q.radius, limit: q.limit,
       };
-      return { task: await ctx.engine.run('places_search', args, sandbox(req)) };
+      return { task: await ctx.pool.run('places_search', args, sandbox(req)) };
     },
   },
   {
@@ -179,7 +179,7 @@ export const routes: RouteDef[] = [
       examples: [{ params: { id: 'svc:gn.2332459' }, summary: 'Lagos' }],
     },
     async handler(req, ctx) {
-      return { task: await ctx.engine.run('place_by_id', { id: req.params.id }, sandbox(req)) };
+      return { task: await ctx.pool.run('place_by_id', { id: req.params.id }, sandbox(req)) };
     },
   },
   {
@@ -197,7 +197,7 @@ export const routes: RouteDef[] = [
     async handler(req, ctx) {
       const { lat, lng, radius, limit } = req.q;
       const args = { lat, lng, radius, limit, category: category(req.q.category) };
-      return { task: await ctx.engine.run('health_nearby', args, sandbox(req)) };
+      return { task: await ctx.pool.run('health_nearby', args, sandbox(req)) };
     },
   },
   {
@@ -214,7 +214,7 @@ export const routes: RouteDef[] = [
     },
     async handler(req, ctx) {
       const { lat, lng, radius, limit } = req.q;
-      return { task: await ctx.engine.run('transit_nearby', { lat, lng, radius, limit }, sandbox(req)) };
+      return { task: await ctx.pool.run('transit_nearby', { lat, lng, radius, limit }, sandbox(req)) };
     },
   },
   {
@@ -235,7 +235,7 @@ export const routes: RouteDef[] = [
     async handler(req, ctx) {
       const { lat, lng, radius_km, min_magnitude, since, limit } = req.q;
       if (since !== undefined && Number.isNaN(Date.parse(since))) throw new HttpError(400, 'invalid_parameter', "Parameter 'since' must be a date such as 1990-01-01.");
-      return { task: await ctx.engine.run('earthquakes_nearby', { lat, lng, radius_km, min_magnitude, since, limit }, sandbox(req)) };
+      return { task: await ctx.pool.run('earthquakes_nearby', { lat, lng, radius_km, min_magnitude, since, limit }, sandbox(req)) };
     },
   },
   {
@@ -252,7 +252,7 @@ export const routes: RouteDef[] = [
     },
     async handler(req, ctx) {
       const { lat, lng, radius, limit } = req.q;
-      return { task: await ctx.engine.run('waterways_nearby', { lat, lng, radius, limit }, sandbox(req)) };
+      return { task: await ctx.pool.run('waterways_nearby', { lat, lng, radius, limit }, sandbox(req)) };
     },
   },
   {
@@ -272,7 +272,7 @@ export const routes: RouteDef[] = [
     },
     async handler(req, ctx) {
       const { lat, lng } = req.q;
-      return { task: await ctx.engine.run('boundaries_at', { lat, lng }, sandbox(req)) };
+      return { task: await ctx.pool.run('boundaries_at', { lat, lng }, sandbox(req)) };
     },
   },
 ];

@@ -1,6 +1,6 @@
 // GET and POST /route/matrix: durations and distances from every source to every destination
 // (workers/routing/matrix/task.ts, task `route_matrix`). Large matrices are split by source rows over
-// the worker threads (Engine.runSpread), each part's rows coming back in blocks ahead of it
+// the worker threads (WorkerPool.runSpread), each part's rows coming back in blocks ahead of it
 // (TaskReply.pieces); they are written out in order (Reply `chunks`), never parsed, decoded or
 // joined into one buffer.
 import type { Reply, RouteDef, AppContext } from '../http/types.ts';
@@ -78,7 +78,7 @@ type MatrixArgs = { sources: [number, number][]; destinations: [number, number][
  * in order.
  */
 export async function runMatrix(ctx: AppContext, args: MatrixArgs, sandbox: boolean): Promise<Reply> {
-  const rows = args.sources.length, cells = rows * args.destinations.length, engine = ctx.engine;
+  const rows = args.sources.length, cells = rows * args.destinations.length, engine = ctx.pool;
   const large = cells > SPLIT_CELLS;
   // traffic cells are each a search of their own (at most TRAFFIC_MATRIX_MAX_CELLS, checked on the whole): not split
   const idle = !large && !args.traffic && cells >= IDLE_SPLIT_CELLS && engine.threads > 1 && engine.idleLanes === engine.threads;
@@ -121,7 +121,7 @@ let kept: SharedArrayBuffer | null = null;
  * room.
  */
 async function runMeeting(ctx: AppContext, args: MatrixArgs, sandbox: boolean): Promise<Reply> {
-  const engine = ctx.engine, S = args.sources.length, points = S + args.destinations.length;
+  const engine = ctx.pool, S = args.sources.length, points = S + args.destinations.length;
   const sides = Math.min(engine.threads, S), parts = split(points, sides), rows = split(S, sides);
   const cap = meetRoom.perPoint * Math.ceil(points / sides);
   const buf = kept && kept.byteLength >= meetBytes(sides, cap) ? kept : new SharedArrayBuffer(meetBytes(sides, cap));
@@ -181,7 +181,7 @@ export const routes: RouteDef[] = [
     method: 'GET',
     path: '/route/matrix',
     scope: 'routing',
-    ready: (ctx) => ctx.engine.has('route_matrix') && ctx.engine.hasDataset('road'),
+    ready: (ctx) => ctx.pool.has('route_matrix') && ctx.pool.hasDataset('road'),
     note: 'Travel-time and distance matrix (many-to-many contraction hierarchy); GET up to 100 points a side, POST up to 1,000 × 1,000 cells.',
     decl: {
       summary: 'Durations and distances from every source to every destination',
@@ -209,7 +209,7 @@ export const routes: RouteDef[] = [
     method: 'POST',
     path: '/route/matrix',
     scope: 'routing',
-    ready: (ctx) => ctx.engine.has('route_matrix') && ctx.engine.hasDataset('road'),
+    ready: (ctx) => ctx.pool.has('route_matrix') && ctx.pool.hasDataset('road'),
     decl: {
       summary: 'Durations and distances for large matrices (JSON body)',
       description: `As GET /route/matrix, with up to ${MATRIX_LIMITS.maxPoints} points a side and ${MATRIX_LIMITS.maxCells.toLocaleString('en')} cells. Points are {"lat","lng"} objects or [lat, lng] pairs.`,

@@ -9,7 +9,7 @@ import type { PoiKind } from '../core/format/pois.ts';
 export const PLACES_LIMITS = { radius: { default: 5000, max: 50_000 }, protectedRadius: { default: 20_000, max: 200_000 }, limit: { default: 10, max: 50 } };
 
 const has = (kind: PoiKind, op: string) => (ctx: AppContext) =>
-  ctx.engine.has(op) && ctx.engine.hasDataset('pois', (d) => ((d.manifest.counts as Record<string, number> | undefined)?.[kind] ?? 0) > 0);
+  ctx.pool.has(op) && ctx.pool.hasDataset('pois', (d) => ((d.manifest.counts as Record<string, number> | undefined)?.[kind] ?? 0) > 0);
 const sandbox = (req: { key: { test: boolean } | null }) => !!req.key?.test;
 const BUILD = 'npm run graph-build -- pois --input country.osm.pbf';
 
@@ -52,7 +52,7 @@ export const routes: RouteDef[] = [
       const { q, category, lat, lng, radius, limit } = req.q;
       if (lat !== undefined && lng === undefined) return badPair('lng');
       if (lng !== undefined && lat === undefined) return badPair('lat');
-      return { task: await ctx.engine.run('businesses_search', { q, category, lat, lng, radius, limit }, sandbox(req)) };
+      return { task: await ctx.pool.run('businesses_search', { q, category, lat, lng, radius, limit }, sandbox(req)) };
     },
   },
   {
@@ -75,7 +75,7 @@ export const routes: RouteDef[] = [
       const { q, lat, lng, radius, limit } = req.q;
       if (lat !== undefined && lng === undefined) return badPair('lng');
       if (lng !== undefined && lat === undefined) return badPair('lat');
-      return { task: await ctx.engine.run('markets_list', { q, lat, lng, radius, limit }, sandbox(req)) };
+      return { task: await ctx.pool.run('markets_list', { q, lat, lng, radius, limit }, sandbox(req)) };
     },
   },
   {
@@ -90,7 +90,7 @@ export const routes: RouteDef[] = [
       examples: [{ params: { id: 'svc:poi.n268113781' }, summary: 'Monaco build' }],
     },
     async handler(req, ctx) {
-      return { task: await ctx.engine.run('market_by_id', { id: req.params.id }, sandbox(req)) };
+      return { task: await ctx.pool.run('market_by_id', { id: req.params.id }, sandbox(req)) };
     },
   },
   {
@@ -107,7 +107,7 @@ export const routes: RouteDef[] = [
       examples: [{ query: 'lat=43.7365&lng=7.3698', summary: 'Monaco build: inside Parc de la Grande Corniche' }],
     },
     async handler(req, ctx) {
-      return { task: await ctx.engine.run('protected_at', { lat: req.q.lat, lng: req.q.lng }, sandbox(req)) };
+      return { task: await ctx.pool.run('protected_at', { lat: req.q.lat, lng: req.q.lng }, sandbox(req)) };
     },
   },
   {
@@ -126,7 +126,7 @@ export const routes: RouteDef[] = [
       examples: [{ query: 'lat=43.74&lng=7.42&radius=20000' }],
     },
     async handler(req, ctx) {
-      return { task: await ctx.engine.run('protected_nearby', { lat: req.q.lat, lng: req.q.lng, radius: req.q.radius, limit: req.q.limit }, sandbox(req)) };
+      return { task: await ctx.pool.run('protected_nearby', { lat: req.q.lat, lng: req.q.lng, radius: req.q.radius, limit: req.q.limit }, sandbox(req)) };
     },
   },
 ];

@@ -59,7 +59,7 @@ export const routes: RouteDef[] = [
     path: '/route',
     scope: 'routing',
     capabilities: ['route_driving'],
-    ready: (ctx) => ctx.engine.has('route') && ctx.engine.hasDataset('road'),
+    ready: (ctx) => ctx.pool.has('route') && ctx.pool.hasDataset('road'),
     note: 'Contraction-hierarchy routes (driving, walk, cycle) over the built OpenStreetMap extracts.',
     decl: {
       summary: 'A route between two points (and optional via points) as GeoJSON',
@@ -115,7 +115,7 @@ export const routes: RouteDef[] = [
       const traffic = req.q.traffic === 'none' ? undefined : req.q.traffic;
       const depart_at = req.q.depart_at === undefined ? undefined : departAt(req.q.depart_at);
       const guidance = guidanceArgs(req.q, req.headers['accept-language'], via.length > 0);
-      return { task: await ctx.engine.run('route', { from, to, via, mode, radius, traffic, depart_at, ...guidance }, !!req.key?.test) };
+      return { task: await ctx.pool.run('route', { from, to, via, mode, radius, traffic, depart_at, ...guidance }, !!req.key?.test) };
     },
   },
 ];

@@ -24,7 +24,7 @@ export interface TaskContext {
   /**
    * Sends bytes of the answer ahead of it, so the thread need not hold a large answer whole (a
    * 1,000 × 1,000 matrix's 15 MB): the caller gets them in order in TaskReply.pieces[stream].
-   * The bytes' whole buffer is moved to the main thread. Only batches on a lane (src/pool.ts)
+   * The bytes' whole buffer is moved to the main thread. Only batches on a lane (src/pool/worker-pool.ts)
    * have it; elsewhere a task keeps its answer whole.
    */
   piece?: (stream: number, bytes: Uint8Array) => void;
@@ -60,7 +60,7 @@ export class BinaryBody {
   constructor(readonly bytes: Uint8Array, readonly scratch = false) {}
 }
 
-export interface EngineModule {
+export interface WorkerModule {
   /** Called once per worker at start with every loaded dataset; keep only views, never copies. */
   init(datasets: Dataset[]): void;
   tasks: Record<string, TaskFn>;
@@ -92,7 +92,7 @@ export interface TaskReply {
   body: Uint8Array;
   /**
    * Says the body has been written and will not be read again, so its buffer may go back to the
-   * worker that wrote it (src/pool.ts). Only the HTTP writer calls it; a reply nobody releases is
+   * worker that wrote it (src/pool/worker-pool.ts). Only the HTTP writer calls it; a reply nobody releases is
    * collected as usual.
    */
   release?: () => void;
@@ -100,7 +100,7 @@ export interface TaskReply {
   pieces?: Uint8Array[][];
 }
 
-/** Sent once to each worker thread at start: its private lane for batches (see src/pool.ts). */
+/** Sent once to each worker thread at start: its private lane for batches (see src/pool/worker-pool.ts). */
 export interface AttachRequest {
   attach: MessagePort;
   /** Shared counter: every attach task of a round waits here until `count` have arrived. */

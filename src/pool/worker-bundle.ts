@@ -14,7 +14,7 @@ export interface WorkerEntry {
 
 let built: Promise<WorkerEntry> | null = null;
 
-export function engineEntry(): Promise<WorkerEntry> {
+export function workerEntry(): Promise<WorkerEntry> {
   built ??= bundle();
   return built;
 }
@@ -28,7 +28,7 @@ async function bundle(): Promise<WorkerEntry> {
   const { build } = await import('esbuild');
   const dir = join(ROOT, 'node_modules', '.cache', 'svc');
   mkdirSync(dir, { recursive: true });
-  const out = join(dir, 'engine.mjs');
+  const out = join(dir, 'worker-entry.mjs');
   const tmp = `${out}.${process.pid}.${Date.now()}.tmp.mjs`;
   await build({
     entryPoints: [join(ROOT, 'workers', 'worker-entry.ts')],

@@ -18,7 +18,7 @@ import { loadCatalog, type LoadReport } from '../data/catalog.ts';
 import type { AttachRequest, Dataset, TaskReply, TaskRequest } from '../core/task.ts';
 import { readBatchReply, batchMicros, type BatchReply, type PieceMessage } from '../core/batch.ts';
 import { log } from '../core/log.ts';
-import { engineEntry } from './worker-bundle.ts';
+import { workerEntry } from './worker-bundle.ts';
 
 const MIN_BATCH = 8;
 /**
@@ -78,7 +78,7 @@ interface Generation {
   idle: (() => void)[];
 }
 
-export interface EngineOptions {
+export interface WorkerPoolOptions {
   builtDir: string;
   workers: number;
   /** Tasks accepted but not yet answered (queued here or on the threads) beyond which new ones are shed. 0 = no bound. */
@@ -101,7 +101,7 @@ export class Overloaded extends Error {
   }
 }
 
-export class Engine {
+export class WorkerPool {
   private gen!: Generation;
   private opsSet = new Set<string>();
   datasets: Dataset[] = [];
@@ -109,7 +109,7 @@ export class Engine {
 
   /** Each worker thread's young generation, MB. */
   private readonly youngMb: number;
-  constructor(private opts: EngineOptions) { this.youngMb = opts.youngMb ?? YOUNG_MB; }
+  constructor(private opts: WorkerPoolOptions) { this.youngMb = opts.youngMb ?? YOUNG_MB; }
 
   async start(): Promise<void> {
     const report = loadCatalog(this.opts.builtDir);
@@ -142,7 +142,7 @@ export class Engine {
 
   private async spawn(datasets: Dataset[]): Promise<{ gen: Generation; ops: string[] }> {
     const n = this.opts.workers;
-    const entry = await engineEntry();
+    const entry = await workerEntry();
     const pool = new Piscina({
       filename: entry.filename,
       minThreads: n,

@@ -5,17 +5,17 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine, Overloaded } from '../../src/pool/worker-pool.ts';
+import { WorkerPool, Overloaded } from '../../src/pool/worker-pool.ts';
 import { loadConfig, YOUNG_MB } from '../../src/core/config.ts';
 
 const decode = (b: Uint8Array) => JSON.parse(new TextDecoder().decode(b));
 
 describe('worker pool', () => {
   let dir: string;
-  let engine: Engine;
+  let engine: WorkerPool;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-pool-'));
-    engine = new Engine({ builtDir: dir, workers: 2 });
+    engine = new WorkerPool({ builtDir: dir, workers: 2 });
     await engine.start();
   });
   afterAll(async () => {
@@ -94,7 +94,7 @@ describe('worker pool', () => {
 describe('worker pool heap limits', () => {
   it('runs each thread with the young generation it is given (WORKER_YOUNG_MB), YOUNG_MB by default', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-pool-young-'));
-    const engines = [new Engine({ builtDir: dir, workers: 1 }), new Engine({ builtDir: dir, workers: 1, youngMb: 9 })];
+    const engines = [new WorkerPool({ builtDir: dir, workers: 1 }), new WorkerPool({ builtDir: dir, workers: 1, youngMb: 9 })];
     try {
       const seen = [];
       for (const e of engines) { await e.start(); seen.push(decode((await e.run('describe', null)).body).young_mb); }
@@ -111,10 +111,10 @@ describe('worker pool heap limits', () => {
 
 describe('worker pool under overload', () => {
   let dir: string;
-  let engine: Engine;
+  let engine: WorkerPool;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-pool-'));
-    engine = new Engine({ builtDir: dir, workers: 1, maxQueue: 8, maxWaitMs: 0 });
+    engine = new WorkerPool({ builtDir: dir, workers: 1, maxQueue: 8, maxWaitMs: 0 });
     await engine.start();
   });
   afterAll(async () => {
@@ -139,7 +139,7 @@ describe('worker pool under overload', () => {
   });
 
   it('sheds on estimated wait: a queue of slow tasks refuses newcomers', async () => {
-    const e = new Engine({ builtDir: dir, workers: 1, maxWaitMs: 1 });
+    const e = new WorkerPool({ builtDir: dir, workers: 1, maxWaitMs: 1 });
     await e.start();
     try {
       // Teach the pool that tasks are slow (1 ms each), as measured replies would.

@@ -228,7 +228,7 @@ describe('/api/v1/route/matrix over HTTP (2 worker threads)', () => {
   });
 
   it('POST 60 × 60 on idle threads runs on both at once, meeting in shared memory, and equals /route cell by cell; on busy threads it runs whole; a side out of room makes it run whole once', async () => {
-    const engine = s.app.ctx.engine, sent: string[] = [], released: string[] = [], run: string[] = [];
+    const engine = s.app.ctx.pool, sent: string[] = [], released: string[] = [], run: string[] = [];
     const together = engine.runTogether.bind(engine), one = engine.run.bind(engine);
     engine.runTogether = (reqs, ...rest) => {
       // one message per thread: its side, its rows, and the buffer attached (shared memory, not packed)

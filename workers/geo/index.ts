@@ -1,7 +1,7 @@
 // Geo module: geocode, reverse, suggest, places and nearby layers over the gazetteer.
 // Arguments arrive validated by the declarations in src/api/geo.ts (ranges from
 // src/core/limits.ts); a task applies the default of a value left out and never re-checks.
-import { TaskError, type Dataset, type EngineModule, type TaskContext } from '../../src/core/task.ts';
+import { TaskError, type Dataset, type WorkerModule, type TaskContext } from '../../src/core/task.ts';
 import { Gazetteer } from './store.ts';
 import { TextSearch, type SearchFilter } from './text.ts';
 import { result, detail } from './results.ts';
@@ -117,7 +117,7 @@ export function admin1Result(g: Gazetteer, lat: number, lng: number, cc: string 
   return { ...base, admin1_type: u.type, code: u.code, hasc: u.hasc, method: hit.method, boundaries: 'natural_earth_2012' };
 }
 
-export const geo: EngineModule = {
+export const geo: WorkerModule = {
   init(datasets: Dataset[]) {
     load(datasets);
   },

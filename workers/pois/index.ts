@@ -8,7 +8,7 @@
 import KDBush from 'kdbush';
 import { around } from 'geokdbush';
 import Flatbush from 'flatbush';
-import { TaskError, type Dataset, type EngineModule, type TaskContext } from '../../src/core/task.ts';
+import { TaskError, type Dataset, type WorkerModule, type TaskContext } from '../../src/core/task.ts';
 import { open } from '../../src/core/format/index.ts';
 import { POI_FILES, POI_VERSION, POI_KINDS, type PoiKind } from '../../src/core/format/pois.ts';
 import { tokens } from '../../src/core/text/normalize.ts';
@@ -169,7 +169,7 @@ function containing(s: PoiSet, k: number, lat: number, lng: number): number[] {
   return [...parity].filter(([, v]) => v).map(([o]) => o);
 }
 
-export const places: EngineModule = {
+export const places: WorkerModule = {
   init(datasets: Dataset[]) {
     sets = datasets.filter((d) => d.dataset === 'pois').map((d) => new PoiSet(d));
   },

@@ -2,7 +2,7 @@
 // colours on a @napi-rs/canvas and answers PNG bytes. Registered only when the tile set is
 // loaded and the canvas module loads, so the capability follows what works.
 import { createRequire } from 'node:module';
-import { BinaryBody, type Dataset, type EngineModule, type TaskFn } from '../../src/core/task.ts';
+import { BinaryBody, type Dataset, type WorkerModule, type TaskFn } from '../../src/core/task.ts';
 import { PmArchive } from '../../src/core/maps/pmtiles.ts';
 import type { StaticMapSpec } from '../../src/core/maps/staticmap.ts';
 import { Renderer } from './draw.ts';
@@ -10,7 +10,7 @@ import { Renderer } from './draw.ts';
 const tasks: Record<string, TaskFn> = {};
 let renderer: Renderer | null = null;
 
-export const render: EngineModule = {
+export const render: WorkerModule = {
   init(datasets: Dataset[]) {
     const ds = datasets.find((d) => d.dataset === 'tiles');
     for (const k of Object.keys(tasks)) delete tasks[k];

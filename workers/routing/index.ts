@@ -2,7 +2,7 @@
 // Tasks: `route` (full answer with geometry), `route_matrix`, `road_access` and `route_cost` (cost and distance only:
 // the compat distance matrix, bench osrm-pairs). Arguments arrive validated by the declarations
 // that call them (points in range, radius within SNAP_RADIUS); they are not re-checked.
-import { TaskError, JsonText, type EngineModule, type TaskContext } from '../../src/core/task.ts';
+import { TaskError, JsonText, type WorkerModule, type TaskContext } from '../../src/core/task.ts';
 import { SNAP_RADIUS } from '../../src/core/limits.ts';
 import { loadGraphs, type LoadedGraph } from './graphs.ts';
 import type { Snap } from './locate/snap.ts';
@@ -146,7 +146,7 @@ export function snappedAll(snaps: Snap[]) {
   return out;
 }
 
-export const routing: EngineModule = {
+export const routing: WorkerModule = {
   // what the warm-up leaves is collected once the thread is idle after it
   init(datasets) { setLoadedGraphs(loadGraphs(datasets)); warmUpMatrix(loadedGraphs(), undefined, collectWhenIdle); },
   tasks: {

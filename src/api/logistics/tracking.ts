@@ -185,7 +185,7 @@ async function matchedTrail(req: Req, ctx: AppContext, o: ReturnType<typeof owne
   const page = { count: t.points.length, limit, has_more: t.hasMore };
   const pts = t.points.map((p) => JSON.parse(p) as { lat: number; lng: number; ts: string; accuracy_m?: number | null });
   if (pts.length < 2) return { json: { device, page, matched: null, note: 'Fewer than two pings in the range: nothing to match.' } };
-  const reply = await ctx.engine.run('route_match', {
+  const reply = await ctx.pool.run('route_match', {
     mode,
     points: pts.map((p) => ({ lat: p.lat, lng: p.lng, ts: Date.parse(p.ts) / 1000, ...(p.accuracy_m ? { accuracy_m: Math.min(1000, p.accuracy_m) } : {}) })),
   }, o.sandbox);

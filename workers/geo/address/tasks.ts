@@ -3,7 +3,7 @@
 //   address_verify       { address? | components?, country?, lat?, lng? } → { verdict, components, granularity, normalized, geocode, issues, pin }
 //   address_autocomplete { q, focus?: [lat, lng], country?, limit?, sessiontoken? } → { suggestions: [{ description, kind, components, place_id, lat, lng, … }] }
 // Arguments arrive validated by src/api/address.ts; the checks here are a second line.
-import { TaskError, type EngineModule, type TaskContext } from '../../../src/core/task.ts';
+import { TaskError, type WorkerModule, type TaskContext } from '../../../src/core/task.ts';
 import { inLagos, CAT } from '../../../src/core/categories.ts';
 import { haversine } from '../../../src/core/geometry.ts';
 import { gazetteer, parseQuery, admin1Result, ADMIN1_BOUNDARIES } from '../index.ts';
@@ -287,7 +287,7 @@ function autocomplete(a: any, ctx: TaskContext) {
   };
 }
 
-export const address: EngineModule = {
+export const address: WorkerModule = {
   init() { /* the geo module loads the gazetteer and the lexicon */ },
   tasks: {
     address_parse(a, ctx) {

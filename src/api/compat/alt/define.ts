@@ -10,7 +10,7 @@ interface Needs { ops: string[]; datasets: ('road' | 'gazetteer')[]; ready?: (ct
 const NEEDS: Record<string, Needs> = {};
 
 const works = (ctx: AppContext, n: Needs) =>
-  n.ops.every((op) => ctx.engine.has(op)) && n.datasets.every((d) => ctx.engine.hasDataset(d)) && (n.ready ? n.ready(ctx) : true);
+  n.ops.every((op) => ctx.pool.has(op)) && n.datasets.every((d) => ctx.pool.hasDataset(d)) && (n.ready ? n.ready(ctx) : true);
 
 /** The layer works only when every endpoint's tasks are registered and their data is loaded. */
 export function compatReady(ctx: AppContext): boolean {

@@ -12,8 +12,8 @@ const decoder = new TextDecoder();
 
 /** Runs one task and parses its JSON answer (errors included: the caller decides what they mean here). */
 export async function task(ctx: AppContext, req: Req, op: string, args: unknown): Promise<TaskResult> {
-  if (!ctx.engine.has(op)) throw new HttpError(503, 'not_loaded', `This endpoint needs the '${op}' task, which this build does not run.`);
-  const r = await ctx.engine.run(op, args, !!req.key?.test);
+  if (!ctx.pool.has(op)) throw new HttpError(503, 'not_loaded', `This endpoint needs the '${op}' task, which this build does not run.`);
+  const r = await ctx.pool.run(op, args, !!req.key?.test);
   let body: any;
   try {
     body = JSON.parse(decoder.decode(r.body));
