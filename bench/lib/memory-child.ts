@@ -4,6 +4,7 @@
 // shared; what grows with N is per-worker).
 //   memory-child.ts <builtDir> <workers> <load.json>
 //   load.json: { op, per_worker: args[] } — each worker gets the whole list, one task at a time
+import type { TaskArgs, TaskCall, TaskOp } from '../../src/core/tasks/index.ts';
 import { readFileSync } from 'node:fs';
 import { WorkerPool } from '../../src/pool/worker-pool.ts';
 import { loadConfig } from '../../src/core/config.ts';
@@ -11,7 +12,7 @@ import { RELEASE_MS } from '../../workers/routing/matrix/task.ts';
 
 const [builtDir, workersS, loadFile] = process.argv.slice(2);
 const workers = Number(workersS);
-const load: { op: string; per_worker: unknown[] } = JSON.parse(readFileSync(loadFile, 'utf8'));
+const load: { op: TaskOp; per_worker: TaskArgs<TaskOp>[] } = JSON.parse(readFileSync(loadFile, 'utf8'));
 const rssMb = () => process.memoryUsage().rss / 1048576;
 const settle = async () => { global.gc?.(); await new Promise((r) => setTimeout(r, 300)); };
 
@@ -29,7 +30,7 @@ async function runLoad(): Promise<{ statuses: Record<number, number>; seconds: n
   // One task per worker at a time, each to its own thread (runSpread), so every worker holds the
   // state of this kind of task and none holds two at once.
   for (const args of load.per_worker) {
-    const rs = await engine.runSpread(Array.from({ length: workers }, () => ({ op: load.op, args })));
+    const rs = await engine.runSpread(Array.from({ length: workers }, () => ({ op: load.op, args } as TaskCall<TaskOp>)));
     for (const r of rs) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
   }
   return { statuses, seconds: (performance.now() - t0) / 1000 };

@@ -2,6 +2,7 @@
 // driver can be sent to a pin. Declared operations; the work runs in the worker tasks
 // address_parse / address_verify / address_autocomplete (workers/geo/address/tasks.ts) and
 // road_access (workers/routing/locate/access.ts).
+import type { TaskArgs, TaskOp } from '../core/tasks/index.ts';
 import { HttpError, type AppContext, type RouteDef } from '../http/types.ts';
 import { Q, type Schema } from '../http/operation.ts';
 
@@ -13,10 +14,10 @@ export const AUTOCOMPLETE_LIMIT = { default: 5, max: 10 };
 export const DISPATCH_ROAD_M = 200;
 
 const sandbox = (req: { key: { test: boolean } | null }) => !!req.key?.test;
-const geoReady = (op: string) => (ctx: AppContext) => ctx.pool.has(op) && ctx.pool.hasDataset('gazetteer');
+const geoReady = (op: TaskOp) => (ctx: AppContext) => ctx.pool.has(op) && ctx.pool.hasDataset('gazetteer');
 
 /** Runs a task and returns its body as an object (attribution dropped: the reply adds it once). */
-export async function runJson(ctx: AppContext, op: string, args: unknown, sb: boolean): Promise<Record<string, any>> {
+export async function runJson<K extends TaskOp>(ctx: AppContext, op: K, args: TaskArgs<K>, sb: boolean): Promise<Record<string, any>> {
   const r = await ctx.pool.run(op, args, sb);
   const body = JSON.parse(new TextDecoder().decode(r.body));
   if (r.status !== 200) throw new HttpError(r.status, body?.error?.code ?? 'internal', body?.error?.message ?? 'Internal error.');

@@ -1,6 +1,7 @@
 // Geo endpoints: geocode, reverse, suggest, places and the nearby layers. Each is a declared
 // operation (validated before the handler, limits from src/core/limits.ts); the search runs
 // in a worker task.
+import type { TaskOp } from '../core/tasks/index.ts';
 import { HttpError, type AppContext, type Req, type RouteDef } from '../http/types.ts';
 import { Q, type QueryParam, type Schema } from '../http/operation.ts';
 import { NEARBY_NAMES, NEARBY_ALIASES, HEALTH_CATEGORIES, resolveCategory } from '../core/categories.ts';
@@ -9,7 +10,7 @@ import {
   QUAKE_RADIUS_KM, QUAKE_LIMIT, WATER_RADIUS, WATER_LIMIT, type Limit,
 } from '../core/limits.ts';
 
-const ready = (op: string) => (ctx: AppContext) => ctx.pool.has(op) && ctx.pool.hasDataset('gazetteer');
+const ready = (op: TaskOp) => (ctx: AppContext) => ctx.pool.has(op) && ctx.pool.hasDataset('gazetteer');
 const sandbox = (req: Req) => !!req.key?.test;
 const MAX_TEXT = 200;
 

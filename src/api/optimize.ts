@@ -72,7 +72,7 @@ export const routes: RouteDef[] = [
       b.stops.forEach((s: any, i: number) => {
         if (s.time_window && s.time_window[0] > s.time_window[1]) throw new HttpError(400, 'invalid_parameter', `Parameter 'stops[${i}].time_window' must be [from_s, to_s] with from_s ≤ to_s.`);
       });
-      const args = { start: pair(b.start), end: pair(b.end), round_trip: b.round_trip, stops: b.stops, mode: MODE_ALIASES[m], radius: b.radius ?? SNAP_RADIUS.default };
+      const args = { start: pair(b.start)!, end: pair(b.end), round_trip: b.round_trip, stops: b.stops, mode: MODE_ALIASES[m], radius: b.radius ?? SNAP_RADIUS.default };
       return { task: await ctx.pool.run('route_optimize', args, !!req.key?.test) };
     },
   },

@@ -5,6 +5,7 @@
 // `{"code":"Ok",…}` or a 400 with `{"code":"NoRoute|NoSegment|InvalidQuery|…","message"}`.
 // The key may come as `?key=` here (such clients cannot set headers); the request log records the
 // path only. docs/osrm.md lists what is accepted but ignored (hints, bearings, approaches).
+import type { TaskOp } from '../core/tasks/index.ts';
 import polyline from '@mapbox/polyline';
 import type { Req, Reply, RouteDef, AppContext } from '../http/types.ts';
 import { Q, type Schema } from '../http/operation.ts';
@@ -286,7 +287,7 @@ export const OSRM_SCHEMAS = {
   nearest: { type: 'object', required: ['code', 'waypoints'], properties: { code: { const: 'Ok' }, waypoints: { type: 'array', items: { ...waypoint, required: ['nodes', 'hint', 'distance', 'name', 'location'], properties: { ...(waypoint.properties as object), nodes: { type: 'array', items: { type: 'integer' } } } } } } } as Schema,
 };
 const errors = { 400: { description: 'OSRM error: {"code":"InvalidQuery|InvalidValue|InvalidOptions|NoSegment|NoRoute|NoTrips|NoMatch|TooBig|NotImplemented|NotSupported","message"}', schema: OSRM_SCHEMAS.error } };
-const ready = (op: string) => (ctx: AppContext) => ctx.pool.has(op) && ctx.pool.hasDataset('road');
+const ready = (op: TaskOp) => (ctx: AppContext) => ctx.pool.has(op) && ctx.pool.hasDataset('road');
 
 export const routes: RouteDef[] = [
   {

@@ -1,6 +1,7 @@
 // Places from OpenStreetMap (issue 15 §4): businesses, markets and protected areas of the full-tag
 // extracts an operator builds with `npm run graph-build -- pois --input country.osm.pbf`. The default
 // data (road-only extracts) has none, so these capabilities are off until such a build is loaded.
+import type { TaskOp } from '../core/tasks/index.ts';
 import { HttpError, type AppContext, type RouteDef } from '../http/types.ts';
 import { Q, type Schema } from '../http/operation.ts';
 import type { PoiKind } from '../core/format/pois.ts';
@@ -8,7 +9,7 @@ import type { PoiKind } from '../core/format/pois.ts';
 /** Radius (metres) and limit of the places endpoints: one definition for the schemas. */
 export const PLACES_LIMITS = { radius: { default: 5000, max: 50_000 }, protectedRadius: { default: 20_000, max: 200_000 }, limit: { default: 10, max: 50 } };
 
-const has = (kind: PoiKind, op: string) => (ctx: AppContext) =>
+const has = (kind: PoiKind, op: TaskOp) => (ctx: AppContext) =>
   ctx.pool.has(op) && ctx.pool.hasDataset('pois', (d) => ((d.manifest.counts as Record<string, number> | undefined)?.[kind] ?? 0) > 0);
 const sandbox = (req: { key: { test: boolean } | null }) => !!req.key?.test;
 const BUILD = 'npm run graph-build -- pois --input country.osm.pbf';

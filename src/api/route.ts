@@ -1,4 +1,5 @@
 // GET /route: a declared operation (validated before the handler), then one `route` task in the pool.
+import type { GuidedRouteArgs } from '../core/tasks/index.ts';
 import type { RouteDef } from '../http/types.ts';
 import { HttpError } from '../http/types.ts';
 import { Q } from '../http/operation.ts';
@@ -45,8 +46,8 @@ const stepSchema = {
 const legSchema = { type: 'object', required: ['distance_m', 'duration_s'], properties: { distance_m: { type: 'number' }, duration_s: { type: 'number' }, steps: { type: 'array', items: stepSchema } } };
 
 /** steps, lang (else Accept-Language, else en) and alternatives (true = the maximum; none with via points) for the route task. */
-export function guidanceArgs(q: Record<string, any>, acceptLanguage: string | undefined, hasVia: boolean): { steps?: true; lang?: string; alternatives?: number } {
-  const out: { steps?: true; lang?: string; alternatives?: number } = {};
+export function guidanceArgs(q: Record<string, any>, acceptLanguage: string | undefined, hasVia: boolean): Pick<GuidedRouteArgs, 'steps' | 'lang' | 'alternatives'> {
+  const out: Pick<GuidedRouteArgs, 'steps' | 'lang' | 'alternatives'> = {};
   if (q.steps) { out.steps = true; out.lang = q.lang ?? negotiateLang(acceptLanguage) ?? 'en'; }
   const a = q.alternatives === 'true' ? MAX_ALTERNATIVES : q.alternatives === undefined || q.alternatives === 'false' ? 0 : Number(q.alternatives);
   if (a > 0 && !hasVia) out.alternatives = a;

@@ -1,4 +1,5 @@
-// The typed task interface between the front end and the worker pool.
+// The message interface between the front end and the worker pool; which tasks exist, with
+// which arguments and answers, is the task map (src/core/tasks/index.ts).
 //
 // The main thread sends { op, args, sandbox }. A module's task function returns a
 // plain response-body object (without `attribution`), or a JsonText, or throws TaskError; the
@@ -41,7 +42,9 @@ export type TaskFn = (args: any, ctx: TaskContext) => unknown;
  * the bytes they were written as and are copied once into the reply, never decoded to a string
  * and encoded back.
  */
-export class JsonText {
+export class JsonText<Shape = unknown> {
+  /** Type only: the JSON value the text is (never set; lets the task map check a task's answer). */
+  declare readonly shape?: Shape;
   readonly parts: (string | Uint8Array)[];
   /** `scratch`: the byte pieces are the thread's reused buffers, valid only until its next task. */
   constructor(text: string | (string | Uint8Array)[], readonly scratch = false) { this.parts = typeof text === 'string' ? [text] : text; }
@@ -60,6 +63,7 @@ export class BinaryBody {
   constructor(readonly bytes: Uint8Array, readonly scratch = false) {}
 }
 
+/** A worker module: its task functions, each checked against the task map where it is declared (TaskTable). */
 export interface WorkerModule {
   /** Called once per worker at start with every loaded dataset; keep only views, never copies. */
   init(datasets: Dataset[]): void;
@@ -86,8 +90,13 @@ export interface TaskRequest {
   attached?: Uint8Array[];
 }
 
-/** What a task answers: an HTTP status and the complete JSON body, attribution included. */
-export interface TaskReply {
+/**
+ * What a task answers: an HTTP status and the complete JSON body, attribution included.
+ * `Shape` is the answer's JSON on status 200 (the task map's reply), for replyJson().
+ */
+export interface TaskReply<Shape = unknown> {
+  /** Type only: never set. */
+  readonly shape?: Shape;
   status: number;
   body: Uint8Array;
   /**

@@ -16,6 +16,7 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Packr } from 'msgpackr';
 import { loadCatalog, type LoadReport } from '../data/catalog.ts';
 import type { AttachRequest, Dataset, TaskReply, TaskRequest } from '../core/task.ts';
+import type { TaskArgs, TaskCall, TaskOp, TaskResult } from '../core/tasks/index.ts';
 import { readBatchReply, batchMicros, type BatchReply, type PieceMessage } from '../core/batch.ts';
 import { log } from '../core/log.ts';
 import { workerEntry } from './worker-bundle.ts';
@@ -248,7 +249,7 @@ export class WorkerPool {
    * task queued in that turn (see dispatch), so under load the message round trip is paid per
    * batch rather than per request, and an idle server adds no waiting.
    */
-  run(op: string, args: unknown, sandbox = false): Promise<TaskReply> {
+  run<K extends TaskOp>(op: K, args: TaskArgs<K>, sandbox = false): Promise<TaskReply<TaskResult<K>>> {
     const shed = this.shouldShed();
     if (shed) {
       this.shed[shed.reason]++;
@@ -258,7 +259,8 @@ export class WorkerPool {
     return new Promise((resolve, reject) => {
       this.pending.push({
         req: { op, args, sandbox },
-        resolve: (r) => { this.outstanding--; resolve(r); },
+        // the bytes are what the task map says `op` answers: the worker's table is checked against it
+        resolve: (r) => { this.outstanding--; resolve(r as TaskReply<TaskResult<K>>); },
         reject: (e) => { this.outstanding--; reject(e); },
       });
       this.schedule();
@@ -298,9 +300,9 @@ export class WorkerPool {
    * open lane in turn, counted as `estimateUs` of work there so the next part goes elsewhere.
    * Without lanes (or with every lane full) they queue like any task.
    */
-  runSpread(reqs: { op: string; args: unknown; attached?: Uint8Array[] }[], sandbox = false, estimateUs = 100_000): Promise<TaskReply[]> {
-    return Promise.all(reqs.map((r) => new Promise<TaskReply>((resolve, reject) => {
-      const p: Pending = { req: { op: r.op, args: r.args, sandbox, attached: r.attached }, resolve, reject };
+  runSpread<K extends TaskOp>(reqs: TaskCall<K>[], sandbox = false, estimateUs = 100_000): Promise<TaskReply<TaskResult<K>>[]> {
+    return Promise.all(reqs.map((r) => new Promise<TaskReply<TaskResult<K>>>((resolve, reject) => {
+      const p: Pending = { req: { op: r.op, args: r.args, sandbox, attached: r.attached }, resolve: resolve as Pending['resolve'], reject };
       const open = this.gen.lanes.filter((l) => l.out.length < MAX_INFLIGHT).sort((a, b) => a.us - b.us);
       if (!open.length || this.gen.closing) { this.pending.push(p); this.schedule(); return; }
       this.send(open[0], [p], estimateUs, true);
@@ -312,13 +314,13 @@ export class WorkerPool {
    * another (the sides of a matrix meeting in shared memory, src/core/meet.ts): one to each idle
    * lane, sent at once. Null, and nothing sent, when fewer lanes than tasks are idle.
    */
-  runTogether(reqs: { op: string; args: unknown; attached?: Uint8Array[] }[], sandbox = false, estimateUs = 100_000): Promise<TaskReply[]> | null {
+  runTogether<K extends TaskOp>(reqs: TaskCall<K>[], sandbox = false, estimateUs = 100_000): Promise<TaskReply<TaskResult<K>>[]> | null {
     const gen = this.gen;
     if (!gen || gen.closing || this.pending.length) return null;
     const idle = gen.lanes.filter((l) => l.out.length === 0);
     if (idle.length < reqs.length) return null;
-    return Promise.all(reqs.map((r, i) => new Promise<TaskReply>((resolve, reject) => {
-      this.send(idle[i], [{ req: { op: r.op, args: r.args, sandbox, attached: r.attached }, resolve, reject }], estimateUs, true);
+    return Promise.all(reqs.map((r, i) => new Promise<TaskReply<TaskResult<K>>>((resolve, reject) => {
+      this.send(idle[i], [{ req: { op: r.op, args: r.args, sandbox, attached: r.attached }, resolve: resolve as Pending['resolve'], reject }], estimateUs, true);
     })));
   }
 
@@ -430,7 +432,8 @@ export class WorkerPool {
     await gen.pool.close();
   }
 
-  has(op: string): boolean {
+  /** Whether the threads serve `op` (a module may register a task only when its data loads: staticmap). */
+  has(op: TaskOp): boolean {
     return this.opsSet.has(op);
   }
 

@@ -9,12 +9,9 @@
 //   rows = sources, columns = destinations; a cell is null when no route exists or a point has no
 //   road within the radius (its snapped entry is null). snapped = {lat, lng, distance_m} of the
 //   point's nearest road.
-//   With `rows`, one part of a matrix split over threads, for src/api/matrix.ts to join without
-//   parsing (readPart): three u32 (little-endian) byte lengths, then the durations rows `[…],[…]`,
-//   the distances rows, the snapped sources of those rows `{…},null`, and, in the part whose rows
-//   start at 0 (the only one read for it), the rest of the object from `"destinations":` on,
-//   without its braces. With `stream` (on a lane), a part whose rows
-//   came ahead as pieces: its two sections of rows are empty.
+//   With `rows`, one part of a matrix split over threads, in the layout of src/core/matrix-part.ts,
+//   for the pool's matrix dispatch to join without parsing. With `stream` (on a lane), a part whose
+//   rows came ahead as pieces: its two sections of rows are empty.
 //
 // Every cell equals what /route answers for that pair (the same candidates, phantom costs, same-edge
 // shortcut and fallback, workers/routing/locate/candidates.ts): duration_s and distance_m rounded to 0.1.
@@ -33,7 +30,8 @@ import { leg } from '../search/legs.ts';
 import { searchFor, type TrafficArgs, type TrafficUse } from '../search/traffic-search.ts';
 import { TRAFFIC_MATRIX_MAX_CELLS } from '../../../src/core/limits.ts';
 import { collectSoon } from '../../collect.ts';
-import { meetLayout, meetRegion, meetPublish, meetWait, meetLength, MEET_PENDING, MEET_WRITTEN, MEET_FULL } from '../../../src/core/meet.ts';
+import { meetLayout, meetRegion, meetPublish, meetWait, meetLength, MEET_PENDING, MEET_WRITTEN, MEET_FULL, MEET_FULL_ERROR } from '../../../src/core/meet.ts';
+import { PART_HEAD_BYTES, writePartHead } from '../../../src/core/matrix-part.ts';
 
 export interface MatrixArgs extends TrafficArgs {
   sources: [number, number][];
@@ -44,7 +42,7 @@ export interface MatrixArgs extends TrafficArgs {
   /** send the rows ahead in pieces where the thread can (matrixTask) */
   stream?: boolean;
   /**
-   * A matrix on several idle threads at once (src/api/matrix.ts, src/core/meet.ts): side `side` of
+   * A matrix on several idle threads at once (src/pool/matrix-dispatch.ts, src/core/meet.ts): side `side` of
    * `sides` writes the upward search spaces of points [part[0], part[1]) of sources ++ destinations
    * into its region (`room` Float64s) of the shared buffer attached to the task (writeSide), waits for the other
    * sides (readSides), and answers rows `rows` as a part from every point's space, without a
@@ -406,7 +404,7 @@ export function readSides(args: MatrixArgs, buf: SharedArrayBuffer, timeoutMs = 
     if (state === MEET_FULL) full = true;
     else out.push(new Uint8Array(buf, meetRegion(buf, m, k).byteOffset, 8 * meetLength(m, k)));
   }
-  if (full) throw new TaskError(409, 'meet_full', 'The search spaces did not fit the shared buffer.');
+  if (full) throw new TaskError(MEET_FULL_ERROR.status, MEET_FULL_ERROR.code, 'The search spaces did not fit the shared buffer.');
   return out;
 }
 
@@ -696,7 +694,7 @@ export function matrixTask(args: MatrixArgs, ctx?: Pick<TaskContext, 'piece' | '
       piece(1, blockText(metres, k, cols, false));
     }
     w = writer;
-    w.n = a = b = c = d = 12;
+    w.n = a = b = c = d = PART_HEAD_BYTES;
   } else {
     const r = costsOf(p, true);
     traffic = r.traffic;
@@ -706,7 +704,7 @@ export function matrixTask(args: MatrixArgs, ctx?: Pick<TaskContext, 'piece' | '
     if (writer.buf.length < bound) writer = new ByteWriter(bound);
     w = writer;
     w.n = 0;
-    if (part) w.n = 12; else w.str('{"durations_s":[');
+    if (part) w.n = PART_HEAD_BYTES; else w.str('{"durations_s":[');
     a = w.n;
     w.rows(r.ms, rows, cols, true);
     b = w.n;
@@ -719,13 +717,13 @@ export function matrixTask(args: MatrixArgs, ctx?: Pick<TaskContext, 'piece' | '
   const e = w.n;
   w.snapped(p.src, r0, r1);
   const f = w.n;
-  // the rest of the object is read from the first part only (src/api/matrix.ts joinParts)
+  // the rest of the object is read from the first part only (src/pool/matrix-dispatch.ts joinParts)
   if (!part || r0 === 0) {
     w.str(part ? '"destinations":[' : '],"destinations":[');
     w.snapped(p.dst, 0, p.dst.length);
     w.str(`],"mode":${JSON.stringify(graph.profile)},"extract":${JSON.stringify(graph.extract)}${traffic ? `,"traffic":${JSON.stringify(traffic)}` : ''}`);
   }
   if (!part) { w.str('}'); return new JsonText([w.buf.subarray(0, w.n)], true); }
-  w.view.setUint32(0, b - a, true); w.view.setUint32(4, d - c, true); w.view.setUint32(8, f - e, true);
+  writePartHead(w.view, b - a, d - c, f - e);
   return new BinaryBody(w.buf.subarray(0, w.n), true);
 }
