@@ -6,7 +6,8 @@ import { loadedGraphs } from '../routing/graphs.ts';
 import { matchTrace, type Matching } from '../routing/match/match.ts';
 import { edgeSamples, type MatchedRun } from './samples.ts';
 
-export interface SamplesArgs { traces: { device: string; points: [number, number, number][] }[] }
+import type { TrafficSamplesArgs as SamplesArgs } from '../../src/core/tasks/index.ts';
+export type { SamplesArgs };
 
 const COVER_M = 200;
 

@@ -3,14 +3,8 @@
 import type { LoadedGraph } from '../routing/graphs.ts';
 import { E7 } from '../../src/core/format/route.ts';
 
-export interface SegmentsArgs {
-  bbox: [number, number, number, number];
-  mode: 'live' | 'forecast';
-  /** forecast: day of week (0 = Sunday, UTC) and hour. */
-  dow?: number;
-  hour?: number;
-  limit: number;
-}
+import type { TrafficSegmentsArgs as SegmentsArgs } from '../../src/core/tasks/index.ts';
+export type { SegmentsArgs };
 
 export type Congestion = 'free' | 'moderate' | 'heavy' | 'standstill';
 

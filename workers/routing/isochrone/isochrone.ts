@@ -32,7 +32,8 @@ import { pickGraph } from '../matrix/task.ts';
 import { triContours } from './tri-contour.ts';
 import { collectSoon } from '../../collect.ts';
 
-export interface IsochroneArgs { from: [number, number]; minutes?: number[]; meters?: number[]; mode?: string; radius?: number }
+import type { IsochroneArgs, IsochroneReply } from '../../../src/core/tasks/index.ts';
+export type { IsochroneArgs };
 
 export const MAX_CONTOURS = 4;
 export const MAX_MINUTES = 120;
@@ -76,7 +77,7 @@ export function reach(graph: LoadedGraph, from: [number, number], radius: number
   return { settled, snaps: c, cost };
 }
 
-export function isochroneTask(args: IsochroneArgs) {
+export function isochroneTask(args: IsochroneArgs): IsochroneReply {
   const { mode, radius } = modeAndRadius(args);
   const from = checkPoint(args.from, 'from');
   const byDistance = args.meters !== undefined;
@@ -242,7 +243,7 @@ export function isochroneTask(args: IsochroneArgs) {
     for (let i = 0; i < ring.length; i += 2) out.push([Math.round((lo0 + (ring[i] * cell) / kx) * 1e6) / 1e6, Math.round((la0 + ring[i + 1] * cell) * 1e6) / 1e6]);
     return out;
   };
-  const features = polys.map((p, i) => ({
+  const features: IsochroneReply['features'] = polys.map((p, i) => ({
     type: 'Feature',
     geometry: { type: 'MultiPolygon', coordinates: p.map((poly) => poly.map(toLngLat)) },
     properties: { contour: levels[i], metric: byDistance ? 'distance' : 'time', [name]: levels[i] },

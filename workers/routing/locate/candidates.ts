@@ -8,8 +8,7 @@ import { leg } from '../search/legs.ts';
 import { TaskError } from '../../../src/core/task.ts';
 import { SNAP_RADIUS } from '../../../src/core/limits.ts';
 
-export const MODES = ['driving', 'walk', 'cycle'] as const;
-export type Mode = (typeof MODES)[number];
+import { ROUTED_MODES as MODES, type RoutedMode as Mode } from '../../../src/core/tasks/index.ts';
 export const DEFAULT_RADIUS = SNAP_RADIUS.default;
 export const MAX_RADIUS = SNAP_RADIUS.max;
 

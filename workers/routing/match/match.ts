@@ -28,8 +28,8 @@ import { leg } from '../search/legs.ts';
 import { JsonCoordSink } from '../answers/coords.ts';
 import { boxSlack, nearOnSeg, project, type Snap } from '../locate/snap.ts';
 
-export interface TracePoint { lat: number; lng: number; ts?: number; accuracy_m?: number }
-export interface MatchArgs { points: TracePoint[]; mode?: string }
+import type { MatchArgs, MatchReply, TracePoint } from '../../../src/core/tasks/index.ts';
+export type { MatchArgs, TracePoint };
 
 export const MAX_POINTS = 2000;
 export const SIGMA_M = 10;
@@ -199,7 +199,7 @@ const r1 = (x: number) => Math.round(x * 10) / 10;
 const r7 = (x: number) => Math.round(x * 1e7) / 1e7;
 const COORDS = '\u0000coords';
 
-export function matchTask(args: MatchArgs): JsonText {
+export function matchTask(args: MatchArgs): JsonText<MatchReply> {
   const { mode } = modeAndRadius({ mode: args.mode });
   if (!Array.isArray(args.points) || args.points.length < 2) throw new TaskError(400, 'invalid_parameter', "Parameter 'points' must list at least two points.");
   if (args.points.length > MAX_POINTS) throw new TaskError(400, 'invalid_parameter', `Parameter 'points' lists ${args.points.length} points; at most ${MAX_POINTS}.`);

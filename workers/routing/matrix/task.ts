@@ -27,33 +27,14 @@ import { candidates, onComponentsNear, modeAndRadius, checkPoint } from '../loca
 import { UpwardSearch, Settled, FORWARD, BACKWARD } from '../search/upward.ts';
 import type { Snap } from '../locate/snap.ts';
 import { leg } from '../search/legs.ts';
-import { searchFor, type TrafficArgs, type TrafficUse } from '../search/traffic-search.ts';
+import { searchFor, type TrafficUse } from '../search/traffic-search.ts';
 import { TRAFFIC_MATRIX_MAX_CELLS } from '../../../src/core/limits.ts';
 import { collectSoon } from '../../collect.ts';
 import { meetLayout, meetRegion, meetPublish, meetWait, meetLength, MEET_PENDING, MEET_WRITTEN, MEET_FULL, MEET_FULL_ERROR } from '../../../src/core/meet.ts';
 import { PART_HEAD_BYTES, writePartHead } from '../../../src/core/matrix-part.ts';
 
-export interface MatrixArgs extends TrafficArgs {
-  sources: [number, number][];
-  destinations: [number, number][];
-  mode?: string;
-  radius?: number;
-  rows?: [number, number];
-  /** send the rows ahead in pieces where the thread can (matrixTask) */
-  stream?: boolean;
-  /**
-   * A matrix on several idle threads at once (src/pool/matrix-dispatch.ts, src/core/meet.ts): side `side` of
-   * `sides` writes the upward search spaces of points [part[0], part[1]) of sources ++ destinations
-   * into its region (`room` Float64s) of the shared buffer attached to the task (writeSide), waits for the other
-   * sides (readSides), and answers rows `rows` as a part from every point's space, without a
-   * search of its own.
-   */
-  phase?: 'meet';
-  part?: [number, number];
-  side?: number;
-  sides?: number;
-  room?: number;
-}
+import type { MatrixArgs, MatrixReply } from '../../../src/core/tasks/index.ts';
+export type { MatrixArgs };
 
 /** Costs of a matrix: ms and metres per cell (Infinity where unreachable), row-major over rows [r0, r1). */
 export interface MatrixCosts {
@@ -669,7 +650,7 @@ function blockText(arr: Float64Array, rows: number, cols: number, secs: boolean)
  * part in blocks of BLOCK_CELLS cells, durations as stream 0 and distances as stream 1, and the
  * part's own sections of rows are empty: the thread never holds more than a block.
  */
-export function matrixTask(args: MatrixArgs, ctx?: Pick<TaskContext, 'piece' | 'attached'>): JsonText | BinaryBody {
+export function matrixTask(args: MatrixArgs, ctx?: Pick<TaskContext, 'piece' | 'attached'>): JsonText<MatrixReply> | BinaryBody {
   // the request's points are checked once, for the side it writes and the rows it answers
   const ok = checked(args);
   let spaces: Uint8Array[] | undefined;

@@ -25,8 +25,8 @@ import { matrixCosts } from '../matrix/task.ts';
 import { checkPoint } from '../locate/candidates.ts';
 import { rng } from '../../../src/core/rand.ts';
 
-export interface Stop { lat: number; lng: number; id?: string; service_s?: number; time_window?: [number, number] }
-export interface OptimizeArgs { start: [number, number]; end?: [number, number]; round_trip?: boolean; stops: Stop[]; mode?: string; radius?: number }
+import type { OptimizeArgs, OptimizeReply, Stop } from '../../../src/core/tasks/index.ts';
+export type { OptimizeArgs, Stop };
 
 export const EXACT_MAX = 10;
 export const LATE_WEIGHT = 1000;
@@ -401,7 +401,7 @@ export function solveTour(tour: Tour, seed = 1, o: SolveOptions = {}): { seq: nu
 
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
-export function optimizeTask(args: OptimizeArgs) {
+export function optimizeTask(args: OptimizeArgs): OptimizeReply {
   if (!Array.isArray(args.stops) || args.stops.length === 0) throw new TaskError(400, 'invalid_parameter', "Parameter 'stops' must list at least one stop.");
   const start = checkPoint(args.start, 'start');
   const roundTrip = args.end ? false : args.round_trip ?? true;
@@ -436,7 +436,7 @@ export function optimizeTask(args: OptimizeArgs) {
   const sol = solveTour(tour);
   if (sol.cost === Infinity) throw new TaskError(400, 'no_route', 'No order of the stops can be driven: some stops cannot reach one another.');
   // the schedule of the chosen order
-  const outStops: unknown[] = [], legs: unknown[] = [], unmet: unknown[] = [];
+  const outStops: OptimizeReply['stops'] = [], legs: OptimizeReply['legs'] = [], unmet: OptimizeReply['unmet_time_windows'] = [];
   let t = 0, a = 0, drive = 0, dist = 0;
   const nodeName = (x: number) => (x === 0 ? 'start' : x === N - 1 && end ? 'end' : x - 1);
   const addLeg = (x: number, y: number) => {

@@ -5,11 +5,11 @@ import polyline from '@mapbox/polyline';
 import { JsonText, TaskError } from '../../../src/core/task.ts';
 import { readWayAttrs, type GraphViews } from '../../../src/core/format/route.ts';
 import { haversine } from '../../../src/core/geometry.ts';
-import { guide, assemble, LineTexts, STEP_MODE, type GuidedRoute, type GuidedLeg } from '../guidance/guided.ts';
+import { guide, assemble, STEP_MODE, type GuidedRoute, type GuidedLeg } from '../guidance/guided.ts';
+import { LineTexts } from '../answers/line-texts.ts';
 import { pieceCoords, Pieces, localName, startPieces, type Step } from '../guidance/steps.ts';
 import { Coords, E7Line, startLines } from '../answers/lines.ts';
 import { snap, type Snap } from '../locate/snap.ts';
-import type { Mode } from '../index.ts';
 import { loadedGraphs } from '../graphs.ts';
 import { matrixCosts } from '../matrix/task.ts';
 import { optimizeTask } from '../optimize/optimize.ts';
@@ -18,22 +18,8 @@ import { leg } from '../search/legs.ts';
 import type { LoadedGraph } from '../graphs.ts';
 import { SNAP_RADIUS } from '../../../src/core/limits.ts';
 
-export type Geometries = 'polyline' | 'polyline6' | 'geojson';
-export type Overview = 'simplified' | 'full' | 'false';
-export const ANNOTATIONS = ['duration', 'distance', 'speed', 'weight', 'datasources', 'nodes'] as const;
 
-export interface OsrmRouteArgs {
-  /** [lng, lat] as OSRM writes them */
-  coordinates: [number, number][];
-  mode: Mode;
-  radius: number;
-  steps: boolean;
-  alternatives: number;
-  geometries: Geometries;
-  overview: Overview;
-  annotations: string[];
-  skipWaypoints: boolean;
-}
+import type { OsrmRouteArgs, OsrmNearestArgs, OsrmTableArgs, OsrmTripArgs, OsrmMatchArgs, OsrmReply } from '../../../src/core/tasks/index.ts';
 
 /** Our error codes → OSRM's. */
 const CODES: Record<string, string> = {
@@ -48,7 +34,7 @@ function osrmError(e: unknown): { code: string; message: string } {
 const r1 = (x: number) => Math.round(x * 10) / 10;
 const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
-export function osrmRouteTask(a: OsrmRouteArgs): JsonText | { code: string; message: string } {
+export function osrmRouteTask(a: OsrmRouteArgs): JsonText<OsrmReply> | OsrmReply {
   let res;
   try {
     const pts = a.coordinates.map(([lng, lat]) => [lat, lng] as [number, number]);
@@ -187,10 +173,9 @@ export function simplify(l: E7Line): E7Line {
   return new E7Line(out);
 }
 
-export interface OsrmNearestArgs { coordinate: [number, number]; mode: Mode; number: number; radius?: number }
 
 /** The `number` nearest road segments (distinct edges) to the point, nearest first. */
-export function osrmNearestTask(a: OsrmNearestArgs): Record<string, unknown> {
+export function osrmNearestTask(a: OsrmNearestArgs): OsrmReply {
   const [lng, lat] = a.coordinate;
   const radius = a.radius ?? SNAP_RADIUS.max;
   const graph = loadedGraphs().find((gr) => gr.profile === a.mode && gr.covers(lat, lng, radius));
@@ -209,22 +194,9 @@ export function osrmNearestTask(a: OsrmNearestArgs): Record<string, unknown> {
   return { code: 'Ok', waypoints };
 }
 
-export interface OsrmTableArgs {
-  coordinates: [number, number][];
-  mode: Mode;
-  radius: number;
-  /** indices into coordinates */
-  sources: number[];
-  destinations: number[];
-  annotations: ('duration' | 'distance')[];
-  fallbackSpeed?: number;
-  fallbackCoordinate: 'input' | 'snapped';
-  scaleFactor: number;
-  skipWaypoints: boolean;
-}
 
 /** OSRM's table service over the matrix engine (matrix.ts): every cell equals /route's answer. */
-export function osrmTableTask(a: OsrmTableArgs): Record<string, unknown> {
+export function osrmTableTask(a: OsrmTableArgs): OsrmReply {
   const ll = (i: number) => [a.coordinates[i][1], a.coordinates[i][0]] as [number, number];
   let m;
   try {
@@ -254,7 +226,7 @@ export function osrmTableTask(a: OsrmTableArgs): Record<string, unknown> {
     }
     durations.push(dr); distances.push(mr);
   }
-  const body: Record<string, unknown> = { code: 'Ok' };
+  const body: OsrmReply = { code: 'Ok' };
   if (a.annotations.includes('duration')) body.durations = durations;
   if (a.annotations.includes('distance')) body.distances = distances;
   if (!a.skipWaypoints) {
@@ -265,11 +237,6 @@ export function osrmTableTask(a: OsrmTableArgs): Record<string, unknown> {
   return body;
 }
 
-export interface OsrmTripArgs extends Omit<OsrmRouteArgs, 'alternatives'> {
-  roundtrip: boolean;
-  /** first coordinate fixed as the start (OSRM's source=first; source=any starts there too) */
-  destinationLast: boolean;
-}
 
 /**
  * OSRM's trip service over the stop-order optimiser (optimize.ts: exact up to 10 stops, then
@@ -277,7 +244,7 @@ export interface OsrmTripArgs extends Omit<OsrmRouteArgs, 'alternatives'> {
  * Supported: roundtrip=true (source any|first, destination any) and roundtrip=false with
  * source=first (destination last or any); src/api/osrm.ts refuses the other combinations.
  */
-export function osrmTripTask(a: OsrmTripArgs): JsonText | { code: string; message: string } {
+export function osrmTripTask(a: OsrmTripArgs): JsonText<OsrmReply> | OsrmReply {
   const pts = a.coordinates.map(([lng, lat]) => [lat, lng] as [number, number]);
   const n = pts.length;
   let order: number[];
@@ -313,12 +280,6 @@ export function osrmTripTask(a: OsrmTripArgs): JsonText | { code: string; messag
   return new JsonText(a.skipWaypoints ? text : text.replace(/\}$/, `,"waypoints":${JSON.stringify(waypoints)}}`));
 }
 
-export interface OsrmMatchArgs extends Omit<OsrmRouteArgs, 'alternatives' | 'radius'> {
-  /** unix seconds per coordinate (gaps=split splits where they jump), or none */
-  timestamps?: number[];
-  /** GPS accuracy (metres) per coordinate, null = default */
-  radiuses?: (number | null)[];
-}
 
 /**
  * OSRM's match service over the map matcher (match.ts: hidden Markov model, Newson & Krumm): each
@@ -326,7 +287,7 @@ export interface OsrmMatchArgs extends Omit<OsrmRouteArgs, 'alternatives' | 'rad
  * between the matched positions as /route drives them; `tracepoints` are the matched positions
  * (null for a fix dropped as an outlier or with no road near).
  */
-export function osrmMatchTask(a: OsrmMatchArgs): JsonText | { code: string; message: string } {
+export function osrmMatchTask(a: OsrmMatchArgs): JsonText<OsrmReply> | OsrmReply {
   const pts: TracePoint[] = a.coordinates.map(([lng, lat], i) => ({ lat, lng, ...(a.timestamps ? { ts: a.timestamps[i] } : {}), ...(a.radiuses?.[i] ? { accuracy_m: a.radiuses[i]! } : {}) }));
   let graph: LoadedGraph | undefined, most = 0;
   for (const gr of loadedGraphs()) {

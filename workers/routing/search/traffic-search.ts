@@ -5,14 +5,9 @@ import type { LoadedGraph } from '../graphs.ts';
 import type { PathSearch } from './path-search.ts';
 import { TrafficState } from '../../../src/core/traffic-state.ts';
 
-export interface TrafficArgs {
-  /** live: observed speeds where published; forecast: the weekly profile at depart_at; none (default): profile speeds only. */
-  traffic?: 'live' | 'forecast' | 'none';
-  /** Epoch ms of departure (forecast slot); default now. */
-  depart_at?: number;
-}
 
-export interface TrafficUse { mode: 'live' | 'forecast'; applied: boolean; edges_with_data: number; slot?: { dow: number; hour: number } }
+import type { TrafficArgs, TrafficUse } from '../../../src/core/tasks/index.ts';
+export type { TrafficArgs, TrafficUse };
 
 /** The search a leg runs on: the CH, or for traffic-aware routes Dijkstra over the shared traffic weights. */
 export function searchFor(graph: LoadedGraph, args: TrafficArgs): { q: PathSearch; traffic: TrafficUse | null } {
