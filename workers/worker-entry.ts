@@ -1,6 +1,7 @@
-// Piscina entry point: the compute engine. Each worker opens every dataset once
-// (typed-array views over SharedArrayBuffers from workerData) and answers tasks
-// from the task table that the modules below contribute.
+// The worker thread's entry point (Piscina's `filename`, bundled by src/pool/worker-bundle.ts).
+// Each worker opens every dataset once (typed-array views over SharedArrayBuffers from
+// workerData) and answers tasks from the task table that the modules below contribute, each
+// module's table checked against the task map (src/core/tasks/) where it is declared.
 import { workerData, threadId, type MessagePort } from 'node:worker_threads';
 import { Unpackr } from 'msgpackr';
 import { partsWithAttribution } from '../src/core/attribution.ts';
@@ -14,6 +15,15 @@ import { traffic } from './traffic/index.ts';
 import { system, setOpsProvider } from './system.ts';
 import { render } from './render/index.ts';
 import { collectWhenIdle } from './collect.ts';
+import type { TaskOp } from '../src/core/tasks/index.ts';
+
+/**
+ * Every op of the task map is served by a module (render's only once the tile set loads): an op
+ * added to the map and to no module fails to compile here, naming the op.
+ */
+type Served = keyof (typeof system.tasks & typeof routing.tasks & typeof geo.tasks & typeof address.tasks & typeof render.tasks & typeof places.tasks & typeof traffic.tasks);
+const everyOpServed: [Exclude<TaskOp, Served>] extends [never] ? true : { unserved: Exclude<TaskOp, Served> } = true;
+void everyOpServed;
 
 const modules: WorkerModule[] = [system, routing, geo, address, render, places, traffic];
 const datasets: Dataset[] = (workerData && workerData.datasets) || [];

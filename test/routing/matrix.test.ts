@@ -85,7 +85,7 @@ describe('route_matrix task', () => {
     const S = points('algiers-east', 'driving', 30, 21), D = points('algiers-east', 'driving', 17, 22);
     const whole = task('route_matrix', { sources: S, destinations: D });
     // each part copied out, as the engine does before the thread's next task reuses its buffer
-    const parts = [[0, 11], [11, 12], [12, 30]].map((rows) => ({ body: (routing.tasks.route_matrix({ sources: S, destinations: D, rows }, { sandbox: false }) as BinaryBody).bytes.slice() }));
+    const parts = ([[0, 11], [11, 12], [12, 30]] as [number, number][]).map((rows) => ({ body: (routing.tasks.route_matrix({ sources: S, destinations: D, rows }, { sandbox: false }) as BinaryBody).bytes.slice() }));
     expect(JSON.parse(Buffer.concat(joinParts(parts)).toString())).toEqual({ ...whole, attribution: ATTRIBUTION });
   });
 
@@ -128,7 +128,7 @@ describe('route_matrix task', () => {
     const small = () => task('route_matrix', { sources: S.slice(0, 30), destinations: D.slice(0, 40) });
     const before = small();
     const whole = task('route_matrix', { sources: S, destinations: D });
-    const parts = [[0, 100], [100, 200], [200, 220]].map((rows) => ({ body: (routing.tasks.route_matrix({ sources: S, destinations: D, rows }, { sandbox: false }) as BinaryBody).bytes.slice() }));
+    const parts = ([[0, 100], [100, 200], [200, 220]] as [number, number][]).map((rows) => ({ body: (routing.tasks.route_matrix({ sources: S, destinations: D, rows }, { sandbox: false }) as BinaryBody).bytes.slice() }));
     expect(JSON.parse(Buffer.concat(joinParts(parts)).toString())).toEqual({ ...whole, attribution: ATTRIBUTION });
     expect(small()).toEqual(before);
     expect(task('route_matrix', { sources: S, destinations: D })).toEqual(whole); // a second large one starts from clean cells

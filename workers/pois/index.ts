@@ -5,6 +5,7 @@
 //   protected_at { lat, lng } → { results };  protected_nearby { lat, lng, radius?, limit? } → { results }
 // Text matching is a scan of the folded names (every query word a prefix of a name word): the
 // item counts of one country's extract (tens of thousands) keep it within a few milliseconds.
+import type { TaskTable } from '../../src/core/tasks/index.ts';
 import KDBush from 'kdbush';
 import { around } from 'geokdbush';
 import Flatbush from 'flatbush';
@@ -169,7 +170,7 @@ function containing(s: PoiSet, k: number, lat: number, lng: number): number[] {
   return [...parity].filter(([, v]) => v).map(([o]) => o);
 }
 
-export const places: WorkerModule = {
+export const places = {
   init(datasets: Dataset[]) {
     sets = datasets.filter((d) => d.dataset === 'pois').map((d) => new PoiSet(d));
   },
@@ -232,5 +233,5 @@ export const places: WorkerModule = {
       out.sort((x, y) => x.d - y.d);
       return { results: out.slice(0, limit).map((x) => x.r), radius_m: radius, ...(ctx.sandbox ? { sandbox: true } : {}) };
     },
-  },
-};
+  } satisfies TaskTable<'businesses_search' | 'markets_list' | 'market_by_id' | 'protected_at' | 'protected_nearby'>,
+} satisfies WorkerModule;

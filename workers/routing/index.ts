@@ -47,8 +47,8 @@ export const routingTasks = {
   },
 } satisfies TaskTable<Extract<TaskOp, 'route' | 'route_cost' | `route_${string}` | `osrm_${string}` | 'road_access'>>;
 
-export const routing: WorkerModule = {
+export const routing = {
   // what the warm-up leaves is collected once the thread is idle after it
   init(datasets) { setLoadedGraphs(loadGraphs(datasets)); warmUpMatrix(loadedGraphs(), undefined, collectWhenIdle); },
   tasks: routingTasks,
-};
+} satisfies WorkerModule;

@@ -10,7 +10,7 @@ export type Place = Record<string, unknown>;
 /** [lat, lng] to rank nearer results first. */
 export type Focus = [number, number];
 
-export interface TextSearchArgs { q?: string; limit?: number; country?: string | string[]; focus?: Focus }
+export interface TextSearchArgs { q?: string; limit?: number; country?: string; focus?: Focus }
 export interface PointArgs { lat: number; lng: number }
 export interface NearbyArgs extends PointArgs {
   radius?: number;
