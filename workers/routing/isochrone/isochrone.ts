@@ -28,7 +28,7 @@ import { MinHeap } from '../../../src/core/heap.ts';
 import type { LoadedGraph } from '../graphs.ts';
 import { candidates, modeAndRadius, checkPoint } from '../locate/candidates.ts';
 import { snap } from '../locate/snap.ts';
-import { pickGraph } from '../matrix/task.ts';
+import { pickGraph } from '../matrix/prepare.ts';
 import { triContours } from './tri-contour.ts';
 import { collectSoon } from '../../collect.ts';
 

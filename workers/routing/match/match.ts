@@ -22,7 +22,7 @@ import { E7 } from '../../../src/core/format/route.ts';
 import { haversine, M_PER_DEG } from '../../../src/core/geometry.ts';
 import type { LoadedGraph } from '../graphs.ts';
 import { modeAndRadius, checkPoint } from '../locate/candidates.ts';
-import { manyToMany } from '../matrix/task.ts';
+import { manyToMany } from '../matrix/many-to-many.ts';
 import { loadedGraphs } from '../graphs.ts';
 import { leg } from '../search/legs.ts';
 import { JsonCoordSink } from '../answers/coords.ts';
