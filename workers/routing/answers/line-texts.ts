@@ -6,7 +6,7 @@ import { lineText, type E7Line } from './lines.ts';
 
 /**
  * Collects lines while an OSRM-layer body is built; JSON.stringify then sees only placeholders. A route's
- * line is written once as bytes (digits straight from the stored integers, as geometry.ts does);
+ * line is written once as bytes (digits straight from the stored integers, as answers/coords.ts does);
  * each step's line is a range of those bytes, and the answer is the skeleton's text with the
  * ranges between its pieces (JsonText), so no coordinate is ever turned into a string.
  */

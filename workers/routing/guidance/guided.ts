@@ -86,7 +86,7 @@ function alternatives(graph: LoadedGraph, s: Snap, t: Snap, best: GuidedLeg, wan
   const out: GuidedLeg[] = [];
   for (const a of vs.find(sources, targets, best.cost, want, bestSet, best.dist, graph.query, [s.lat, s.lng], [t.lat, t.lng])) {
     if (a.edges.some((e) => Math.abs(e) - 1 === es || Math.abs(e) - 1 === et)) continue; // leaves by one end and comes back: not simple
-    // the same choice of phantom directions as route.ts leg()
+    // the same choice of phantom directions as search/legs.ts leg()
     const leaveForward = !!(fs & 1) && g.edgeV[es] === a.start && (!(fs & 2) || g.edgeU[es] !== a.start || (1 - s.frac) <= s.frac);
     const enterForward = !!(ft & 1) && g.edgeU[et] === a.end && (!(ft & 2) || g.edgeV[et] !== a.end || t.frac <= 1 - t.frac);
     const tr = new Pieces();

@@ -20,7 +20,7 @@
 //   instruction:  text in the requested language (instructions.ts)
 //   intersections?: OSRM layer only: the maneuver's intersection {location, bearings, entry, in?, out?}
 //
-// How a leg becomes steps: the leg is the sequence of base-edge pieces it drives (route.ts
+// How a leg becomes steps: the leg is the sequence of base-edge pieces it drives (search/legs.ts
 // LegTrace). Every node between two pieces is a candidate maneuver; it is classified from the
 // two pieces' way attributes (name, ref, class, roundabout; graph-build/contract/attrs.ts), the
 // turn angle, and the other roads that could be taken there (the node's incident edges the mode

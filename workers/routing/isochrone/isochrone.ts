@@ -44,7 +44,7 @@ const OFFROAD_MPS = 1.4;
 /**
  * Sites above which the thread collects its garbage once the answer is out: a dense town's
  * triangulation leaves tens of MB (site map, Delaunator's arrays) that an idle worker would
- * otherwise hold until its next busy spell (issue 11 §6).
+ * otherwise hold until its next busy spell.
  */
 const COLLECT_SITES = 20_000;
 

@@ -11,7 +11,7 @@
 // Model: candidates of a point = the nearest position on each of the CANDIDATES nearest roads within
 // max(MIN_SEARCH_M, 4σ) (σ = accuracy_m, default SIGMA_M); emission log p = -½(d/σ)²; transition
 // log p = -|route metres − great-circle metres| / BETA_M, where route metres come from the
-// many-to-many CH search between consecutive candidate sets (matrix.ts's manyToMany, so a leg is
+// many-to-many CH search between consecutive candidate sets (matrix/many-to-many.ts, so a leg is
 // what /route would drive). Viterbi keeps the best path; a point whose every candidate is
 // unreachable from the previous point's is first tried as an outlier (skipped), and when the next
 // point cannot be reached either the trace is split there. The matched geometry routes consecutive

@@ -7,7 +7,7 @@ const round = Math.round;
 
 const utf8 = new TextEncoder();
 
-/** A byte buffer kept for the thread's next answer (the engine copies the answer out before it). */
+/** A byte buffer kept for the thread's next answer (the worker copies the answer out before it). */
 /** 0000…9999 as four ASCII digits, little-endian in a u32; "null" likewise. */
 const DIGITS4 = new Uint32Array(10000);
 for (let i = 0; i < 10000; i++) {

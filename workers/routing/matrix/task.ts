@@ -84,7 +84,7 @@ export function fillRows(p: Prepared, index: BucketIndex, i0: number, i1: number
  * The thread's arrays for the next matrix (cells here, answer bytes in `writer`, bucket entries
  * above) are kept and reused: allocating and faulting in ~40 MB per 1,000 × 1,000 request was a
  * third of the server's CPU. But a thread that answered one large matrix would hold them for the
- * rest of its life (issue 11 §6): after a matrix of more than KEEP_CELLS cells, RELEASE_MS without
+ * rest of its life: after a matrix of more than KEEP_CELLS cells, RELEASE_MS without
  * another one gives them back (release()) and collects the garbage. A matrix sent in pieces
  * (matrixTask) holds only a block of BLOCK_CELLS cells at a time.
  */

@@ -195,7 +195,7 @@ export function osrmNearestTask(a: OsrmNearestArgs): OsrmReply {
 }
 
 
-/** OSRM's table service over the matrix engine (matrix.ts): every cell equals /route's answer. */
+/** OSRM's table service over the matrix engine (matrix/): every cell equals /route's answer. */
 export function osrmTableTask(a: OsrmTableArgs): OsrmReply {
   const ll = (i: number) => [a.coordinates[i][1], a.coordinates[i][0]] as [number, number];
   let m;

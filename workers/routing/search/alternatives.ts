@@ -23,7 +23,7 @@ import { Pages, PAGE_SHIFT, PAGE_MASK } from './pages.ts';
 /** The plane's distances are scaled by this before use as a lower bound (projection error ≪ 5% over an extract). */
 const LB_SLACK = 0.95;
 
-/** Limits of issue 12 §2: at most 3 alternatives, ≤ 25% longer, ≤ 80% shared; T = 25% of the best for local optimality. */
+/** What counts as an alternative (as OSRM's via-node method): at most 3, ≤ 25% longer, ≤ 80% shared; T = 25% of the best for local optimality. */
 export { MAX_ALTERNATIVES } from '../../../src/core/guidance.ts';
 export const STRETCH = 0.25;
 export const MAX_SHARE = 0.8;
@@ -34,7 +34,7 @@ export const MAX_TRIED = 20;
 export interface Seed { node: number; cost: number }
 export interface AltPath { edges: number[]; start: number; end: number; cost: number }
 
-// State of the two trees is paged (pages.ts; issue 11 §6): one 32-byte record per node reached,
+// State of the two trees is paged (pages.ts, so memory follows what the search reaches): one 32-byte record per node reached,
 // both directions together: f64 [4r + dir] distance, i32 [8r + 4 + dir] state, i32 [8r + 6 + dir]
 // predecessor edge. The state is 2·cur when reached in this call and 2·cur + 1 when settled.
 const ST = 4, PRED = 6;

@@ -1,5 +1,5 @@
 // Bidirectional CH query with stall-on-demand. State is paged (pages.ts): a worker holds
-// records for the pages its queries touch, not for every graph node (issue 11 §6), and a reset
+// records for the pages its queries touch, not for every graph node (per-worker memory stays small on large graphs), and a reset
 // detaches only the pages the last query touched.
 //
 // Memory layout: on graphs of millions of nodes nearly every first touch of a node is a cache

@@ -3,7 +3,7 @@
 // routes, whose weights change under it (a CH would need re-contracting; see docs/traffic.md).
 // Its state is paged (pages.ts): 16-byte records (f64 [2r] dist, i32 [4r+2] stamp, i32 [4r+3] pred)
 // for the pages a search reaches, so a short search holds little; the few targets sit in a list.
-// It reads the graph file's directed adjacency (arcFirst/arcs, route.ts), one copy shared by every
+// It reads the graph file's directed adjacency (arcFirst/arcs, src/core/format/route.ts), one copy shared by every
 // worker, where each worker used to build its own on first use (4 bytes a node + 16 an arc: 226 MB
 // per worker at 4M nodes).
 import type { GraphViews } from '../../../src/core/format/route.ts';

@@ -1,4 +1,4 @@
-// Paged per-query state (issue 11 §6): node v's record sits in page v >> PAGE_SHIFT, and a page gets
+// Paged per-query state, so a worker's memory grows with what its queries touch, not with the graph: node v's record sits in page v >> PAGE_SHIFT, and a page gets
 // a slot of a pool the first time the current query touches it. The pool is kept across queries and
 // grows to the most pages one query has touched, so a worker holds memory for what its searches
 // reach instead of a record per graph node. graph-build numbers nodes for locality

@@ -1,6 +1,6 @@
 // One-directional upward CH search (forward: arcs x→y to higher y; backward: arcs y→x), with
 // stall-on-demand, carrying metres beside the weight. The building block of the many-to-many
-// searches (matrix.ts, match.ts): Knopp et al. 2007, as OSRM's table plugin.
+// searches (matrix/, match/): Knopp et al. 2007, as OSRM's table plugin.
 //
 // State is hash-indexed, not sized to the graph: an upward search space is a few hundred to a few
 // thousand nodes whatever the graph's size, so a small open-addressing table (grown on demand,
@@ -15,7 +15,7 @@ export const FORWARD = 0, BACKWARD = 1;
  * The nodes a search settled (not stalled), with their ms and metres, in settling order; reused
  * from search to search (set n = 0). The search writes here rather than calling back: a callback
  * V8 does not inline boxes every settled node's ms and metres into heap numbers, ~330 KB of garbage
- * per 100 × 100 matrix on the 1M grid (a third of what the matrix allocates; issue 11 §6).
+ * per 100 × 100 matrix on the 1M grid (a third of what the matrix allocates).
  */
 export class Settled {
   n = 0;
