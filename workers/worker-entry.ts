@@ -10,7 +10,7 @@ import { TaskError, BinaryBody, JsonText, type Dataset, type WorkerModule, type 
 import { routing } from './routing/index.ts';
 import { geo } from './geo/index.ts';
 import { address } from './geo/address/tasks.ts';
-import { places } from './pois/index.ts';
+import { pois } from './pois/index.ts';
 import { traffic } from './traffic/index.ts';
 import { system, setOpsProvider } from './system.ts';
 import { render } from './render/index.ts';
@@ -21,11 +21,11 @@ import type { TaskOp } from '../src/core/tasks/index.ts';
  * Every op of the task map is served by a module (render's only once the tile set loads): an op
  * added to the map and to no module fails to compile here, naming the op.
  */
-type Served = keyof (typeof system.tasks & typeof routing.tasks & typeof geo.tasks & typeof address.tasks & typeof render.tasks & typeof places.tasks & typeof traffic.tasks);
+type Served = keyof (typeof system.tasks & typeof routing.tasks & typeof geo.tasks & typeof address.tasks & typeof render.tasks & typeof pois.tasks & typeof traffic.tasks);
 const everyOpServed: [Exclude<TaskOp, Served>] extends [never] ? true : { unserved: Exclude<TaskOp, Served> } = true;
 void everyOpServed;
 
-const modules: WorkerModule[] = [system, routing, geo, address, render, places, traffic];
+const modules: WorkerModule[] = [system, routing, geo, address, render, pois, traffic];
 const datasets: Dataset[] = (workerData && workerData.datasets) || [];
 const table: Record<string, TaskFn> = {};
 for (const m of modules) {

@@ -170,7 +170,7 @@ function containing(s: PoiSet, k: number, lat: number, lng: number): number[] {
   return [...parity].filter(([, v]) => v).map(([o]) => o);
 }
 
-export const places = {
+export const pois = {
   init(datasets: Dataset[]) {
     sets = datasets.filter((d) => d.dataset === 'pois').map((d) => new PoiSet(d));
   },
