@@ -4,7 +4,7 @@
 // part's rows coming back in blocks ahead of it (TaskReply.pieces). The parts are written out in
 // order as pieces (joinParts), never parsed, decoded or joined into one buffer.
 import type { TaskReply } from '../core/task.ts';
-import type { MatrixArgs, MatrixReply } from '../core/tasks/index.ts';
+import type { MatrixArgs, TaskResult } from '../core/tasks/index.ts';
 import { ATTRIBUTION_TAIL } from '../core/attribution.ts';
 import { readPart } from '../core/matrix-part.ts';
 import { meetBytes, meetLayout, meetLength, meetReset, MEET_FULL_ERROR } from '../core/meet.ts';
@@ -18,7 +18,8 @@ export const SPLIT_CELLS = 40_000;
  */
 export const IDLE_SPLIT_CELLS = 2_500;
 
-type MatrixTaskReply = TaskReply<MatrixReply | unknown>;
+/** A route_matrix reply: the whole answer's JSON, a part's bytes, or an error. */
+type MatrixTaskReply = TaskReply<TaskResult<'route_matrix'>>;
 
 /** A matrix's answer: one task's reply (the whole matrix, or an error), or the parts' JSON in pieces. */
 export type MatrixAnswer =
