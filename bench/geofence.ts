@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../src/core/config.ts';
-import { startServer } from '../src/server.ts';
+import { startServer } from '../src/app.ts';
 import { createKey } from '../src/auth/keys.ts';
 
 const REPO = resolve(import.meta.dirname, '..');

@@ -41,7 +41,7 @@ export async function main(argv: string[]) {
       const pts = mainComponentPoints(g, 4 * nTraces, 5);
       const traces = [];
       for (let k = 0; k + 1 < pts.length && traces.length < nTraces; k += 2) {
-        const r = JSON.parse((routing.tasks.route({ from: pts[k], to: pts[k + 1] }, { sandbox: false }) as JsonText).text).route;
+        const r = JSON.parse((routing.tasks.route({ from: pts[k], to: pts[k + 1] }) as JsonText).text).route;
         if (r.distance_m < 1000) continue;
         const tr = traceFromRoute(r.geometry.coordinates, r.duration_s, r.distance_m, 20, 0.03, k);
         if (tr.points.length <= 2000) traces.push(tr);
@@ -51,7 +51,7 @@ export async function main(argv: string[]) {
       let points = 0, ms = 0, truth = 0, rec = 0, matched = 0, peak = rss0;
       for (const tr of traces) {
         const t0 = performance.now();
-        const m = JSON.parse((routing.tasks.route_match({ points: tr.points }, { sandbox: false }) as JsonText).text);
+        const m = JSON.parse((routing.tasks.route_match({ points: tr.points }) as JsonText).text);
         ms += performance.now() - t0; points += tr.points.length;
         peak = Math.max(peak, process.memoryUsage().rss);
         truth += tr.length_m;

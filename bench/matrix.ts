@@ -30,7 +30,7 @@ import { buildRoadExtract } from '../graph-build/roads.ts';
 import { openGraph, E7, type GraphViews } from '../src/core/format/route.ts';
 import { readShared } from '../src/core/format/index.ts';
 import { LoadedGraph, setLoadedGraphs } from '../workers/routing/graphs.ts';
-import { matrixTask, matrixCosts } from '../workers/routing/matrix.ts';
+import { matrixTask, matrixCosts } from '../workers/routing/matrix/task.ts';
 import { syntheticGraph, syntheticBuilt } from './lib/synthetic-built.ts';
 import { withCpu } from './lib/proc-cpu.ts';
 import { startServerProcess } from './lib/server-process.ts';

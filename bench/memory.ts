@@ -10,10 +10,10 @@
 // graph files are shared, so this is what each thread adds (its engine code, V8 heap, query state);
 // idle per worker is the same difference before any task, so busy − idle is what the work added;
 // per_busy_worker_released is busy measured again once workers have given back a large matrix's
-// arrays (RELEASE_MS after their last one, workers/routing/matrix.ts).
+// arrays (RELEASE_MS after their last one, workers/routing/matrix/task.ts).
 // Loads per worker: route 100 routes; matrix_100 3 matrices of 100 × 100; matrix_1000 one of
 // 1,000 × 1,000 whole on each thread, its rows sent ahead in blocks as the server asks for any matrix
-// above SPLIT_CELLS (src/api/matrix.ts; the server also splits it over the threads); match 3 traces of ~40 km (a fix every 5–30 s, σ 10 m) driven on a random walk;
+// above SPLIT_CELLS (src/pool/matrix-dispatch.ts; the server also splits it over the threads); match 3 traces of ~40 km (a fix every 5–30 s, σ 10 m) driven on a random walk;
 // isochrone 5 isochrones of 10 minutes (a search on the uncontracted graph, as traffic routes run).
 // The engine runs with the allocator setting `npm start` gives the server (src/core/malloc.ts);
 // --glibc-default runs it with glibc's adaptive default instead (to show what the setting saves).
@@ -31,7 +31,7 @@ import { traceFromRoute } from './lib/traces.ts';
 import { haversine } from '../src/core/geometry.ts';
 import { rng } from '../src/core/rand.ts';
 import { MALLOC_ENV } from '../src/core/malloc.ts';
-import { SPLIT_CELLS } from '../src/api/matrix.ts';
+import { SPLIT_CELLS } from '../src/pool/matrix-dispatch.ts';
 import { loadConfig } from '../src/core/config.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));

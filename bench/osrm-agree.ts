@@ -6,7 +6,7 @@
 // end we moved more than 30 m, an end OSRM moved more than 30 m, an end where the two engines'
 // snapped points lie more than 30 m apart, and, over the pairs both route with every end within
 // 30 m, how many distances agree within 1% and durations within 2%. A road point snaps to its own
-// road at 0 m, so an end we move more than 30 m is a candidate choice (workers/routing/candidates.ts).
+// road at 0 m, so an end we move more than 30 m is a candidate choice (workers/routing/locate/candidates.ts).
 // `--built DIR` reuses (or leaves) the built extracts there; else they are built in a temp folder.
 // `--detail` also writes every pair (both engines' ends, moves, distances, durations) to the file.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -77,7 +77,7 @@ export async function main(argv: string[]) {
 
 function ours(a: [number, number], b: [number, number], radius?: number): Pair['ours'] {
   try {
-    const r = routing.tasks.route({ from: a, to: b, radius }, { sandbox: false } as any);
+    const r = routing.tasks.route({ from: a, to: b, radius });
     const j = JSON.parse((r as JsonText).text).route;
     const s = [j.snapped.from, j.snapped.to];
     return { dist: j.distance_m, dur: j.duration_s, ends: s.map((x: any) => [x.lat, x.lng]), moved: s.map((x: any) => x.distance_m) };

@@ -96,7 +96,7 @@ export function compare(pairs: PairsFile['extracts'][string]['pairs']) {
     const radius = pairRadius(osrmSnap);
     if (radius > MAX_RADIUS_M) { beyond++; continue; }
     let mine: number | null = null, code = '';
-    try { mine = (routing.tasks.route_cost({ from: [la1, lo1], to: [la2, lo2], radius }, { sandbox: false }) as any).distance_m; }
+    try { mine = (routing.tasks.route_cost({ from: [la1, lo1], to: [la2, lo2], radius })).distance_m; }
     catch (e) { if (!(e instanceof TaskError)) throw e; code = e.code; }
     if (d !== null) {
       osrmRouted++;

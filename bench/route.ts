@@ -16,12 +16,12 @@ import * as ngraphPathNs from 'ngraph.path';
 import * as gpfNs from 'geojson-path-finder';
 import { readShared } from '../src/core/format/index.ts';
 import { openGraph, E7, type GraphViews } from '../src/core/format/route.ts';
-import { ChQuery } from '../workers/routing/ch-query.ts';
-import { DijkstraQuery } from '../workers/routing/dijkstra.ts';
-import { between } from '../workers/routing/search.ts';
-import { leg } from '../workers/routing/route.ts';
-import { JsonCoordSink } from '../workers/routing/geometry.ts';
-import { snap, loadIndex, type Snap } from '../workers/routing/snap.ts';
+import { ChQuery } from '../workers/routing/search/ch-query.ts';
+import { DijkstraQuery } from '../workers/routing/search/dijkstra.ts';
+import { between } from '../workers/routing/search/path-search.ts';
+import { leg } from '../workers/routing/search/legs.ts';
+import { JsonCoordSink } from '../workers/routing/answers/coords.ts';
+import { snap, loadIndex, type Snap } from '../workers/routing/locate/snap.ts';
 import { haversine } from '../src/core/geometry.ts';
 import { runChild } from './lib/child.ts';
 import { MALLOC_ENV } from '../src/core/malloc.ts';
@@ -264,7 +264,7 @@ function peers(g: GraphViews, nPairs: number, rounds: number, ch: ChQuery) {
 
 async function httpBench(tmp: string, built: string, pairs: [[number, number], [number, number]][], rounds: number, seconds: number) {
   const { loadConfig } = await import('../src/core/config.ts');
-  const { startServer } = await import('../src/server.ts');
+  const { startServer } = await import('../src/app.ts');
   const { createKey } = await import('../src/auth/keys.ts');
   process.env.LOG_LEVEL = 'silent';
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', WORKERS: '2', DATA_DIR: join(tmp, 'data'), BUILT_DIR: built, LOG_REQUESTS: '0', BURST_RPS: '0', SKIP_BUILD: '1' });

@@ -1,6 +1,6 @@
 // `npm start`: build the default datasets when missing, then serve.
 import { loadConfig } from './core/config.ts';
-import { startServer } from './server.ts';
+import { startServer } from './app.ts';
 import { ensureDefaultData } from '../graph-build/index.ts';
 import { log } from './core/log.ts';
 
@@ -32,7 +32,7 @@ for (const sig of ['SIGTERM', 'SIGINT'] as const) {
 }
 process.on('SIGHUP', () => {
   log.info('reload', { signal: 'SIGHUP' });
-  app.ctx.engine.reload().then(
+  app.ctx.pool.reload().then(
     (r) => log.info('reload_done', r),
     (e) => log.error('reload_failed', { error: String(e) }),
   );

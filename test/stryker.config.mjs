@@ -9,7 +9,7 @@ export default {
   mutate: [
     'src/auth/limits.ts',
     'src/http/operation.ts',
-    'workers/routing/ch-query.ts',
+    'workers/routing/search/ch-query.ts',
     'src/api/logistics/validate.ts',
   ],
   coverageAnalysis: 'perTest',

@@ -1,7 +1,7 @@
 // Full garbage collections of this worker thread when it has left memory behind. An idle thread never
 // collects on its own (V8 collects when allocation asks it to), so what its last tasks dropped stays
-// resident until its next busy spell (issue 11 §6: extra RSS per busy worker): a 1,000 × 1,000
-// matrix's arrays (workers/routing/matrix.ts release()), an isochrone's triangulation, a long
+// resident until its next busy spell (extra RSS per busy worker): a 1,000 × 1,000
+// matrix's arrays (workers/routing/matrix/task.ts release()), an isochrone's triangulation, a long
 // trace's candidates. Each runs in a later event-loop turn, so no caller waits for it.
 import v8 from 'node:v8';
 import vm from 'node:vm';

@@ -3,12 +3,12 @@
 // the unpacked path is continuous, and the geometry length matches distance_m within 0.5%.
 import type { GraphViews } from '../../src/core/format/route.ts';
 import { E7 } from '../../src/core/format/route.ts';
-import { ChQuery } from '../../workers/routing/ch-query.ts';
-import { DijkstraQuery } from '../../workers/routing/dijkstra.ts';
-import { leg } from '../../workers/routing/route.ts';
-import { snap, loadIndex } from '../../workers/routing/snap.ts';
+import { ChQuery } from '../../workers/routing/search/ch-query.ts';
+import { DijkstraQuery } from '../../workers/routing/search/dijkstra.ts';
+import { leg } from '../../workers/routing/search/legs.ts';
+import { snap, loadIndex } from '../../workers/routing/locate/snap.ts';
 import { haversine } from '../../src/core/geometry.ts';
-import { ArraySink } from '../../workers/routing/geometry.ts';
+import { ArraySink } from '../../workers/routing/answers/coords.ts';
 import { rng } from './rand.ts';
 
 export interface CheckReport {

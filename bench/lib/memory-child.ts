@@ -4,19 +4,20 @@
 // shared; what grows with N is per-worker).
 //   memory-child.ts <builtDir> <workers> <load.json>
 //   load.json: { op, per_worker: args[] } — each worker gets the whole list, one task at a time
+import type { TaskArgs, TaskCall, TaskOp } from '../../src/core/tasks/index.ts';
 import { readFileSync } from 'node:fs';
-import { Engine } from '../../src/pool.ts';
+import { WorkerPool } from '../../src/pool/worker-pool.ts';
 import { loadConfig } from '../../src/core/config.ts';
-import { RELEASE_MS } from '../../workers/routing/matrix.ts';
+import { RELEASE_MS } from '../../workers/routing/matrix/task.ts';
 
 const [builtDir, workersS, loadFile] = process.argv.slice(2);
 const workers = Number(workersS);
-const load: { op: string; per_worker: unknown[] } = JSON.parse(readFileSync(loadFile, 'utf8'));
+const load: { op: TaskOp; per_worker: TaskArgs<TaskOp>[] } = JSON.parse(readFileSync(loadFile, 'utf8'));
 const rssMb = () => process.memoryUsage().rss / 1048576;
 const settle = async () => { global.gc?.(); await new Promise((r) => setTimeout(r, 300)); };
 
 // the server's setting, so `WORKER_YOUNG_MB=6 npm run bench -- memory` measures another cap
-const engine = new Engine({ builtDir, workers, youngMb: loadConfig().workerYoungMb });
+const engine = new WorkerPool({ builtDir, workers, youngMb: loadConfig().workerYoungMb });
 await engine.start();
 await settle();
 const idle = rssMb();
@@ -29,7 +30,7 @@ async function runLoad(): Promise<{ statuses: Record<number, number>; seconds: n
   // One task per worker at a time, each to its own thread (runSpread), so every worker holds the
   // state of this kind of task and none holds two at once.
   for (const args of load.per_worker) {
-    const rs = await engine.runSpread(Array.from({ length: workers }, () => ({ op: load.op, args })));
+    const rs = await engine.runSpread(Array.from({ length: workers }, () => ({ op: load.op, args } as TaskCall<TaskOp>)));
     for (const r of rs) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
   }
   return { statuses, seconds: (performance.now() - t0) / 1000 };
@@ -39,7 +40,7 @@ const { statuses, seconds } = await runLoad();
 const busyNow = rssMb();
 await settle();
 const busy = rssMb();
-// Workers give a large matrix's arrays back RELEASE_MS after their last one (workers/routing/matrix.ts).
+// Workers give a large matrix's arrays back RELEASE_MS after their last one (workers/routing/matrix/task.ts).
 await new Promise((r) => setTimeout(r, RELEASE_MS + 500));
 await settle();
 const released = rssMb();

@@ -1,7 +1,7 @@
 // Metres of every CH entry (base edge or shortcut, fully unpacked), so that many-to-many searches
 // (the distance matrix, map matching) carry a distance beside the weight without unpacking a
 // path per cell. A shortcut's length is the sum of its two halves, found in the middle node's
-// block exactly as the query unpacks them (workers/routing/ch-query.ts).
+// block exactly as the query unpacks them (workers/routing/search/ch-query.ts).
 import { ARC, ARC_HEAD, HEAD_FW, HEAD_BW, HEAD_SHIFT } from '../../src/core/format/route.ts';
 import type { BaseGraph } from './compress.ts';
 import type { CH } from './ch.ts';

@@ -10,7 +10,7 @@ import { MinHeap } from '../../src/core/heap.ts';
 import { ARC, ARC_HEAD, ARC_W, HEAD_FW, HEAD_BW, HEAD_LAST, HEAD_SHIFT, MAX_NODES, type GraphViews } from '../../src/core/format/route.ts';
 import type { BaseGraph } from './compress.ts';
 
-/** The CH sections exactly as the route file stores them (workers/routing/format.ts), plus the order. */
+/** The CH sections exactly as the route file stores them (src/core/format/route.ts), plus the order. */
 export interface CH extends Pick<GraphViews, 'chFirst' | 'chArc' | 'chMid'> {
   rank: Uint32Array;
   shortcuts: number;
@@ -206,7 +206,7 @@ export function contract(g: BaseGraph, opts: ContractOptions = {}): CH {
   }
 
   // --- freeze: each node's block, as it was at contraction, is its CH adjacency, packed as the route
-  // file stores it (workers/routing/format.ts): one entry per neighbour, or two when its arcs differ
+  // file stores it (src/core/format/route.ts): one entry per neighbour, or two when its arcs differ
   if (n > MAX_NODES) throw new Error(`graph of ${n} nodes: the route format holds at most ${MAX_NODES}`);
   const split = (k: number) => fw[k] >= 0 && bw[k] >= 0 && (fw[k] !== bw[k] || fwMid[k] !== bwMid[k]);
   const chFirst = new Uint32Array(n + 1);

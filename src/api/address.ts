@@ -1,7 +1,8 @@
 // Addresses the way Africans write them (issue 15): parse, verify, autocomplete, and whether a
 // driver can be sent to a pin. Declared operations; the work runs in the worker tasks
 // address_parse / address_verify / address_autocomplete (workers/geo/address/tasks.ts) and
-// road_access (workers/routing/access.ts).
+// road_access (workers/routing/locate/access.ts).
+import type { TaskArgs, TaskOp } from '../core/tasks/index.ts';
 import { HttpError, type AppContext, type RouteDef } from '../http/types.ts';
 import { Q, type Schema } from '../http/operation.ts';
 
@@ -13,11 +14,11 @@ export const AUTOCOMPLETE_LIMIT = { default: 5, max: 10 };
 export const DISPATCH_ROAD_M = 200;
 
 const sandbox = (req: { key: { test: boolean } | null }) => !!req.key?.test;
-export const geoReady = (op: string) => (ctx: AppContext) => ctx.engine.has(op) && ctx.engine.hasDataset('gazetteer');
+export const geoReady = (op: TaskOp) => (ctx: AppContext) => ctx.pool.has(op) && ctx.pool.hasDataset('gazetteer');
 
 /** Runs a task and returns its body as an object (attribution dropped: the reply adds it once). */
-export async function runJson(ctx: AppContext, op: string, args: unknown, sb: boolean): Promise<Record<string, any>> {
-  const r = await ctx.engine.run(op, args, sb);
+export async function runJson<K extends TaskOp>(ctx: AppContext, op: K, args: TaskArgs<K>, sb: boolean): Promise<Record<string, any>> {
+  const r = await ctx.pool.run(op, args, sb);
   const body = JSON.parse(new TextDecoder().decode(r.body));
   if (r.status !== 200) throw new HttpError(r.status, body?.error?.code ?? 'internal', body?.error?.message ?? 'Internal error.');
   delete body.attribution;
@@ -39,7 +40,7 @@ const componentsOut: Schema = { type: 'object', additionalProperties: { anyOf: [
  */
 export async function dispatchableAt(ctx: AppContext, lat: number, lng: number, pinConfirmed: boolean | null, sb: boolean) {
   const reasons: { code: string; message: string }[] = [];
-  if (!ctx.engine.has('road_access') || !ctx.engine.hasDataset('road')) throw new HttpError(503, 'not_loaded', 'No road graphs are loaded on this server.');
+  if (!ctx.pool.has('road_access') || !ctx.pool.hasDataset('road')) throw new HttpError(503, 'not_loaded', 'No road graphs are loaded on this server.');
   const a = await runJson(ctx, 'road_access', { lat, lng, search_m: 1000 }, sb);
   if (pinConfirmed === false) reasons.push({ code: 'pin_not_confirmed', message: 'The pin has not been confirmed (POST /api/v1/stops/confirm).' });
   if (!a.covered) reasons.push({ code: 'outside_coverage', message: 'No road extract of this build covers the pin.' });
@@ -98,7 +99,7 @@ export const routes: RouteDef[] = [
         { query: 'q=BP%201234%20Dakar' }, { query: 'q=Rue%2010%20x%2011%2C%20M%C3%A9dina%2C%20Dakar' }],
     },
     async handler(req, ctx) {
-      return { task: await ctx.engine.run('address_parse', { q: req.q.q, country: req.q.country }, sandbox(req)) };
+      return { task: await ctx.pool.run('address_parse', { q: req.q.q, country: req.q.country }, sandbox(req)) };
     },
   },
   {
@@ -145,7 +146,7 @@ export const routes: RouteDef[] = [
       const b = req.body as { address?: string; components?: Record<string, string>; country?: string; lat?: number; lng?: number };
       const sb = sandbox(req);
       const v = await runJson(ctx, 'address_verify', { address: b.address, components: b.components, country: b.country, lat: b.lat, lng: b.lng }, sb);
-      if (b.lat !== undefined && b.lng !== undefined && ctx.engine.has('road_access') && ctx.engine.hasDataset('road')) {
+      if (b.lat !== undefined && b.lng !== undefined && ctx.pool.has('road_access') && ctx.pool.hasDataset('road')) {
         v.dispatchable = await dispatchableAt(ctx, b.lat, b.lng, null, sb);
       }
       return { json: v };
@@ -187,7 +188,7 @@ export const routes: RouteDef[] = [
     async handler(req, ctx) {
       const country = req.q.country as string | undefined;
       const args = { q: req.q.q, focus: req.q.focus, country: country?.toUpperCase(), sessiontoken: req.q.sessiontoken, limit: req.q.limit };
-      return { task: await ctx.engine.run('address_autocomplete', args, sandbox(req)) };
+      return { task: await ctx.pool.run('address_autocomplete', args, sandbox(req)) };
     },
   },
 ];

@@ -1,6 +1,7 @@
 // Geo endpoints: geocode, reverse, suggest, places and the nearby layers. Each is a declared
 // operation (validated before the handler, limits from src/core/limits.ts); the search runs
 // in a worker task.
+import type { TaskOp } from '../core/tasks/index.ts';
 import { HttpError, type AppContext, type Req, type RouteDef } from '../http/types.ts';
 import { Q, type QueryParam, type Schema } from '../http/operation.ts';
 import { NEARBY_NAMES, NEARBY_ALIASES, HEALTH_CATEGORIES, resolveCategory } from '../core/categories.ts';
@@ -11,7 +12,7 @@ import {
   QUAKE_RADIUS_KM, QUAKE_LIMIT, WATER_RADIUS, WATER_LIMIT, type Limit,
 } from '../core/limits.ts';
 
-const ready = (op: string) => (ctx: AppContext) => ctx.engine.has(op) && ctx.engine.hasDataset('gazetteer');
+const ready = (op: TaskOp) => (ctx: AppContext) => ctx.pool.has(op) && ctx.pool.hasDataset('gazetteer');
 const sandbox = (req: Req) => !!req.key?.test;
 const MAX_TEXT = 200;
 
@@ -45,7 +46,7 @@ async function lodging(req: Req, ctx: AppContext, q: Record<string, any>) {
   if (q.country || q.components) throw new HttpError(400, 'invalid_parameter', "Parameter 'country' is not available with a lodging category (OSM places carry no country); use lat/lng and radius.");
   const radius = Math.min(q.radius, PLACES_LIMITS.radius.max);
   const args = { q: q.q, category: q.category, lat: q.lat, lng: q.lng, radius, limit: q.limit };
-  return { task: await ctx.engine.run('hotels_search', args, sandbox(req)) };
+  return { task: await ctx.pool.run('hotels_search', args, sandbox(req)) };
 }
 
 /** `country=CC`, or the alt platform's `components=country:CC|…`. */
@@ -98,7 +99,7 @@ export const routes: RouteDef[] = [
     async handler(req, ctx) {
       const q = req.q;
       const args = { q: q.q, limit: q.limit, country: countryOf(q), focus: q.focus };
-      return { task: await ctx.engine.run('geocode', args, sandbox(req)) };
+      return { task: await ctx.pool.run('geocode', args, sandbox(req)) };
     },
   },
   {
@@ -115,7 +116,7 @@ export const routes: RouteDef[] = [
     },
     async handler(req, ctx) {
       const { lat, lng, radius } = req.q;
-      return { task: await ctx.engine.run('reverse', { lat, lng, radius }, sandbox(req)) };
+      return { task: await ctx.pool.run('reverse', { lat, lng, radius }, sandbox(req)) };
     },
   },
   {
@@ -132,7 +133,7 @@ export const routes: RouteDef[] = [
     async handler(req, ctx) {
       const q = req.q;
       const args = { q: q.q, limit: q.limit, country: countryOf(q), focus: q.focus };
-      return { task: await ctx.engine.run('suggest', args, sandbox(req)) };
+      return { task: await ctx.pool.run('suggest', args, sandbox(req)) };
     },
   },
   {
@@ -151,7 +152,7 @@ export const routes: RouteDef[] = [
       const { lat, lng, radius, limit } = req.q;
       if (isLodging(req.q.category)) return lodging(req, ctx, req.q);
       const args = { lat, lng, radius, limit, category: category(req.q.category) };
-      return { task: await ctx.engine.run('places_nearby', args, sandbox(req)) };
+      return { task: await ctx.pool.run('places_nearby', args, sandbox(req)) };
     },
   },
   {
@@ -180,7 +181,7 @@ export const routes: RouteDef[] = [
         q: q.q, category: category(q.category), country: countryOf(q),
         ...(at ? { lat: q.lat, lng: q.lng } : {}), radius: q.radius, limit: q.limit,
       };
-      return { task: await ctx.engine.run('places_search', args, sandbox(req)) };
+      return { task: await ctx.pool.run('places_search', args, sandbox(req)) };
     },
   },
   {
@@ -196,8 +197,8 @@ export const routes: RouteDef[] = [
     },
     async handler(req, ctx) {
       // OSM places (businesses, markets, lodging…) of a POI build: svc:poi.<n|w|r><OSM id>
-      if (req.params.id.startsWith('svc:poi.')) return { task: await ctx.engine.run('poi_by_id', { id: req.params.id }, sandbox(req)) };
-      return { task: await ctx.engine.run('place_by_id', { id: req.params.id }, sandbox(req)) };
+      if (req.params.id.startsWith('svc:poi.')) return { task: await ctx.pool.run('poi_by_id', { id: req.params.id }, sandbox(req)) };
+      return { task: await ctx.pool.run('place_by_id', { id: req.params.id }, sandbox(req)) };
     },
   },
   {
@@ -215,7 +216,7 @@ export const routes: RouteDef[] = [
     async handler(req, ctx) {
       const { lat, lng, radius, limit } = req.q;
       const args = { lat, lng, radius, limit, category: category(req.q.category) };
-      return { task: await ctx.engine.run('health_nearby', args, sandbox(req)) };
+      return { task: await ctx.pool.run('health_nearby', args, sandbox(req)) };
     },
   },
   {
@@ -232,7 +233,7 @@ export const routes: RouteDef[] = [
     },
     async handler(req, ctx) {
       const { lat, lng, radius, limit } = req.q;
-      return { task: await ctx.engine.run('transit_nearby', { lat, lng, radius, limit }, sandbox(req)) };
+      return { task: await ctx.pool.run('transit_nearby', { lat, lng, radius, limit }, sandbox(req)) };
     },
   },
   {
@@ -253,7 +254,7 @@ export const routes: RouteDef[] = [
     async handler(req, ctx) {
       const { lat, lng, radius_km, min_magnitude, since, limit } = req.q;
       if (since !== undefined && Number.isNaN(Date.parse(since))) throw new HttpError(400, 'invalid_parameter', "Parameter 'since' must be a date such as 1990-01-01.");
-      return { task: await ctx.engine.run('earthquakes_nearby', { lat, lng, radius_km, min_magnitude, since, limit }, sandbox(req)) };
+      return { task: await ctx.pool.run('earthquakes_nearby', { lat, lng, radius_km, min_magnitude, since, limit }, sandbox(req)) };
     },
   },
   {
@@ -270,7 +271,7 @@ export const routes: RouteDef[] = [
     },
     async handler(req, ctx) {
       const { lat, lng, radius, limit } = req.q;
-      return { task: await ctx.engine.run('waterways_nearby', { lat, lng, radius, limit }, sandbox(req)) };
+      return { task: await ctx.pool.run('waterways_nearby', { lat, lng, radius, limit }, sandbox(req)) };
     },
   },
   {
@@ -290,7 +291,7 @@ export const routes: RouteDef[] = [
     },
     async handler(req, ctx) {
       const { lat, lng } = req.q;
-      return { task: await ctx.engine.run('boundaries_at', { lat, lng }, sandbox(req)) };
+      return { task: await ctx.pool.run('boundaries_at', { lat, lng }, sandbox(req)) };
     },
   },
 ];

@@ -14,7 +14,7 @@ export const LODGING_NAMES: readonly string[] = ['lodging', ...LODGING_CATEGORIE
 export const isLodging = (category: string | undefined) => category !== undefined && LODGING_NAMES.includes(category);
 
 export const hotelsReady = (ctx: AppContext) =>
-  ctx.engine.has('hotels_search') && ctx.engine.hasDataset('pois', (d) => Number(d.manifest.lodging ?? 0) > 0);
+  ctx.pool.has('hotels_search') && ctx.pool.hasDataset('pois', (d) => Number(d.manifest.lodging ?? 0) > 0);
 const BUILD = 'npm run graph-build -- pois --input country.osm.pbf';
 
 const nstr = { type: ['string', 'null'] }, nnum = { type: ['number', 'null'] };
@@ -63,7 +63,7 @@ export const routes: RouteDef[] = [
     async handler(req, ctx) {
       const { q, category, min_stars, lat, lng, radius, limit } = req.q;
       if ((lat === undefined) !== (lng === undefined)) throw new HttpError(400, 'missing_parameter', `Parameter '${lat === undefined ? 'lat' : 'lng'}' is required (lat and lng go together).`);
-      return { task: await ctx.engine.run('hotels_search', { q, category, min_stars, lat, lng, radius, limit }, !!req.key?.test) };
+      return { task: await ctx.pool.run('hotels_search', { q, category, min_stars, lat, lng, radius, limit }, !!req.key?.test) };
     },
   },
 ];

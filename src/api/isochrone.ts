@@ -1,5 +1,5 @@
 // GET /route/isochrone: the area reachable within given minutes or metres (task `route_isochrone`,
-// workers/routing/isochrone.ts).
+// workers/routing/isochrone/isochrone.ts).
 import type { Reply, RouteDef } from '../http/types.ts';
 import { HttpError } from '../http/types.ts';
 import { Q } from '../http/operation.ts';
@@ -14,7 +14,7 @@ export const routes: RouteDef[] = [
     method: 'GET',
     path: '/route/isochrone',
     scope: 'routing',
-    ready: (ctx) => ctx.engine.has('route_isochrone') && ctx.engine.hasDataset('road'),
+    ready: (ctx) => ctx.pool.has('route_isochrone') && ctx.pool.hasDataset('road'),
     note: 'Isochrones: GeoJSON polygons (with holes) of the area reachable within given minutes or metres.',
     decl: {
       summary: 'Areas reachable within given times or distances, as GeoJSON polygons',
@@ -39,7 +39,7 @@ export const routes: RouteDef[] = [
       if (NOT_IMPLEMENTED.includes(m)) throw new HttpError(501, 'not_implemented', `mode=${m} is not available in this build; use driving, walk or cycle.`);
       const { minutes, meters } = req.q;
       if (!minutes?.length === !meters?.length) throw new HttpError(400, 'invalid_parameter', "Give exactly one of 'minutes' or 'meters'.");
-      return { task: await ctx.engine.run('route_isochrone', { from: req.q.from, ...(minutes?.length ? { minutes } : { meters }), mode: MODE_ALIASES[m], radius: req.q.radius }, !!req.key?.test) };
+      return { task: await ctx.pool.run('route_isochrone', { from: req.q.from, ...(minutes?.length ? { minutes } : { meters }), mode: MODE_ALIASES[m], radius: req.q.radius }, !!req.key?.test) };
     },
   },
 ];

@@ -1,4 +1,4 @@
-// POST /route/match: a GPS trace matched to the roads (task `route_match`, workers/routing/match.ts).
+// POST /route/match: a GPS trace matched to the roads (task `route_match`, workers/routing/match/match.ts).
 import type { Reply, RouteDef } from '../http/types.ts';
 import { HttpError } from '../http/types.ts';
 import { MODE_ALIASES, NOT_IMPLEMENTED } from './route.ts';
@@ -11,7 +11,7 @@ export const routes: RouteDef[] = [
     method: 'POST',
     path: '/route/match',
     scope: 'routing',
-    ready: (ctx) => ctx.engine.has('route_match') && ctx.engine.hasDataset('road'),
+    ready: (ctx) => ctx.pool.has('route_match') && ctx.pool.hasDataset('road'),
     note: `Map matching (hidden Markov model, Newson & Krumm 2009) of GPS traces up to ${MAX_TRACE_POINTS} points.`,
     decl: {
       summary: 'Snap a GPS trace to the roads: matched geometry, per-point positions, confidence',
@@ -58,7 +58,7 @@ export const routes: RouteDef[] = [
       const b = req.body;
       const m = String(b.mode ?? 'driving').toLowerCase();
       if (NOT_IMPLEMENTED.includes(m)) throw new HttpError(501, 'not_implemented', `mode=${m} is not available in this build; use driving, walk or cycle.`);
-      return { task: await ctx.engine.run('route_match', { points: b.points, mode: MODE_ALIASES[m] }, !!req.key?.test) };
+      return { task: await ctx.pool.run('route_match', { points: b.points, mode: MODE_ALIASES[m] }, !!req.key?.test) };
     },
   },
 ];

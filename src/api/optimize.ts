@@ -1,5 +1,5 @@
 // POST /route/optimize: the visiting order of up to 200 stops, time-window aware (task `route_optimize`,
-// workers/routing/optimize.ts).
+// workers/routing/optimize/optimize.ts).
 import type { Reply, RouteDef } from '../http/types.ts';
 import { HttpError } from '../http/types.ts';
 import { MODE_ALIASES, NOT_IMPLEMENTED } from './route.ts';
@@ -16,7 +16,7 @@ export const routes: RouteDef[] = [
     method: 'POST',
     path: '/route/optimize',
     scope: 'routing',
-    ready: (ctx) => ctx.engine.has('route_optimize') && ctx.engine.hasDataset('road'),
+    ready: (ctx) => ctx.pool.has('route_optimize') && ctx.pool.hasDataset('road'),
     note: `Trip optimisation: the visiting order of up to ${MAX_STOPS} stops with service times and time windows.`,
     decl: {
       summary: 'The best order to visit stops (time windows, service times, round trip or fixed end)',
@@ -72,8 +72,8 @@ export const routes: RouteDef[] = [
       b.stops.forEach((s: any, i: number) => {
         if (s.time_window && s.time_window[0] > s.time_window[1]) throw new HttpError(400, 'invalid_parameter', `Parameter 'stops[${i}].time_window' must be [from_s, to_s] with from_s ≤ to_s.`);
       });
-      const args = { start: pair(b.start), end: pair(b.end), round_trip: b.round_trip, stops: b.stops, mode: MODE_ALIASES[m], radius: b.radius ?? SNAP_RADIUS.default };
-      return { task: await ctx.engine.run('route_optimize', args, !!req.key?.test) };
+      const args = { start: pair(b.start)!, end: pair(b.end), round_trip: b.round_trip, stops: b.stops, mode: MODE_ALIASES[m], radius: b.radius ?? SNAP_RADIUS.default };
+      return { task: await ctx.pool.run('route_optimize', args, !!req.key?.test) };
     },
   },
 ];

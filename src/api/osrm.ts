@@ -5,6 +5,7 @@
 // `{"code":"Ok",…}` or a 400 with `{"code":"NoRoute|NoSegment|InvalidQuery|…","message"}`.
 // The key may come as `?key=` here (such clients cannot set headers); the request log records the
 // path only. docs/osrm.md lists what is accepted but ignored (hints, bearings, approaches).
+import type { TaskOp } from '../core/tasks/index.ts';
 import polyline from '@mapbox/polyline';
 import type { Req, Reply, RouteDef, AppContext } from '../http/types.ts';
 import { Q, type Schema } from '../http/operation.ts';
@@ -286,7 +287,7 @@ export const OSRM_SCHEMAS = {
   nearest: { type: 'object', required: ['code', 'waypoints'], properties: { code: { const: 'Ok' }, waypoints: { type: 'array', items: { ...waypoint, required: ['nodes', 'hint', 'distance', 'name', 'location'], properties: { ...(waypoint.properties as object), nodes: { type: 'array', items: { type: 'integer' } } } } } } } as Schema,
 };
 const errors = { 400: { description: 'OSRM error: {"code":"InvalidQuery|InvalidValue|InvalidOptions|NoSegment|NoRoute|NoTrips|NoMatch|TooBig|NotImplemented|NotSupported","message"}', schema: OSRM_SCHEMAS.error } };
-const ready = (op: string) => (ctx: AppContext) => ctx.engine.has(op) && ctx.engine.hasDataset('road');
+const ready = (op: TaskOp) => (ctx: AppContext) => ctx.pool.has(op) && ctx.pool.hasDataset('road');
 
 export const routes: RouteDef[] = [
   {
@@ -306,7 +307,7 @@ export const routes: RouteDef[] = [
         { params: { profile: 'driving', coordinates: '-0.205,5.55;-0.18,5.556' }, query: 'steps=true&alternatives=true', summary: 'Accra, with steps and an alternative (polyline)' },
       ],
     },
-    handler: (req, ctx) => handle(req, async () => reply(await ctx.engine.run('osrm_route', routeArgs(req), !!req.key?.test))),
+    handler: (req, ctx) => handle(req, async () => reply(await ctx.pool.run('osrm_route', routeArgs(req), !!req.key?.test))),
   },
   {
     method: 'GET',
@@ -330,7 +331,7 @@ export const routes: RouteDef[] = [
       responses: { 200: { description: 'OSRM table response', schema: OSRM_SCHEMAS.table }, ...errors },
       examples: [{ params: { profile: 'driving', coordinates: '32.7667,-5.6333;32.90,-5.80;32.80,-5.70' }, query: 'annotations=duration,distance', summary: 'Sikonge, Tanzania, 3×3' }],
     },
-    handler: (req, ctx) => handle(req, async () => reply(await ctx.engine.run('osrm_table', tableArgs(req), !!req.key?.test))),
+    handler: (req, ctx) => handle(req, async () => reply(await ctx.pool.run('osrm_table', tableArgs(req), !!req.key?.test))),
   },
   {
     method: 'GET',
@@ -352,7 +353,7 @@ export const routes: RouteDef[] = [
       responses: { 200: { description: 'OSRM trip response', schema: OSRM_SCHEMAS.trip }, ...errors },
       examples: [{ params: { profile: 'driving', coordinates: '32.7667,-5.6333;32.90,-5.80;32.80,-5.70;32.85,-5.65' }, query: 'overview=false', summary: 'Sikonge, Tanzania, round trip of four points' }],
     },
-    handler: (req, ctx) => handle(req, async () => reply(await ctx.engine.run('osrm_trip', tripArgs(req), !!req.key?.test))),
+    handler: (req, ctx) => handle(req, async () => reply(await ctx.pool.run('osrm_trip', tripArgs(req), !!req.key?.test))),
   },
   {
     method: 'GET',
@@ -375,7 +376,7 @@ export const routes: RouteDef[] = [
       responses: { 200: { description: 'OSRM match response', schema: OSRM_SCHEMAS.match }, ...errors },
       examples: [{ params: { profile: 'driving', coordinates: '-0.2050,5.5500;-0.2040,5.5501;-0.2030,5.5503' }, query: 'overview=full&geometries=geojson', summary: 'Accra, three fixes' }],
     },
-    handler: (req, ctx) => handle(req, async () => reply(await ctx.engine.run('osrm_match', matchArgs(req), !!req.key?.test))),
+    handler: (req, ctx) => handle(req, async () => reply(await ctx.pool.run('osrm_match', matchArgs(req), !!req.key?.test))),
   },
   {
     method: 'GET',
@@ -398,7 +399,7 @@ export const routes: RouteDef[] = [
       const { radius } = common(req.query, 1);
       const nRaw = req.query.get('number') ?? '1';
       if (!/^\d+$/.test(nRaw) || Number(nRaw) < 1 || Number(nRaw) > OSRM_MAX_NEAREST) fail('InvalidOptions', `Option 'number' must be an integer from 1 to ${OSRM_MAX_NEAREST}.`);
-      return reply(await ctx.engine.run('osrm_nearest', { coordinate: coords[0], mode, number: Number(nRaw), radius }, !!req.key?.test));
+      return reply(await ctx.pool.run('osrm_nearest', { coordinate: coords[0], mode, number: Number(nRaw), radius }, !!req.key?.test));
     }),
   },
 ];

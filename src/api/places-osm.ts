@@ -1,6 +1,7 @@
 // Places from OpenStreetMap (issue 15 §4): businesses, markets and protected areas of the full-tag
 // extracts an operator builds with `npm run graph-build -- pois --input country.osm.pbf`. The default
 // data (road-only extracts) has none, so these capabilities are off until such a build is loaded.
+import type { TaskOp } from '../core/tasks/index.ts';
 import { HttpError, type AppContext, type RouteDef } from '../http/types.ts';
 import { Q, type Schema } from '../http/operation.ts';
 import type { PoiKind } from '../core/format/pois.ts';
@@ -8,8 +9,8 @@ import type { PoiKind } from '../core/format/pois.ts';
 /** Radius (metres) and limit of the places endpoints: one definition for the schemas. */
 export const PLACES_LIMITS = { radius: { default: 5000, max: 50_000 }, protectedRadius: { default: 20_000, max: 200_000 }, limit: { default: 10, max: 50 } };
 
-const has = (kind: PoiKind, op: string) => (ctx: AppContext) =>
-  ctx.engine.has(op) && ctx.engine.hasDataset('pois', (d) => ((d.manifest.counts as Record<string, number> | undefined)?.[kind] ?? 0) > 0);
+const has = (kind: PoiKind, op: TaskOp) => (ctx: AppContext) =>
+  ctx.pool.has(op) && ctx.pool.hasDataset('pois', (d) => ((d.manifest.counts as Record<string, number> | undefined)?.[kind] ?? 0) > 0);
 const sandbox = (req: { key: { test: boolean } | null }) => !!req.key?.test;
 const BUILD = 'npm run graph-build -- pois --input country.osm.pbf';
 
@@ -52,7 +53,7 @@ export const routes: RouteDef[] = [
       const { q, category, lat, lng, radius, limit } = req.q;
       if (lat !== undefined && lng === undefined) return badPair('lng');
       if (lng !== undefined && lat === undefined) return badPair('lat');
-      return { task: await ctx.engine.run('businesses_search', { q, category, lat, lng, radius, limit }, sandbox(req)) };
+      return { task: await ctx.pool.run('businesses_search', { q, category, lat, lng, radius, limit }, sandbox(req)) };
     },
   },
   {
@@ -75,7 +76,7 @@ export const routes: RouteDef[] = [
       const { q, lat, lng, radius, limit } = req.q;
       if (lat !== undefined && lng === undefined) return badPair('lng');
       if (lng !== undefined && lat === undefined) return badPair('lat');
-      return { task: await ctx.engine.run('markets_list', { q, lat, lng, radius, limit }, sandbox(req)) };
+      return { task: await ctx.pool.run('markets_list', { q, lat, lng, radius, limit }, sandbox(req)) };
     },
   },
   {
@@ -90,7 +91,7 @@ export const routes: RouteDef[] = [
       examples: [{ params: { id: 'svc:poi.n268113781' }, summary: 'Monaco build' }],
     },
     async handler(req, ctx) {
-      return { task: await ctx.engine.run('market_by_id', { id: req.params.id }, sandbox(req)) };
+      return { task: await ctx.pool.run('market_by_id', { id: req.params.id }, sandbox(req)) };
     },
   },
   {
@@ -107,7 +108,7 @@ export const routes: RouteDef[] = [
       examples: [{ query: 'lat=43.7365&lng=7.3698', summary: 'Monaco build: inside Parc de la Grande Corniche' }],
     },
     async handler(req, ctx) {
-      return { task: await ctx.engine.run('protected_at', { lat: req.q.lat, lng: req.q.lng }, sandbox(req)) };
+      return { task: await ctx.pool.run('protected_at', { lat: req.q.lat, lng: req.q.lng }, sandbox(req)) };
     },
   },
   {
@@ -126,7 +127,7 @@ export const routes: RouteDef[] = [
       examples: [{ query: 'lat=43.74&lng=7.42&radius=20000' }],
     },
     async handler(req, ctx) {
-      return { task: await ctx.engine.run('protected_nearby', { lat: req.q.lat, lng: req.q.lng, radius: req.q.radius, limit: req.q.limit }, sandbox(req)) };
+      return { task: await ctx.pool.run('protected_nearby', { lat: req.q.lat, lng: req.q.lng, radius: req.q.radius, limit: req.q.limit }, sandbox(req)) };
     },
   },
 ];

@@ -1,4 +1,5 @@
 // GET /route: a declared operation (validated before the handler), then one `route` task in the pool.
+import type { GuidedRouteArgs } from '../core/tasks/index.ts';
 import type { RouteDef } from '../http/types.ts';
 import { HttpError } from '../http/types.ts';
 import { Q } from '../http/operation.ts';
@@ -24,7 +25,7 @@ export function departAt(v: string): number {
 const snappedPoint = { type: 'object', required: ['lat', 'lng', 'distance_m'], properties: { lat: { type: 'number' }, lng: { type: 'number' }, distance_m: { type: 'number' } } };
 const lineString = { type: 'object', required: ['type', 'coordinates'], properties: { type: { const: 'LineString' }, coordinates: { type: 'array', items: { type: 'array', items: { type: 'number' } } } } };
 
-/** One step of legs[].steps[] (workers/routing/steps.ts documents every field). */
+/** One step of legs[].steps[] (workers/routing/guidance/steps.ts documents every field). */
 const stepSchema = {
   type: 'object', required: ['maneuver', 'name', 'mode', 'distance_m', 'duration_s', 'geometry', 'instruction'],
   properties: {
@@ -45,8 +46,8 @@ const stepSchema = {
 const legSchema = { type: 'object', required: ['distance_m', 'duration_s'], properties: { distance_m: { type: 'number' }, duration_s: { type: 'number' }, steps: { type: 'array', items: stepSchema } } };
 
 /** steps, lang (else Accept-Language, else en) and alternatives (true = the maximum; none with via points) for the route task. */
-export function guidanceArgs(q: Record<string, any>, acceptLanguage: string | undefined, hasVia: boolean): { steps?: true; lang?: string; alternatives?: number } {
-  const out: { steps?: true; lang?: string; alternatives?: number } = {};
+export function guidanceArgs(q: Record<string, any>, acceptLanguage: string | undefined, hasVia: boolean): Pick<GuidedRouteArgs, 'steps' | 'lang' | 'alternatives'> {
+  const out: Pick<GuidedRouteArgs, 'steps' | 'lang' | 'alternatives'> = {};
   if (q.steps) { out.steps = true; out.lang = q.lang ?? negotiateLang(acceptLanguage) ?? 'en'; }
   const a = q.alternatives === 'true' ? MAX_ALTERNATIVES : q.alternatives === undefined || q.alternatives === 'false' ? 0 : Number(q.alternatives);
   if (a > 0 && !hasVia) out.alternatives = a;
@@ -59,7 +60,7 @@ export const routes: RouteDef[] = [
     path: '/route',
     scope: 'routing',
     capabilities: ['route_driving'],
-    ready: (ctx) => ctx.engine.has('route') && ctx.engine.hasDataset('road'),
+    ready: (ctx) => ctx.pool.has('route') && ctx.pool.hasDataset('road'),
     note: 'Contraction-hierarchy routes (driving, walk, cycle) over the built OpenStreetMap extracts.',
     decl: {
       summary: 'A route between two points (and optional via points) as GeoJSON',
@@ -116,7 +117,7 @@ export const routes: RouteDef[] = [
       const traffic = req.q.traffic === 'none' ? undefined : req.q.traffic;
       const depart_at = req.q.depart_at === undefined ? undefined : departAt(req.q.depart_at);
       const guidance = guidanceArgs(req.q, req.headers['accept-language'], via.length > 0);
-      return { task: await ctx.engine.run('route', { from, to, via, mode, radius, traffic, depart_at, ...guidance }, !!req.key?.test) };
+      return { task: await ctx.pool.run('route', { from, to, via, mode, radius, traffic, depart_at, ...guidance }, !!req.key?.test) };
     },
   },
 ];

@@ -114,16 +114,16 @@ export const routes: RouteDef[] = [
     },
     handler: async (_req, ctx) => {
       const database = await ctx.store.ping();
-      const workers = ctx.engine.threads;
+      const workers = ctx.pool.threads;
       const ok = database && workers > 0;
       return {
         status: ok ? 200 : 503,
         json: {
           status: ok ? 'ok' : 'degraded',
           workers,
-          queue: ctx.engine.queued,
+          queue: ctx.pool.queued,
           database: { reachable: database, kind: ctx.store.kind },
-          datasets: ctx.engine.datasets.map((d) => d.name),
+          datasets: ctx.pool.datasets.map((d) => d.name),
         },
       };
     },
@@ -137,7 +137,7 @@ export const routes: RouteDef[] = [
     },
     handler: (req, ctx) => {
       requireAdmin(req, ctx);
-      return text(ctx.metrics.render({ queue: ctx.engine.queued, workers: ctx.engine.threads, rejections: ctx.limits.rejections }), 'text/plain; version=0.0.4');
+      return text(ctx.metrics.render({ queue: ctx.pool.queued, workers: ctx.pool.threads, rejections: ctx.limits.rejections }), 'text/plain; version=0.0.4');
     },
   },
   {
@@ -153,7 +153,7 @@ export const routes: RouteDef[] = [
     },
     handler: async (req, ctx) => {
       requireAdmin(req, ctx);
-      const r = await ctx.engine.reload();
+      const r = await ctx.pool.reload();
       return { status: r.ok ? 200 : 409, json: { reload: r } };
     },
   },
@@ -167,7 +167,7 @@ export const routes: RouteDef[] = [
       examples: [{ query: 'pool=1' }],
     },
     handler: async (req, ctx) => {
-      if (req.q.pool) return { task: await ctx.engine.run('ping', null, !!req.key?.test) };
+      if (req.q.pool) return { task: await ctx.pool.run('ping', null, !!req.key?.test) };
       return { json: { ok: true } };
     },
   },

@@ -4,7 +4,7 @@ import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Young generation of a worker thread's heap, MB (default of `WORKER_YOUNG_MB`; src/pool.ts). V8 grows it
+ * Young generation of a worker thread's heap, MB (default of `WORKER_YOUNG_MB`; src/pool/worker-pool.ts). V8 grows it
  * to 48 MB in a thread that makes garbage (map matching, large matrices) and keeps it resident, fully
  * committed once grown: most of what a busy worker adds beyond its code (issue 11 §6). 8 against 6,
  * alternated (2026-11-24/25): extra RSS per busy worker on the 4M-node graph (`bench -- memory`, two runs
@@ -25,7 +25,7 @@ export interface Config {
   baseUrl: string;
   tilesUrl: string;
   workers: number;
-  /** Each worker thread's young-generation cap, MB (src/pool.ts, YOUNG_MB). */
+  /** Each worker thread's young-generation cap, MB (src/pool/worker-pool.ts, YOUNG_MB). */
   workerYoungMb: number;
   databaseUrl: string | null;
   /** Pooled database connections. */

@@ -25,7 +25,7 @@ export const SNAP_RADIUS: Limit = { default: 1000, max: 10_000 };
 /** Intermediate points of one route. */
 export const MAX_VIA = 25;
 
-/** Cells of one traffic-aware matrix: each cell is its own search over the traffic weights (workers/routing/matrix.ts). */
+/** Cells of one traffic-aware matrix: each cell is its own search over the traffic weights (workers/routing/matrix/task.ts). */
 export const TRAFFIC_MATRIX_MAX_CELLS = 2_500;
 
 /** Ride-hailing (src/api/ride): vehicles per answer of /fleet/vehicles/nearest, seconds of ETA and of position age. */

@@ -1,4 +1,4 @@
-// Shared memory where the threads of one matrix meet (src/api/matrix.ts, workers/routing/matrix.ts).
+// Shared memory where the threads of one matrix meet (src/pool/matrix-dispatch.ts, workers/routing/matrix/task.ts).
 //
 // A middling matrix on idle threads runs on all of them at once: each snaps a share of the points
 // and writes their upward search spaces into its own region here, says so in the header, waits
@@ -66,3 +66,9 @@ export function meetWait(m: MeetLayout, k: number, until: number): number {
     Atomics.wait(m.head, k, MEET_PENDING, left);
   }
 }
+
+/**
+ * The error every side of a meeting answers when a side ran out of room: the dispatcher then runs
+ * the matrix whole on one thread and gives the next meeting more room (src/pool/matrix-dispatch.ts).
+ */
+export const MEET_FULL_ERROR = { status: 409, code: 'meet_full' } as const;

@@ -1,4 +1,5 @@
-// The typed task interface between the front end and the worker pool.
+// The message interface between the front end and the worker pool; which tasks exist, with
+// which arguments and answers, is the task map (src/core/tasks/index.ts).
 //
 // The main thread sends { op, args, sandbox }. A module's task function returns a
 // plain response-body object (without `attribution`), or a JsonText, or throws TaskError; the
@@ -24,7 +25,7 @@ export interface TaskContext {
   /**
    * Sends bytes of the answer ahead of it, so the thread need not hold a large answer whole (a
    * 1,000 × 1,000 matrix's 15 MB): the caller gets them in order in TaskReply.pieces[stream].
-   * The bytes' whole buffer is moved to the main thread. Only batches on a lane (src/pool.ts)
+   * The bytes' whole buffer is moved to the main thread. Only batches on a lane (src/pool/worker-pool.ts)
    * have it; elsewhere a task keeps its answer whole.
    */
   piece?: (stream: number, bytes: Uint8Array) => void;
@@ -41,7 +42,9 @@ export type TaskFn = (args: any, ctx: TaskContext) => unknown;
  * the bytes they were written as and are copied once into the reply, never decoded to a string
  * and encoded back.
  */
-export class JsonText {
+export class JsonText<Shape = unknown> {
+  /** Type only: the JSON value the text is (never set; lets the task map check a task's answer). */
+  declare readonly shape?: Shape;
   readonly parts: (string | Uint8Array)[];
   /** `scratch`: the byte pieces are the thread's reused buffers, valid only until its next task. */
   constructor(text: string | (string | Uint8Array)[], readonly scratch = false) { this.parts = typeof text === 'string' ? [text] : text; }
@@ -60,7 +63,8 @@ export class BinaryBody {
   constructor(readonly bytes: Uint8Array, readonly scratch = false) {}
 }
 
-export interface EngineModule {
+/** A worker module: its task functions, each checked against the task map where it is declared (TaskTable). */
+export interface WorkerModule {
   /** Called once per worker at start with every loaded dataset; keep only views, never copies. */
   init(datasets: Dataset[]): void;
   tasks: Record<string, TaskFn>;
@@ -86,13 +90,18 @@ export interface TaskRequest {
   attached?: Uint8Array[];
 }
 
-/** What a task answers: an HTTP status and the complete JSON body, attribution included. */
-export interface TaskReply {
+/**
+ * What a task answers: an HTTP status and the complete JSON body, attribution included.
+ * `Shape` is the answer's JSON on status 200 (the task map's reply), for replyJson().
+ */
+export interface TaskReply<Shape = unknown> {
+  /** Type only: never set. */
+  readonly shape?: Shape;
   status: number;
   body: Uint8Array;
   /**
    * Says the body has been written and will not be read again, so its buffer may go back to the
-   * worker that wrote it (src/pool.ts). Only the HTTP writer calls it; a reply nobody releases is
+   * worker that wrote it (src/pool/worker-pool.ts). Only the HTTP writer calls it; a reply nobody releases is
    * collected as usual.
    */
   release?: () => void;
@@ -100,7 +109,7 @@ export interface TaskReply {
   pieces?: Uint8Array[][];
 }
 
-/** Sent once to each worker thread at start: its private lane for batches (see src/pool.ts). */
+/** Sent once to each worker thread at start: its private lane for batches (see src/pool/worker-pool.ts). */
 export interface AttachRequest {
   attach: MessagePort;
   /** Shared counter: every attach task of a round waits here until `count` have arrived. */

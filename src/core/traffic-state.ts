@@ -19,7 +19,7 @@ export class TrafficState {
    * The part of the edge the live speed was observed on, metres from u (to ≤ from: none published):
    * the hull of its samples' parts. weightMs is the whole edge, that part at the observed speed and
    * the rest at the profile's; a route driving only some of the edge costs the overlap at the
-   * observed speed (workers/routing/dijkstra.ts, partWeight).
+   * observed speed (workers/routing/search/dijkstra.ts, partWeight).
    */
   readonly partFrom: Float32Array;
   readonly partTo: Float32Array;

@@ -19,12 +19,12 @@ export async function readiness(ctx: AppContext): Promise<Readiness> {
   const draining = ctx.lifecycle?.draining ?? false;
   // A draining node skips the database round trip: its answer is no whatever the database says.
   const database = draining ? false : await ctx.store.ping();
-  const workers = ctx.engine.threads;
+  const workers = ctx.pool.threads;
   const reasons: string[] = [];
   if (draining) reasons.push('draining');
   if (!draining && !database) reasons.push('database_unreachable');
   if (workers === 0) reasons.push('datasets_not_loaded');
-  return { ready: reasons.length === 0, reasons, draining, database, workers, datasets: ctx.engine.datasets.length };
+  return { ready: reasons.length === 0, reasons, draining, database, workers, datasets: ctx.pool.datasets.length };
 }
 
 export const readinessRoutes: RouteDef[] = [

@@ -14,7 +14,7 @@ import { checkOrigin } from '../auth/origins.ts';
 import { compileRoutes, validateRequest } from './operation.ts';
 import { OPEN_CORS, CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE, type CorsPolicy } from './cors.ts';
 import { tooDeep, MAX_JSON_DEPTH } from './json-depth.ts';
-import { Overloaded } from '../pool.ts';
+import { Overloaded } from '../pool/worker-pool.ts';
 import { Lifecycle, graceOver } from './drain.ts';
 import { clientAddress } from './client-address.ts';
 

@@ -2,7 +2,7 @@
 // An endpoint file exports a RouteDef[]; the core adds auth, quotas, validation
 // errors, attribution, logging and metrics around every handler.
 import type { TaskReply } from '../core/task.ts';
-import type { Engine } from '../pool.ts';
+import type { WorkerPool } from '../pool/worker-pool.ts';
 import type { Store } from '../store/index.ts';
 import type { Config } from '../core/config.ts';
 import type { Limits } from '../auth/limits.ts';
@@ -54,7 +54,7 @@ export type Reply =
   | { status?: number; chunks: Uint8Array[]; headers?: Record<string, string>; release?: () => void };
 
 export interface AppContext {
-  engine: Engine;
+  pool: WorkerPool;
   store: Store;
   config: Config;
   limits: Limits;

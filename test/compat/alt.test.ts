@@ -456,8 +456,8 @@ describe('static maps with the platform grammar', () => {
 describe('capability', () => {
   it('google_compat follows whether every endpoint works in this build', async () => {
     const doc: any = await (await s.get('/api/v1/capabilities')).json();
-    const ops = ['geocode', 'reverse', 'suggest', 'places_nearby', 'places_search', 'place_by_id', 'route', 'route_matrix', 'route_optimize', 'staticmap'];
-    expect(doc.capabilities.google_compat).toBe(ops.every((o) => s.app.ctx.engine.has(o)));
+    const ops = ['geocode', 'reverse', 'suggest', 'places_nearby', 'places_search', 'place_by_id', 'route', 'route_matrix', 'route_optimize', 'staticmap'] as const;
+    expect(doc.capabilities.google_compat).toBe(ops.every((o) => s.app.ctx.pool.has(o)));
     expect(doc.recipes.migrate_alt).toContain('compat/alt/directions');
   });
 });

@@ -5,17 +5,21 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine, Overloaded } from '../../src/pool.ts';
+import { WorkerPool, Overloaded } from '../../src/pool/worker-pool.ts';
 import { loadConfig, YOUNG_MB } from '../../src/core/config.ts';
+import type { TaskOp } from '../../src/core/tasks/index.ts';
+
+/** An op no worker serves (the type system refuses one; the pool must answer it all the same). */
+const NO_SUCH_OP = 'no_such_op' as TaskOp;
 
 const decode = (b: Uint8Array) => JSON.parse(new TextDecoder().decode(b));
 
 describe('worker pool', () => {
   let dir: string;
-  let engine: Engine;
+  let engine: WorkerPool;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-pool-'));
-    engine = new Engine({ builtDir: dir, workers: 2 });
+    engine = new WorkerPool({ builtDir: dir, workers: 2 });
     await engine.start();
   });
   afterAll(async () => {
@@ -25,7 +29,7 @@ describe('worker pool', () => {
 
   it('gives every thread a lane and answers each request with its own reply', async () => {
     expect(engine.lanes).toBe(2);
-    const ops = Array.from({ length: 300 }, (_, i) => (i % 3 === 0 ? 'describe' : i % 3 === 1 ? 'ping' : 'no_such_op'));
+    const ops = Array.from({ length: 300 }, (_, i) => (i % 3 === 0 ? 'describe' : i % 3 === 1 ? 'ping' : NO_SUCH_OP));
     const replies = await Promise.all(ops.map((op) => engine.run(op, null)));
     replies.forEach((r, i) => {
       const body = decode(r.body);
@@ -43,7 +47,7 @@ describe('worker pool', () => {
     const waiting: Promise<{ status: number; body: Uint8Array }>[] = [];
     for (let turn = 0; turn < 40; turn++) {
       for (let j = 0; j < 1 + (turn % 5); j++) {
-        const op = (turn + j) % 4 === 0 ? 'describe' : (turn + j) % 4 === 3 ? 'no_such_op' : 'ping';
+        const op = (turn + j) % 4 === 0 ? 'describe' : (turn + j) % 4 === 3 ? NO_SUCH_OP : 'ping';
         ops.push(op);
         waiting.push(engine.run(op, null));
       }
@@ -94,7 +98,7 @@ describe('worker pool', () => {
 describe('worker pool heap limits', () => {
   it('runs each thread with the young generation it is given (WORKER_YOUNG_MB), YOUNG_MB by default', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-pool-young-'));
-    const engines = [new Engine({ builtDir: dir, workers: 1 }), new Engine({ builtDir: dir, workers: 1, youngMb: 9 })];
+    const engines = [new WorkerPool({ builtDir: dir, workers: 1 }), new WorkerPool({ builtDir: dir, workers: 1, youngMb: 9 })];
     try {
       const seen = [];
       for (const e of engines) { await e.start(); seen.push(decode((await e.run('describe', null)).body).young_mb); }
@@ -111,10 +115,10 @@ describe('worker pool heap limits', () => {
 
 describe('worker pool under overload', () => {
   let dir: string;
-  let engine: Engine;
+  let engine: WorkerPool;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-pool-'));
-    engine = new Engine({ builtDir: dir, workers: 1, maxQueue: 8, maxWaitMs: 0 });
+    engine = new WorkerPool({ builtDir: dir, workers: 1, maxQueue: 8, maxWaitMs: 0 });
     await engine.start();
   });
   afterAll(async () => {
@@ -139,7 +143,7 @@ describe('worker pool under overload', () => {
   });
 
   it('sheds on estimated wait: a queue of slow tasks refuses newcomers', async () => {
-    const e = new Engine({ builtDir: dir, workers: 1, maxWaitMs: 1 });
+    const e = new WorkerPool({ builtDir: dir, workers: 1, maxWaitMs: 1 });
     await e.start();
     try {
       // Teach the pool that tasks are slow (1 ms each), as measured replies would.

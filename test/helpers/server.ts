@@ -1,7 +1,7 @@
 // Start a real server (uWS + worker pool + store) on a free port for a suite.
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/core/config.ts';
-import { startServer, type Running } from '../../src/server.ts';
+import { startServer, type Running } from '../../src/app.ts';
 import { createKey } from '../../src/auth/keys.ts';
 import type { RouteDef } from '../../src/http/types.ts';
 import type { Plan } from '../../src/auth/scopes.ts';

@@ -11,7 +11,7 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { buildPois } from '../../graph-build/pois/index.ts';
 import { loadDataset } from '../../src/data/catalog.ts';
-import { places } from '../../workers/places/index.ts';
+import { pois as places } from '../../workers/pois/index.ts';
 
 // Lodging tagged the ways OSM mappers tag it (Nairobi coordinates): every field, free-text stars,
 // contact:* spellings, a guest house with nothing but a name, and a tourism value that is not lodging.

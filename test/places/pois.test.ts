@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildPois, assembleRings } from '../../graph-build/pois/index.ts';
 import { loadDataset } from '../../src/data/catalog.ts';
-import { places } from '../../workers/places/index.ts';
+import { pois } from '../../workers/pois/index.ts';
 import { TaskError } from '../../src/core/task.ts';
 import { freshPglite, type TestDb } from '../helpers/db.ts';
 import { startTestServer, SHARED_DATA, type TestServer } from '../helpers/server.ts';
 
-const T: any = places.tasks;
+const T: any = pois.tasks;
 const live = { sandbox: false };
 
 // A 0.02° square reserve (outer ring in two ways, one reversed) with a 0.004° hole; a market
@@ -44,7 +44,7 @@ describe('places build and tasks on a small OSM fixture', () => {
     writeFileSync(join(dir, 'fixture.osm'), FIXTURE);
     const m = await buildPois({ input: join(dir, 'fixture.osm'), name: 'pois-fixture', out: dir, progress: false });
     expect(m.counts).toEqual({ business: 3, market: 1, protected_area: 1 });
-    places.init([loadDataset(join(dir, 'pois-fixture'))!]);
+    pois.init([loadDataset(join(dir, 'pois-fixture'))!]);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

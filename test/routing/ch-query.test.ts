@@ -6,9 +6,9 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { buildGraph } from '../../graph-build/contract/build.ts';
 import { encode } from '../../src/core/format/index.ts';
 import { openGraph, ROUTE_KIND, ROUTE_FORMAT_VERSION, type GraphViews } from '../../src/core/format/route.ts';
-import { ChQuery } from '../../workers/routing/ch-query.ts';
-import { DijkstraQuery } from '../../workers/routing/dijkstra.ts';
-import { between } from '../../workers/routing/search.ts';
+import { ChQuery } from '../../workers/routing/search/ch-query.ts';
+import { DijkstraQuery } from '../../workers/routing/search/dijkstra.ts';
+import { between } from '../../workers/routing/search/path-search.ts';
 import { syntheticGrid } from '../../bench/lib/synthetic.ts';
 import { rng } from '../../bench/lib/rand.ts';
 

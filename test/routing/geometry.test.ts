@@ -1,8 +1,8 @@
 // The route answer's coordinate text is written by hand from the stored E7 integers
-// (workers/routing/geometry.ts): it must parse to exactly the doubles x / 1e7, and read as
+// (workers/routing/answers/coords.ts): it must parse to exactly the doubles x / 1e7, and read as
 // JSON.stringify would write them.
 import { describe, it, expect } from 'vitest';
-import { JsonCoordSink, ArraySink } from '../../workers/routing/geometry.ts';
+import { JsonCoordSink, ArraySink } from '../../workers/routing/answers/coords.ts';
 import { rng } from '../../bench/lib/rand.ts';
 
 describe('JSON coordinate text', () => {

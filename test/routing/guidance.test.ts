@@ -4,12 +4,12 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { join } from 'node:path';
 import { buildRoadNetwork, buildRoadExtract } from '../../graph-build/roads.ts';
 import { tempDir, loadInto, task, network, SHARED_DATA } from './helpers.ts';
-import { decide, modifierOf, turnAngle, lookBearing, surelyGentle, Pieces, startPieces } from '../../workers/routing/steps.ts';
+import { decide, modifierOf, turnAngle, lookBearing, surelyGentle, Pieces, startPieces } from '../../workers/routing/guidance/steps.ts';
 import fc from 'fast-check';
 import { negotiateLang } from '../../src/core/guidance.ts';
 import { haversine } from '../../src/core/geometry.ts';
 import { createRequire } from 'node:module';
-import { LANGS, instruction, type PhraseStep } from '../../workers/routing/instructions.ts';
+import { LANGS, instruction, type PhraseStep } from '../../workers/routing/guidance/instructions.ts';
 import { loadedGraphs } from '../../workers/routing/graphs.ts';
 
 // 0.001° ≈ 111 m; each fixture sits in its own square (x = longitude offset, y = latitude offset).

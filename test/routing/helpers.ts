@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadDataset } from '../../src/data/catalog.ts';
 import { routing } from '../../workers/routing/index.ts';
-import { TaskError, JsonText, type Dataset, type TaskContext } from '../../src/core/task.ts';
+import { TaskError, JsonText, type Dataset, type TaskContext, type WorkerModule } from '../../src/core/task.ts';
 import type { RawNetwork } from '../../graph-build/osm/read.ts';
 
 export { REPO, SHARED_DATA } from '../helpers/paths.ts';
@@ -21,10 +21,13 @@ export function loadInto(builtDir: string, names: string[]): Dataset[] {
   return ds;
 }
 
+/** The routing tasks by name, as the worker looks them up (tests also send arguments the types refuse). */
+const table: WorkerModule['tasks'] = routing.tasks;
+
 /** Run a task like the worker does; a TaskError becomes { status, code }. */
 export function task(op: string, args: unknown, ctx: Partial<TaskContext> = {}): any {
   try {
-    const out = routing.tasks[op](args, { sandbox: false, ...ctx });
+    const out = table[op](args, { sandbox: false, ...ctx });
     // What the worker answers, parsed as a client would (route bodies arrive as JSON text).
     return out instanceof JsonText ? JSON.parse(out.text) : out;
   } catch (e) {

@@ -8,7 +8,7 @@ import { buildRoadExtract } from '../../graph-build/roads.ts';
 import { mainComponentPoints } from '../../bench/matrix.ts';
 import { traceFromRoute, recovered } from '../../bench/lib/traces.ts';
 import { loadedGraphs } from '../../workers/routing/graphs.ts';
-import { matchTrace } from '../../workers/routing/match.ts';
+import { matchTrace } from '../../workers/routing/match/match.ts';
 import { freshPglite, type TestDb } from '../helpers/db.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { tempDir, loadInto, task, SHARED_DATA } from './helpers.ts';

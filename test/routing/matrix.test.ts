@@ -8,11 +8,14 @@ import { buildRoadExtract } from '../../graph-build/roads.ts';
 import { rng } from '../../bench/lib/rand.ts';
 import { randomPoints } from '../../bench/lib/check.ts';
 import { loadedGraphs } from '../../workers/routing/graphs.ts';
-import { joinParts, MATRIX_LIMITS, meetRoom } from '../../src/api/matrix.ts';
+import { MATRIX_LIMITS } from '../../src/api/matrix.ts';
+import { joinParts, meetRoom } from '../../src/pool/matrix-dispatch.ts';
 import { meetBytes, meetLayout, meetLength } from '../../src/core/meet.ts';
 import { routing } from '../../workers/routing/index.ts';
-import { rowsText, KEEP_CELLS, RELEASE_MS, BLOCK_CELLS, keptBytes, writeSide, readSides } from '../../workers/routing/matrix.ts';
-import { warmUpMatrix, WARM_UP_SIZES } from '../../workers/routing/warm-up.ts';
+import { KEEP_CELLS, RELEASE_MS, BLOCK_CELLS, keptBytes } from '../../workers/routing/matrix/task.ts';
+import { writeSide, readSides } from '../../workers/routing/matrix/meeting.ts';
+import { rowsText } from '../../workers/routing/matrix/json.ts';
+import { warmUpMatrix, WARM_UP_SIZES } from '../../workers/routing/matrix/warm-up.ts';
 import type { BinaryBody } from '../../src/core/task.ts';
 import { ATTRIBUTION } from '../../src/core/attribution.ts';
 import { freshPglite, type TestDb } from '../helpers/db.ts';
@@ -84,7 +87,7 @@ describe('route_matrix task', () => {
     const S = points('algiers-east', 'driving', 30, 21), D = points('algiers-east', 'driving', 17, 22);
     const whole = task('route_matrix', { sources: S, destinations: D });
     // each part copied out, as the engine does before the thread's next task reuses its buffer
-    const parts = [[0, 11], [11, 12], [12, 30]].map((rows) => ({ body: (routing.tasks.route_matrix({ sources: S, destinations: D, rows }, { sandbox: false }) as BinaryBody).bytes.slice() }));
+    const parts = ([[0, 11], [11, 12], [12, 30]] as [number, number][]).map((rows) => ({ body: (routing.tasks.route_matrix({ sources: S, destinations: D, rows }, { sandbox: false }) as BinaryBody).bytes.slice() }));
     expect(JSON.parse(Buffer.concat(joinParts(parts)).toString())).toEqual({ ...whole, attribution: ATTRIBUTION });
   });
 
@@ -127,7 +130,7 @@ describe('route_matrix task', () => {
     const small = () => task('route_matrix', { sources: S.slice(0, 30), destinations: D.slice(0, 40) });
     const before = small();
     const whole = task('route_matrix', { sources: S, destinations: D });
-    const parts = [[0, 100], [100, 200], [200, 220]].map((rows) => ({ body: (routing.tasks.route_matrix({ sources: S, destinations: D, rows }, { sandbox: false }) as BinaryBody).bytes.slice() }));
+    const parts = ([[0, 100], [100, 200], [200, 220]] as [number, number][]).map((rows) => ({ body: (routing.tasks.route_matrix({ sources: S, destinations: D, rows }, { sandbox: false }) as BinaryBody).bytes.slice() }));
     expect(JSON.parse(Buffer.concat(joinParts(parts)).toString())).toEqual({ ...whole, attribution: ATTRIBUTION });
     expect(small()).toEqual(before);
     expect(task('route_matrix', { sources: S, destinations: D })).toEqual(whole); // a second large one starts from clean cells
@@ -228,7 +231,7 @@ describe('/api/v1/route/matrix over HTTP (2 worker threads)', () => {
   });
 
   it('POST 60 × 60 on idle threads runs on both at once, meeting in shared memory, and equals /route cell by cell; on busy threads it runs whole; a side out of room makes it run whole once', async () => {
-    const engine = s.app.ctx.engine, sent: string[] = [], released: string[] = [], run: string[] = [];
+    const engine = s.app.ctx.pool, sent: string[] = [], released: string[] = [], run: string[] = [];
     const together = engine.runTogether.bind(engine), one = engine.run.bind(engine);
     engine.runTogether = (reqs, ...rest) => {
       // one message per thread: its side, its rows, and the buffer attached (shared memory, not packed)

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync, mkdirSync, readdirSync, copyFileSync } fro
 import { buildRoadExtract } from '../../graph-build/roads.ts';
 import { openGraph, ROUTE_FORMAT_VERSION } from '../../src/core/format/route.ts';
 import { checkGraph } from '../../bench/lib/check.ts';
-import { snap, loadIndex } from '../../workers/routing/snap.ts';
+import { snap, loadIndex } from '../../workers/routing/locate/snap.ts';
 import { E7 } from '../../src/core/format/route.ts';
 import { M_PER_DEG } from '../../src/core/geometry.ts';
 import { rng } from '../../bench/lib/rand.ts';

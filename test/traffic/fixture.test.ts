@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { buildRoadNetwork } from '../../graph-build/roads.ts';
 import { openGraph } from '../../src/core/format/route.ts';
-import { loadIndex, snap } from '../../workers/routing/snap.ts';
+import { loadIndex, snap } from '../../workers/routing/locate/snap.ts';
 import { freshPglite, type TestDb } from '../helpers/db.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { trafficService } from '../../src/api/traffic/index.ts';

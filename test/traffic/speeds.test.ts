@@ -10,7 +10,7 @@ import { TrafficState } from '../../src/core/traffic-state.ts';
 import { openGraph } from '../../src/core/format/route.ts';
 import { SpeedPublisher } from '../../src/api/traffic/speeds.ts';
 import type { Store } from '../../src/store/index.ts';
-import type { Engine } from '../../src/pool.ts';
+import type { WorkerPool } from '../../src/pool/worker-pool.ts';
 import { network } from '../routing/helpers.ts';
 
 const P = (y: number, x: number): [number, number] => [y * 0.001, 30 + x * 0.001];
@@ -28,7 +28,7 @@ describe('SpeedPublisher', () => {
   const buf = ds.traffic!.driving;
   let live: object[] = [], profile: object[] = [];
   const store = { pool: { query: async (sql: string) => ({ rows: sql.includes('traffic_samples') ? live : profile }) } } as unknown as Store;
-  const pub = new SpeedPublisher(store, { datasets: [ds] } as unknown as Engine);
+  const pub = new SpeedPublisher(store, { datasets: [ds] } as unknown as WorkerPool);
   const edges = openGraph(ds.files['driving.route.bin'], 'driving.route.bin').edgeU.length;
   const state = () => new TrafficState(buf, edges);
   const now = Date.now();

@@ -8,7 +8,7 @@ import { freshPglite, type TestDb } from '../helpers/db.ts';
 import { startTestServer, SHARED_DATA, type TestServer } from '../helpers/server.ts';
 import { buildRoadExtract } from '../../graph-build/roads.ts';
 import { openGraph } from '../../src/core/format/route.ts';
-import { loadIndex, snap } from '../../workers/routing/snap.ts';
+import { loadIndex, snap } from '../../workers/routing/locate/snap.ts';
 import { trafficService } from '../../src/api/traffic/index.ts';
 
 const json = (r: Response): Promise<any> => r.json();

@@ -1,7 +1,8 @@
 // Geo module: geocode, reverse, suggest, places and nearby layers over the gazetteer.
 // Arguments arrive validated by the declarations in src/api/geo.ts (ranges from
 // src/core/limits.ts); a task applies the default of a value left out and never re-checks.
-import { TaskError, type Dataset, type EngineModule, type TaskContext } from '../../src/core/task.ts';
+import type { ResultsReply, TaskTable, TextSearchArgs } from '../../src/core/tasks/index.ts';
+import { TaskError, type Dataset, type WorkerModule, type TaskContext } from '../../src/core/task.ts';
 import { Gazetteer } from './store.ts';
 import { TextSearch, type SearchFilter } from './text.ts';
 import { result, detail } from './results.ts';
@@ -46,7 +47,7 @@ export function parseQuery(g: Gazetteer, q: string, country?: string | null): Pa
  * Geocode's fallback for a query it cannot match whole: parse it as an address and answer its
  * most precise part that matches (street, landmark, locality, admin-1, country), saying so.
  */
-function addressFallback(g: Gazetteer, text: TextSearch, a: any, ctx: TaskContext, hitsEmpty: boolean): Record<string, unknown> | null {
+function addressFallback(g: Gazetteer, text: TextSearch, a: TextSearchArgs, ctx: TaskContext, hitsEmpty: boolean): ResultsReply | null {
   const q = String(a.q);
   if (!/[,\d\s،]/.test(q.trim())) return null; // one word: nothing to split
   if (!hitsEmpty && !mayHaveStructure(q, lexiconOf(g))) return null;
@@ -80,8 +81,9 @@ function countryFilter(a: any): number {
   // A valid ISO code of a country outside the data simply matches nothing.
   return c === undefined ? -2 : c;
 }
-function sandboxed(ctx: TaskContext, body: Record<string, unknown>): Record<string, unknown> {
-  if (ctx.sandbox) body.sandbox = true;
+function sandboxed<B extends object>(ctx: TaskContext, body: B): B & { sandbox?: true } {
+  // marks answers from the sandbox subset (svc_test_ keys)
+  if (ctx.sandbox) (body as { sandbox?: true }).sandbox = true;
   return body;
 }
 const inSandbox = (gz: Gazetteer) => (f: number) => inLagos(gz.lat[f], gz.lng[f]);
@@ -118,7 +120,7 @@ export function admin1Result(g: Gazetteer, lat: number, lng: number, cc: string 
   return { ...base, admin1_type: u.type, code: u.code, hasc: u.hasc, method: hit.method, boundaries: 'natural_earth_2012' };
 }
 
-export const geo: EngineModule = {
+export const geo = {
   init(datasets: Dataset[]) {
     load(datasets);
   },
@@ -269,8 +271,8 @@ export const geo: EngineModule = {
           : `Country by point-in-polygon (Natural Earth 1:50m; within 10 km of the generalised coastline the nearest country). ${a1 || g.a1Index ? ADMIN1_BOUNDARIES : 'Admin-1 polygons are not in this gazetteer build: admin1 is null.'}`,
       });
     },
-  },
-};
+  } satisfies TaskTable<'geocode' | 'suggest' | 'reverse' | 'places_nearby' | 'health_nearby' | 'transit_nearby' | 'place_by_id' | 'places_search' | 'earthquakes_nearby' | 'waterways_nearby' | 'boundaries_at'>,
+} satisfies WorkerModule;
 
 function nearbyTask(a: any, ctx: TaskContext, group: 'health' | 'transit' | null) {
   const { g } = need();

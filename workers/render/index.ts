@@ -2,18 +2,20 @@
 // colours on a @napi-rs/canvas and answers PNG bytes. Registered only when the tile set is
 // loaded and the canvas module loads, so the capability follows what works.
 import { createRequire } from 'node:module';
-import { BinaryBody, type Dataset, type EngineModule, type TaskFn } from '../../src/core/task.ts';
+import { BinaryBody, type Dataset, type WorkerModule } from '../../src/core/task.ts';
+import type { TaskTable } from '../../src/core/tasks/index.ts';
 import { PmArchive } from '../../src/core/maps/pmtiles.ts';
 import type { StaticMapSpec } from '../../src/core/maps/staticmap.ts';
 import { Renderer } from './draw.ts';
 
-const tasks: Record<string, TaskFn> = {};
+/** Filled at init, only when the tile set and the canvas module load. */
+const tasks: Partial<TaskTable<'staticmap'>> = {};
 let renderer: Renderer | null = null;
 
-export const render: EngineModule = {
+export const render = {
   init(datasets: Dataset[]) {
     const ds = datasets.find((d) => d.dataset === 'tiles');
-    for (const k of Object.keys(tasks)) delete tasks[k];
+    delete tasks.staticmap;
     renderer = null;
     if (!ds) return;
     let canvas: typeof import('@napi-rs/canvas');
@@ -24,10 +26,10 @@ export const render: EngineModule = {
       return;
     }
     renderer = new Renderer(new PmArchive(new Uint8Array(ds.files['tiles.pmtiles'])), canvas);
-    tasks.staticmap = (args: StaticMapSpec) => new BinaryBody(renderer!.png(args));
+    tasks.staticmap = (args) => new BinaryBody(renderer!.png(args));
   },
   tasks,
-};
+} satisfies WorkerModule;
 
 /** For tests and benchmarks: render in-process. */
 export function rendererFor(ds: Dataset): Renderer {

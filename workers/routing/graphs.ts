@@ -3,10 +3,10 @@
 import type Flatbush from 'flatbush';
 import type { Dataset } from '../../src/core/task.ts';
 import { openGraph, ROUTE_KIND, type GraphViews } from '../../src/core/format/route.ts';
-import { ChQuery } from './ch-query.ts';
-import { DijkstraQuery } from './dijkstra.ts';
+import { ChQuery } from './search/ch-query.ts';
+import { DijkstraQuery } from './search/dijkstra.ts';
 import { TrafficState } from '../../src/core/traffic-state.ts';
-import { loadIndex } from './snap.ts';
+import { loadIndex } from './locate/snap.ts';
 
 export class LoadedGraph {
   readonly index: Flatbush;

@@ -3,10 +3,11 @@
 // POST /route/match), and every matched piece gives one sample per edge it drove, whole or in part (samples.ts).
 import type { GraphViews } from '../../src/core/format/route.ts';
 import { loadedGraphs } from '../routing/graphs.ts';
-import { matchTrace, type Matching } from '../routing/match.ts';
+import { matchTrace, type Matching } from '../routing/match/match.ts';
 import { edgeSamples, type MatchedRun } from './samples.ts';
 
-export interface SamplesArgs { traces: { device: string; points: [number, number, number][] }[] }
+import type { TrafficSamplesArgs as SamplesArgs } from '../../src/core/tasks/index.ts';
+export type { SamplesArgs };
 
 const COVER_M = 200;
 

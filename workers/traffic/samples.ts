@@ -9,7 +9,7 @@
 // profile's (the speed that gives length / (observed time + the rest's profile time)), so the edge
 // slows by what was seen and no more; /traffic shows that speed for the edge. The sample also
 // names the part (from_m–to_m), so a route that drives only some of the edge (from or to a point
-// on it) is costed at the observed speed where it overlaps the part (workers/routing/dijkstra.ts).
+// on it) is costed at the observed speed where it overlaps the part (workers/routing/search/dijkstra.ts).
 import type { GraphViews } from '../../src/core/format/route.ts';
 
 /** A stretch of a trace matched onto one connected path. */

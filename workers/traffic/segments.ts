@@ -3,14 +3,8 @@
 import type { LoadedGraph } from '../routing/graphs.ts';
 import { E7 } from '../../src/core/format/route.ts';
 
-export interface SegmentsArgs {
-  bbox: [number, number, number, number];
-  mode: 'live' | 'forecast';
-  /** forecast: day of week (0 = Sunday, UTC) and hour. */
-  dow?: number;
-  hour?: number;
-  limit: number;
-}
+import type { TrafficSegmentsReply, TrafficSegmentsArgs as SegmentsArgs } from '../../src/core/tasks/index.ts';
+export type { SegmentsArgs };
 
 export type Congestion = 'free' | 'moderate' | 'heavy' | 'standstill';
 
@@ -23,9 +17,9 @@ export function congestion(speed: number, freeFlow: number): Congestion {
 const kph = (distM: number, ms: number) => (distM / (ms / 1000)) * 3.6;
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
-export function segments(graphs: readonly LoadedGraph[], a: SegmentsArgs) {
+export function segments(graphs: readonly LoadedGraph[], a: SegmentsArgs): TrafficSegmentsReply {
   const [w, s, e, n] = a.bbox;
-  const features: unknown[] = [];
+  const features: TrafficSegmentsReply['features'] = [];
   let truncated = false;
   let withTraffic = 0;
   const slot = a.mode === 'forecast' ? (a.dow ?? 0) * 24 + (a.hour ?? 0) : -1;

@@ -10,7 +10,7 @@ export const routes: RouteDef[] = [
   {
     method: 'GET', path: '/stops/:id/dispatchable', scope: 'logistics',
     capabilities: ['dispatchable'],
-    ready: (ctx) => ctx.engine.has('road_access') && ctx.engine.hasDataset('road'),
+    ready: (ctx) => ctx.pool.has('road_access') && ctx.pool.hasDataset('road'),
     note: `GET /api/v1/stops/{id}/dispatchable (and the dispatchable block of POST /api/v1/address/verify with a pin): pin confirmed, a drivable road within ${DISPATCH_ROAD_M} m, on the main road network (the extract's largest connected component), inside a loaded road extract; reasons when not. Only where the road extracts of this build reach.`,
     decl: {
       summary: 'Whether a driver can be sent to a stop, with the reasons when not',

@@ -102,8 +102,8 @@ const stopReply = (description: string) => ({ description, schema: { type: 'obje
  * in no African country — then the code takes the neutral prefix rather than a guess.
  */
 async function countryOfPin(ctx: AppContext, la: number, ln: number): Promise<string | undefined> {
-  if (!ctx.engine.has('boundaries_at') || !ctx.engine.hasDataset('gazetteer')) return undefined;
-  const r = await ctx.engine.run('boundaries_at', { lat: la, lng: ln }, false);
+  if (!ctx.pool.has('boundaries_at') || !ctx.pool.hasDataset('gazetteer')) return undefined;
+  const r = await ctx.pool.run('boundaries_at', { lat: la, lng: ln }, false);
   if (r.status !== 200) return undefined;
   const cc = JSON.parse(new TextDecoder().decode(r.body))?.country?.country_code;
   return typeof cc === 'string' && AFRICAN_COUNTRIES.has(cc) ? cc : undefined;

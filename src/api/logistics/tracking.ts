@@ -179,7 +179,7 @@ export const routes: RouteDef[] = [
 
 /**
  * ?matched=1: the device's trail (the page since/until/limit selects, at most MAX_MATCH_POINTS pings)
- * matched to the roads by the `route_match` task (workers/routing/match.ts; mode=driving|walk|cycle).
+ * matched to the roads by the `route_match` task (workers/routing/match/match.ts; mode=driving|walk|cycle).
  * Answers the task's body with the device and the page in front of it.
  */
 async function matchedTrail(req: Req, ctx: AppContext, o: ReturnType<typeof owner>, device: string, since: number | null, until: number | null, limit: number): Promise<Reply> {
@@ -188,7 +188,7 @@ async function matchedTrail(req: Req, ctx: AppContext, o: ReturnType<typeof owne
   const page = { count: t.points.length, limit, has_more: t.hasMore };
   const pts = t.points.map((p) => JSON.parse(p) as { lat: number; lng: number; ts: string; accuracy_m?: number | null });
   if (pts.length < 2) return { json: { device, page, matched: null, note: 'Fewer than two pings in the range: nothing to match.' } };
-  const reply = await ctx.engine.run('route_match', {
+  const reply = await ctx.pool.run('route_match', {
     mode,
     points: pts.map((p) => ({ lat: p.lat, lng: p.lng, ts: Date.parse(p.ts) / 1000, ...(p.accuracy_m ? { accuracy_m: Math.min(1000, p.accuracy_m) } : {}) })),
   }, o.sandbox);

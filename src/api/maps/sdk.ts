@@ -29,7 +29,7 @@ function asset(file: string, ctx?: AppContext): Uint8Array {
 }
 
 const mapsReady = (ctx: AppContext) => tileSet(ctx) !== null;
-const geoReady = (ctx: AppContext) => ctx.engine.has('geocode') && ctx.engine.hasDataset('gazetteer');
+const geoReady = (ctx: AppContext) => ctx.pool.has('geocode') && ctx.pool.hasDataset('gazetteer');
 
 /** Our result type → the alt platform's `types`. */
 const TYPES: Record<string, string[]> = {
@@ -151,7 +151,7 @@ export const routes: RouteDef[] = [
     },
     async handler(req, ctx) {
       browserGuard(req);
-      const r = await ctx.engine.run('geocode', { q: req.q.address, limit: req.q.limit, country: req.q.country }, !!req.key?.test);
+      const r = await ctx.pool.run('geocode', { q: req.q.address, limit: req.q.limit, country: req.q.country }, !!req.key?.test);
       const body = JSON.parse(Buffer.from(r.body).toString('utf8'));
       if (r.status !== 200) throw new HttpError(r.status, body.error?.code ?? 'internal', body.error?.message ?? 'Geocoding failed.');
       const results = (body.results ?? []).map(altResult);

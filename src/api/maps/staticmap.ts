@@ -15,7 +15,7 @@ import { browserGuard } from './guard.ts';
 const L = STATICMAP_LIMITS;
 /** Rendered images do not change until the tiles are rebuilt: caches may keep them a day. */
 const IMAGE_CACHE = 'public, max-age=86400';
-const ready = (ctx: AppContext) => tileSet(ctx) !== null && ctx.engine.has('staticmap');
+const ready = (ctx: AppContext) => tileSet(ctx) !== null && ctx.pool.has('staticmap');
 
 function checkSpec(s: StaticMapSpec): void {
   const bad = (p: string, why: string) => new HttpError(400, 'invalid_parameter', `Parameter '${p}' ${why}.`);
@@ -37,7 +37,7 @@ function checkSpec(s: StaticMapSpec): void {
 export async function renderStaticMap(ctx: AppContext, spec: StaticMapSpec): Promise<Uint8Array> {
   checkSpec(spec);
   if (!ready(ctx)) throw new HttpError(503, 'not_loaded', 'Static maps need the tile set; it is not built in this installation.');
-  const r = await ctx.engine.run('staticmap', spec, false);
+  const r = await ctx.pool.run('staticmap', spec, false);
   if (r.status !== 200) {
     let e: { code?: string; message?: string } = {};
     try { e = JSON.parse(Buffer.from(r.body).toString('utf8')).error ?? {}; } catch { /* keep the generic message */ }
@@ -52,9 +52,9 @@ async function resolveRoutes(ctx: AppContext, paths: ParsedPath[], sandbox: bool
   for (const p of paths) {
     const { route, ...rest } = p;
     if (!route) { out.push(rest); continue; }
-    if (!ctx.engine.has('route')) throw new HttpError(503, 'not_loaded', 'path=route needs the road graphs, which are not loaded.');
+    if (!ctx.pool.has('route')) throw new HttpError(503, 'not_loaded', 'path=route needs the road graphs, which are not loaded.');
     const pts = p.points;
-    const r = await ctx.engine.run('route', { from: pts[0], to: pts[pts.length - 1], via: pts.slice(1, -1), mode: route, radius: 1000 }, sandbox);
+    const r = await ctx.pool.run('route', { from: pts[0], to: pts[pts.length - 1], via: pts.slice(1, -1), mode: route, radius: 1000 }, sandbox);
     const body = JSON.parse(Buffer.from(r.body).toString('utf8'));
     if (r.status !== 200) throw new HttpError(r.status, body.error?.code ?? 'no_route', `path route: ${body.error?.message ?? 'no route'}`);
     out.push({ ...rest, points: (body.route.geometry.coordinates as [number, number][]).map(([lng, lat]) => [lat, lng]) });

@@ -53,9 +53,9 @@ export class TileSet {
 
 const sets = new WeakMap<Dataset, TileSet>();
 
-/** The tile set loaded in the engine, or null when none is built. */
+/** The tile set loaded in the worker pool, or null when none is built. */
 export function tileSet(ctx: AppContext): TileSet | null {
-  const ds = ctx.engine.datasets.find((d) => d.dataset === 'tiles');
+  const ds = ctx.pool.datasets.find((d) => d.dataset === 'tiles');
   if (!ds) return null;
   let t = sets.get(ds);
   if (!t) sets.set(ds, (t = new TileSet(ds)));

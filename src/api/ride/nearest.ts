@@ -1,6 +1,6 @@
 // GET /fleet/vehicles/nearest: the caller's vehicles ranked by road ETA to a rider. Positions are
 // the last real ping of each device (the devices table the ingest keeps current), fresh within
-// fresh_s; the ETAs come from the matrix engine on the driving graph (workers/routing/fleet-eta.ts,
+// fresh_s; the ETAs come from the matrix engine on the driving graph (workers/routing/ride/fleet-eta.ts,
 // vehicles as sources, the rider as the destination), never from straight-line distance. Which
 // vehicle to send stays the caller's decision (SPEC §1: assignment is out of scope).
 import type { AppContext, RouteDef } from '../../http/types.ts';
@@ -8,8 +8,7 @@ import { Q, type Schema } from '../../http/operation.ts';
 import { haversine } from '../../core/geometry.ts';
 import { NEAREST_LIMIT, NEAREST_MAX_ETA_S, NEAREST_FRESH_S, NEAREST_CANDIDATES, SNAP_RADIUS } from '../../core/limits.ts';
 import { owner } from '../logistics/owner.ts';
-/** What the fleet_eta task answers per vehicle (workers/routing/fleet-eta.ts). */
-type VehicleEta = { eta_s: number; distance_m: number; snap_m: number } | { unreachable: 'out_of_coverage' | 'no_road' | 'no_route' };
+import type { FleetEtaReply } from '../../core/tasks/index.ts';
 
 /**
  * Fastest road speed assumed when choosing which vehicles to route: one further away in a straight
@@ -17,7 +16,7 @@ type VehicleEta = { eta_s: number; distance_m: number; snap_m: number } | { unre
  */
 export const MAX_ROAD_SPEED_MPS = 50;
 
-const ready = (ctx: AppContext) => ctx.engine.has('fleet_eta') && ctx.engine.hasDataset('road');
+const ready = (ctx: AppContext) => ctx.pool.has('fleet_eta') && ctx.pool.hasDataset('road');
 
 const position: Schema = {
   type: 'object', required: ['lat', 'lng', 'ts'],
@@ -104,9 +103,9 @@ export const routes: RouteDef[] = [
       };
       const age = (r: Row) => Math.max(0, Math.round((now - r.last_ts.getTime()) / 1000));
       // Run even with no vehicle to route: a rider off every road extract, or far from any road, is told so.
-      const reply = await ctx.engine.run('fleet_eta', { rider: [lat, lng], vehicles: routed.map((x) => [x.r.lat, x.r.lng]), radius: SNAP_RADIUS.default }, o.sandbox);
+      const reply = await ctx.pool.run('fleet_eta', { rider: [lat, lng], vehicles: routed.map((x) => [x.r.lat, x.r.lng]), radius: SNAP_RADIUS.default }, o.sandbox);
       if (reply.status !== 200) return { task: reply };
-      const body = JSON.parse(Buffer.from(reply.body).toString('utf8')) as { extract: string; rider: { lat: number; lng: number; distance_m: number }; vehicles: VehicleEta[] };
+      const body = JSON.parse(Buffer.from(reply.body).toString('utf8')) as FleetEtaReply;
       const etas = body.vehicles, extract = body.extract;
       const rider = { lat, lng, snapped: body.rider };
       const out: Record<string, unknown>[] = [], bad: Record<string, unknown>[] = [];

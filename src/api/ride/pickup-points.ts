@@ -10,7 +10,7 @@ import { Q, type Schema } from '../../http/operation.ts';
 import { PICKUP_RADIUS, PICKUP_LIMIT } from '../../core/limits.ts';
 import { drivingSideOf, LEFT_HAND_TRAFFIC, type DrivingSide } from './driving-side.ts';
 
-const ready = (ctx: AppContext) => ctx.engine.has('pickup_roads') && ctx.engine.hasDataset('road');
+const ready = (ctx: AppContext) => ctx.pool.has('pickup_roads') && ctx.pool.hasDataset('road');
 const json = (r: TaskReply) => JSON.parse(Buffer.from(r.body).toString('utf8'));
 
 const nstr = { type: ['string', 'null'] }, nnum = { type: ['number', 'null'] };
@@ -31,8 +31,8 @@ interface Spot { id: string; name: string; kind: 'transit_stop' | 'business'; ca
 
 /** The country's traffic side (boundaries_at of the gazetteer), or null when no gazetteer answers. */
 async function countryAt(ctx: AppContext, lat: number, lng: number, sandbox: boolean): Promise<string | null> {
-  if (!ctx.engine.has('boundaries_at') || !ctx.engine.hasDataset('gazetteer')) return null;
-  const r = await ctx.engine.run('boundaries_at', { lat, lng }, sandbox);
+  if (!ctx.pool.has('boundaries_at') || !ctx.pool.hasDataset('gazetteer')) return null;
+  const r = await ctx.pool.run('boundaries_at', { lat, lng }, sandbox);
   if (r.status !== 200) return null;
   return (json(r).country?.country_code as string | undefined) ?? null;
 }
@@ -41,14 +41,14 @@ async function spotsNear(ctx: AppContext, req: Req, lat: number, lng: number, ra
   const sandbox = !!req.key?.test;
   const out: Spot[] = [];
   const jobs: Promise<void>[] = [];
-  if (ctx.engine.has('transit_nearby') && ctx.engine.hasDataset('gazetteer')) {
-    jobs.push(ctx.engine.run('transit_nearby', { lat, lng, radius, limit }, sandbox).then((r) => {
+  if (ctx.pool.has('transit_nearby') && ctx.pool.hasDataset('gazetteer')) {
+    jobs.push(ctx.pool.run('transit_nearby', { lat, lng, radius, limit }, sandbox).then((r) => {
       if (r.status !== 200) return;
       for (const s of json(r).results as any[]) if (s.name) out.push({ id: s.id, name: s.name, kind: 'transit_stop', category: s.type ?? 'bus_stop', lat: s.lat, lng: s.lng, distance_m: s.distance_m, routes: s.routes ?? [] });
     }));
   } else notes.push('No gazetteer is loaded: transit stops are not listed.');
-  if (ctx.engine.has('businesses_search') && ctx.engine.hasDataset('pois')) {
-    jobs.push(ctx.engine.run('businesses_search', { lat, lng, radius, limit: Math.min(50, limit * 2) }, sandbox).then((r) => {
+  if (ctx.pool.has('businesses_search') && ctx.pool.hasDataset('pois')) {
+    jobs.push(ctx.pool.run('businesses_search', { lat, lng, radius, limit: Math.min(50, limit * 2) }, sandbox).then((r) => {
       if (r.status !== 200) return;
       for (const b of json(r).results as any[]) if (b.name) out.push({ id: b.id, name: b.name, kind: 'business', category: b.category ?? null, lat: b.lat, lng: b.lng, distance_m: b.distance_m });
     }));
@@ -67,7 +67,7 @@ const WALK_MPS = 5 / 3.6;
  */
 async function walking(ctx: AppContext, lat: number, lng: number, to: { lat: number; lng: number }[], sandbox: boolean, notes: string[]) {
   if (!to.length) return [];
-  const r = await ctx.engine.run('route_matrix', { sources: [[lat, lng]], destinations: to.map((p) => [p.lat, p.lng]), mode: 'walk', radius: PICKUP_RADIUS.max }, sandbox);
+  const r = await ctx.pool.run('route_matrix', { sources: [[lat, lng]], destinations: to.map((p): [number, number] => [p.lat, p.lng]), mode: 'walk', radius: PICKUP_RADIUS.max }, sandbox);
   if (r.status !== 200) {
     notes.push(`Walking distances are not available here: ${json(r).error?.message ?? 'no walking graph covers the point'}`);
     return to.map(() => ({ walk_m: null, walk_s: null }));
@@ -123,7 +123,7 @@ export const routes: RouteDef[] = [
       else if (country) { side = drivingSideOf(country); rule = `${country} drives on the ${side}`; }
       else { side = 'right'; rule = 'country unknown here (no country polygon at the point): right-hand traffic assumed; pass driving_side to choose'; }
       const [roads, spots] = await Promise.all([
-        ctx.engine.run('pickup_roads', { at: [lat, lng], radius, driving_side: side, limit }, sandbox),
+        ctx.pool.run('pickup_roads', { at: [lat, lng], radius, driving_side: side, limit }, sandbox),
         spotsNear(ctx, req, lat, lng, radius, limit, notes),
       ]);
       if (roads.status !== 200) return { task: roads };

@@ -25,12 +25,12 @@ export const trafficService = (ctx: AppContext) => services.get(ctx);
 
 /** Starts the timers: probes are processed every TRAFFIC_PROCESS_MS, speeds published every TRAFFIC_PUBLISH_MS. */
 export function startTraffic(ctx: AppContext): TrafficService {
-  const processor = new ProbeProcessor(ctx.store, ctx.engine);
-  const publisher = new SpeedPublisher(ctx.store, ctx.engine);
+  const processor = new ProbeProcessor(ctx.store, ctx.pool);
+  const publisher = new SpeedPublisher(ctx.store, ctx.pool);
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
   const serial = (f: () => Promise<unknown>) => (running = running.then(f, f));
-  const ready = () => ctx.engine.has('traffic_samples');
+  const ready = () => ctx.pool.has('traffic_samples');
   const process = () => serial(() => (ready() ? processor.tick().catch(logProcessError) : Promise.resolve()));
   const publish = () => serial(() => publisher.publish().catch(logPublishError));
   const t1 = setInterval(() => { if (!stopped) void process(); }, ctx.config.trafficProcessMs);
@@ -52,7 +52,7 @@ export const routes: RouteDef[] = [
   {
     method: 'GET', path: '/traffic', scope: 'traffic',
     capabilities: ['traffic'],
-    ready: (ctx) => ctx.engine.has('traffic_segments') && ctx.engine.has('traffic_samples') && ctx.engine.datasets.some((d) => d.traffic),
+    ready: (ctx) => ctx.pool.has('traffic_segments') && ctx.pool.has('traffic_samples') && ctx.pool.datasets.some((d) => d.traffic),
     note: `Speeds per directed road segment from map-matched probes (live tracking pings of live keys and POST /traffic/contribute): live from the last 15 minutes, or the weekly profile (mode=forecast). A segment is published only with samples from at least ${MIN_DEVICES} distinct devices or traces; where there are none the answer is empty and says why.`,
     decl: {
       summary: 'Traffic speeds on road segments in a bbox (live, or the weekly profile)',
@@ -97,13 +97,13 @@ export const routes: RouteDef[] = [
       }
       if ((e - w) * (n - s) > MAX_BBOX_DEG2) throw new HttpError(400, 'invalid_parameter', `Parameter 'bbox' covers ${Math.round((e - w) * (n - s) * 100) / 100} square degrees; at most ${MAX_BBOX_DEG2} is allowed.`);
       if (mode === 'forecast' && (dow === undefined || hour === undefined)) throw new HttpError(400, 'missing_parameter', "Parameters 'dow' and 'hour' are required with mode=forecast.");
-      return { task: await ctx.engine.run('traffic_segments', { bbox: [w, s, e, n], mode, dow, hour, limit }) };
+      return { task: await ctx.pool.run('traffic_segments', { bbox: [w, s, e, n], mode, dow, hour, limit }) };
     },
   },
   {
     method: 'POST', path: '/traffic/contribute', scope: 'traffic',
     capabilities: ['traffic_contribute'],
-    ready: (ctx) => ctx.engine.has('traffic_samples') && ctx.engine.datasets.some((d) => d.traffic),
+    ready: (ctx) => ctx.pool.has('traffic_samples') && ctx.pool.datasets.some((d) => d.traffic),
     note: `Anonymous probe traces (up to ${MAX_PROBE_POINTS} points a request) stored before the 202, then map-matched to roads; trace ids never leave the database.`,
     decl: {
       summary: 'Contribute anonymous GPS probe traces to live traffic',

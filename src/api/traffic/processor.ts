@@ -3,7 +3,7 @@
 // the samples and the weekly profile in one transaction with the probes marked done. A node that
 // dies mid-way leaves its claim to expire, so an acknowledged probe is processed by some node.
 import { createHash } from 'node:crypto';
-import type { Engine } from '../../pool.ts';
+import type { WorkerPool } from '../../pool/worker-pool.ts';
 import type { Store } from '../../store/index.ts';
 import { log } from '../../core/log.ts';
 
@@ -23,7 +23,7 @@ export const deviceHash = (project: string, kind: string, id: string) =>
 
 export class ProbeProcessor {
   now = () => Date.now();
-  constructor(private store: Store, private engine: Engine) {}
+  constructor(private store: Store, private pool: WorkerPool) {}
 
   /** One round: returns how many traces were matched and samples stored. */
   async tick(): Promise<{ traces: number; samples: number }> {
@@ -35,7 +35,7 @@ export class ProbeProcessor {
     ];
     let samples: Sample[] = [];
     if (traces.length) {
-      const reply = await this.engine.run('traffic_samples', { traces });
+      const reply = await this.pool.run('traffic_samples', { traces });
       const body = JSON.parse(new TextDecoder().decode(reply.body));
       if (reply.status !== 200) throw new Error(`traffic_samples answered ${reply.status}: ${body?.error?.message}`);
       samples = body.samples as Sample[];

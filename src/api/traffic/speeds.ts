@@ -2,7 +2,7 @@
 // seconds the live speed of each directed edge from the last 15 minutes of samples, and every
 // minute the weekly profile. PostgreSQL holds the samples, so every node of a cluster publishes
 // the same speeds. A speed is published only with samples from ≥ 3 distinct devices or traces.
-import type { Engine } from '../../pool.ts';
+import type { WorkerPool } from '../../pool/worker-pool.ts';
 import type { Store } from '../../store/index.ts';
 import { openGraph, type GraphViews } from '../../core/format/route.ts';
 import { TrafficState, PROFILE_SLOTS } from '../../core/traffic-state.ts';
@@ -37,14 +37,14 @@ export class SpeedPublisher {
   private seen: SharedArrayBuffer[] = [];
   private profileAt = 0;
 
-  constructor(private store: Store, private engine: Engine) {}
+  constructor(private store: Store, private pool: WorkerPool) {}
 
-  /** The graphs that carry traffic in the engine's current generation (new after a reload). */
+  /** The graphs that carry traffic in the pool's current generation (new after a reload). */
   private refreshTargets(): boolean {
-    const bufs = this.engine.datasets.flatMap((d) => Object.values(d.traffic ?? {}));
+    const bufs = this.pool.datasets.flatMap((d) => Object.values(d.traffic ?? {}));
     if (bufs.length === this.seen.length && bufs.every((b, i) => b === this.seen[i])) return false;
     this.targets = [];
-    for (const d of this.engine.datasets) {
+    for (const d of this.pool.datasets) {
       for (const [profile, buf] of Object.entries(d.traffic ?? {})) {
         const f = (d.manifest.files as { file: string; profile?: string }[]).find((x) => x.profile === profile);
         if (!f || !d.files[f.file]) continue;

@@ -70,7 +70,7 @@ function bounded(v: number | undefined, field: string, l: { min: number; max: nu
 
 /** What address verification makes of the address and the pin, kept with the order; null when its data is not loaded. */
 async function resolveAddress(ctx: AppContext, b: any, sb: boolean): Promise<Record<string, unknown> | null> {
-  if (!ctx.engine.has('address_verify') || !ctx.engine.hasDataset('gazetteer')) return null;
+  if (!ctx.pool.has('address_verify') || !ctx.pool.hasDataset('gazetteer')) return null;
   const v = await runJson(ctx, 'address_verify', { address: b.address, components: b.components, country: b.country, lat: b.lat, lng: b.lng }, sb);
   return {
     granularity: v.verdict?.granularity ?? 'none',

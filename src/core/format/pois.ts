@@ -1,4 +1,4 @@
-// Places from OpenStreetMap (graph-build/pois → workers/places): file name, container kind and
+// Places from OpenStreetMap (graph-build/pois → workers/pois): file name, container kind and
 // format version, one definition for the writer and the reader.
 import { DATASET_FORMATS } from './kinds.ts';
 

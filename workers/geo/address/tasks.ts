@@ -3,7 +3,8 @@
 //   address_verify       { address? | components?, country?, lat?, lng? } → { verdict, components, granularity, normalized, geocode, issues, pin }
 //   address_autocomplete { q, focus?: [lat, lng], country?, limit?, sessiontoken? } → { suggestions: [{ description, kind, components, place_id, lat, lng, … }] }
 // Arguments arrive validated by src/api/address.ts; the checks here are a second line.
-import { TaskError, type EngineModule, type TaskContext } from '../../../src/core/task.ts';
+import type { TaskTable } from '../../../src/core/tasks/index.ts';
+import { TaskError, type WorkerModule, type TaskContext } from '../../../src/core/task.ts';
 import { inLagos, CAT } from '../../../src/core/categories.ts';
 import { haversine } from '../../../src/core/geometry.ts';
 import { gazetteer, parseQuery, admin1Result, ADMIN1_BOUNDARIES } from '../index.ts';
@@ -287,7 +288,7 @@ function autocomplete(a: any, ctx: TaskContext) {
   };
 }
 
-export const address: EngineModule = {
+export const address = {
   init() { /* the geo module loads the gazetteer and the lexicon */ },
   tasks: {
     address_parse(a, ctx) {
@@ -310,5 +311,5 @@ export const address: EngineModule = {
     },
     address_verify: verify,
     address_autocomplete: autocomplete,
-  },
-};
+  } satisfies TaskTable<'address_parse' | 'address_verify' | 'address_autocomplete'>,
+} satisfies WorkerModule;

@@ -1,16 +1,17 @@
 // What every compat route shares: the path under /compat/alt, the key accepted as `?key=`,
 // the platform-shaped error body, and readiness of the whole layer (google_compat is true only
 // when every endpoint of it works end to end in this build).
+import type { TaskOp } from '../../../core/tasks/index.ts';
 import type { AppContext, RouteDef } from '../../../http/types.ts';
 import type { Declaration } from '../../../http/operation.ts';
 import { errorBodyWith } from './envelope.ts';
 
-interface Needs { ops: string[]; datasets: ('road' | 'gazetteer')[]; ready?: (ctx: AppContext) => boolean }
+interface Needs { ops: TaskOp[]; datasets: ('road' | 'gazetteer')[]; ready?: (ctx: AppContext) => boolean }
 /** Worker tasks each endpoint needs, its datasets and any further check. */
 const NEEDS: Record<string, Needs> = {};
 
 const works = (ctx: AppContext, n: Needs) =>
-  n.ops.every((op) => ctx.engine.has(op)) && n.datasets.every((d) => ctx.engine.hasDataset(d)) && (n.ready ? n.ready(ctx) : true);
+  n.ops.every((op) => ctx.pool.has(op)) && n.datasets.every((d) => ctx.pool.hasDataset(d)) && (n.ready ? n.ready(ctx) : true);
 
 /** The layer works only when every endpoint's tasks are registered and their data is loaded. */
 export function compatReady(ctx: AppContext): boolean {
@@ -26,7 +27,7 @@ export interface AltRoute {
   /** Path below /compat/alt, e.g. "geocode". */
   name: string;
   scope: 'geo' | 'routing' | 'maps';
-  ops: string[];
+  ops: TaskOp[];
   datasets: ('road' | 'gazetteer')[];
   /** A further readiness check (e.g. the tile set for static maps). */
   ready?: (ctx: AppContext) => boolean;

@@ -2,6 +2,8 @@
 // Places may be coordinates, addresses or place_id:svc:…; waypoints may be stopovers or via:
 // points, optionally reordered by our trip optimiser (optimize:true). Transit is not offered:
 // ZERO_RESULTS with a message, never a made-up route.
+import { GUIDANCE_LANGS, type GuidanceLang } from '../../../core/guidance.ts';
+import type { GuidedRouteArgs } from '../../../core/tasks/index.ts';
 import type { Reply } from '../../../http/types.ts';
 import { Q } from '../../../http/operation.ts';
 import { altRoute } from './define.ts';
@@ -27,10 +29,10 @@ type Mode = keyof typeof MODES;
 const ALTERNATIVES = 2;
 
 /** Instruction languages of our guidance; others fall back to English. */
-const LANGS = ['en', 'fr', 'pt', 'ar', 'sw'];
-function langOf(language: unknown): string {
+const isLang = (l: string): l is GuidanceLang => (GUIDANCE_LANGS as readonly string[]).includes(l);
+function langOf(language: unknown): GuidanceLang {
   const l = String(language ?? 'en').toLowerCase().split(/[-_]/)[0];
-  return LANGS.includes(l) ? l : 'en';
+  return isLang(l) ? l : 'en';
 }
 
 export const COPYRIGHTS = 'Map data © OpenStreetMap contributors (ODbL)';
@@ -166,7 +168,7 @@ export const directions = altRoute({
       pts = [pts[0], ...order.map((i) => pts[i + 1]), pts[pts.length - 1]];
       stop = pts.map(() => true);
     }
-    const args = {
+    const args: GuidedRouteArgs = {
       from: [pts[0].lat, pts[0].lng], to: [pts[pts.length - 1].lat, pts[pts.length - 1].lng],
       via: pts.slice(1, -1).map((p) => [p.lat, p.lng]), mode: MODES[mode], radius: SNAP_RADIUS_M,
       steps: true, lang: langOf(q.language), ...(q.alternatives && pts.length === 2 ? { alternatives: ALTERNATIVES } : {}),

@@ -2,6 +2,7 @@
 // matrix, render); this layer only reshapes the answers into the platform's envelope.
 import type { AppContext, Req } from '../../../http/types.ts';
 import { HttpError } from '../../../http/types.ts';
+import type { TaskArgs, TaskOp } from '../../../core/tasks/index.ts';
 
 export interface TaskResult {
   status: number;
@@ -11,9 +12,9 @@ export interface TaskResult {
 const decoder = new TextDecoder();
 
 /** Runs one task and parses its JSON answer (errors included: the caller decides what they mean here). */
-export async function task(ctx: AppContext, req: Req, op: string, args: unknown): Promise<TaskResult> {
-  if (!ctx.engine.has(op)) throw new HttpError(503, 'not_loaded', `This endpoint needs the '${op}' task, which this build does not run.`);
-  const r = await ctx.engine.run(op, args, !!req.key?.test);
+export async function task<K extends TaskOp>(ctx: AppContext, req: Req, op: K, args: TaskArgs<K>): Promise<TaskResult> {
+  if (!ctx.pool.has(op)) throw new HttpError(503, 'not_loaded', `This endpoint needs the '${op}' task, which this build does not run.`);
+  const r = await ctx.pool.run(op, args, !!req.key?.test);
   let body: any;
   try {
     body = JSON.parse(decoder.decode(r.body));
@@ -24,7 +25,7 @@ export async function task(ctx: AppContext, req: Req, op: string, args: unknown)
 }
 
 /** Runs a task that must succeed: its errors pass through with their status (INVALID_REQUEST, NOT_FOUND, UNKNOWN_ERROR…). */
-export async function mustTask(ctx: AppContext, req: Req, op: string, args: unknown): Promise<any> {
+export async function mustTask<K extends TaskOp>(ctx: AppContext, req: Req, op: K, args: TaskArgs<K>): Promise<any> {
   return ok(await task(ctx, req, op, args), op);
 }
 

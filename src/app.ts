@@ -1,0 +1,94 @@
+// Assembles the service: store, keys, limits, worker pool and the HTTP front end.
+// Used by src/main.ts, the tests and the benchmarks alike.
+import { join } from 'node:path';
+import { Store } from './store/index.ts';
+import { WorkerPool } from './pool/worker-pool.ts';
+import { Authenticator } from './auth/authenticator.ts';
+import { Limits } from './auth/limits.ts';
+import { Refusals } from './auth/refusals.ts';
+import { Dispatcher } from './webhooks/dispatcher.ts';
+import { bootstrapKeys } from './auth/keys.ts';
+import { Router } from './http/router.ts';
+import { Metrics } from './http/metrics.ts';
+import { HttpServer } from './http/server.ts';
+import { allRoutes } from './api/index.ts';
+import { startTraffic } from './api/traffic/index.ts';
+import { Verifier } from './api/verify/sweeper.ts';
+import { tripKey } from './api/ride/trip-links.ts';
+import { TRIP_TOKEN_PREFIX } from './api/ride/trip-token.ts';
+import type { AppContext, RouteDef } from './http/types.ts';
+import type { Config } from './core/config.ts';
+import { log } from './core/log.ts';
+
+export interface Running {
+  port: number;
+  ctx: AppContext;
+  /** Keys created on the first start of an empty database (printed once). */
+  bootstrapped: { test: string; live: string } | null;
+  /** Graceful stop: no new requests, finish in-flight ones, flush usage, close pool and database. */
+  close(): Promise<void>;
+}
+
+export async function startServer(config: Config, extraRoutes: RouteDef[] = []): Promise<Running> {
+  const store = await Store.open({ databaseUrl: config.databaseUrl, dbDir: join(config.dataDir, 'db'), max: config.dbPoolMax });
+  const pool = new WorkerPool({ builtDir: config.builtDir, workers: config.workers, youngMb: config.workerYoungMb, maxQueue: config.poolMaxQueue, maxWaitMs: config.poolMaxWaitMs });
+  const auth = new Authenticator(store);
+  const limits = new Limits(store, config.burstRps, 500, () => Date.now(), config.quotaSyncMargin);
+  const metrics = new Metrics();
+  const refusals = new Refusals(store);
+  const webhooks = new Dispatcher(store, { allowPrivate: config.webhookAllowPrivate, backoffScale: config.webhookBackoffScale, timeoutMs: config.webhookTimeoutMs });
+  const verifier = new Verifier(store, webhooks, config.verifySweepMs);
+  try {
+    await pool.start();
+    await auth.start();
+    limits.start();
+  } catch (e) {
+    await pool.close().catch(() => {});
+    await store.close();
+    throw e;
+  }
+  const router = new Router();
+  for (const r of [...allRoutes, ...extraRoutes]) router.add(r);
+  const ctx: AppContext = { pool, store, config, limits, metrics, refusals, webhooks, routes: router.routes };
+  // A trip link's page loads our style and tiles with the link's token in place of a key.
+  auth.registerToken(TRIP_TOKEN_PREFIX, (token) => tripKey(ctx, token));
+  const http = new HttpServer({ ctx, router, auth, limits, metrics });
+  const traffic = startTraffic(ctx);
+  let port: number;
+  try {
+    port = await http.start(config.host, config.port);
+  } catch (e) {
+    await traffic.stop();
+    await limits.stop().catch(() => {});
+    auth.stop();
+    await pool.close().catch(() => {});
+    await store.close();
+    throw e;
+  }
+  // Last, so a start that fails earlier never swallows the one chance to show the keys.
+  const bootstrapped = await bootstrapKeys(store);
+  refusals.start();
+  webhooks.start(); // events queued before a crash are sent now
+  verifier.start(); // address verifications left pending by a stop are evaluated now
+  log.info('listening', { port, base_url: config.baseUrl, database: store.kind });
+
+  let closing: Promise<void> | null = null;
+  return {
+    port, ctx, bootstrapped,
+    close() {
+      closing ??= (async () => {
+        await http.drain();
+        await traffic.stop();
+        await limits.stop();
+        await refusals.stop();
+        await verifier.stop();
+        await webhooks.stop();
+        auth.stop();
+        await pool.close();
+        await store.close();
+        http.close();
+      })();
+      return closing;
+    },
+  };
+}

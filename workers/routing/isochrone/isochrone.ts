@@ -1,0 +1,302 @@
+// Task `route_isochrone`: the area reachable from a point within given times (or distances).
+//
+//   args: { from: [lat, lng], minutes?: number[] | meters?: number[] (1–MAX_CONTOURS values),
+//           mode?, radius? }
+//   answer: GeoJSON FeatureCollection, one Feature per contour, largest first: MultiPolygon (holes
+//           where nothing is reached), properties { contour, metric: 'time'|'distance',
+//           minutes | meters }; plus snapped, mode, extract.
+//
+// Method: plain Dijkstra on the uncontracted graph from the snapped point's candidates (as /route
+// starts), bounded by the largest contour, gives a reach value (ms or metres) at each settled node.
+// Every road point is then worth what /route answers for it: the cheaper of its edge's ends plus
+// the part driven (allowed directions only), or of its big-component candidate when its edge lies
+// outside every big SCC (candidates.ts); Infinity if neither is reached. Every road in the area
+// (from the spatial index; a grid of GRID cells on the long side of the reached area sets the
+// sampling) is sampled at each shape point and at most half a cell apart, and these samples, with
+// grid points far from roads valued at the cheapest road nearby plus a walk at OFFROAD_MPS (blocks
+// between reached streets fill), are the sites of a Delaunay triangulation whose marching-triangle
+// contours (tri-contour.ts) are the polygons. The contour crosses each triangle edge between a site
+// within its value and one beyond, so every sampled road point inside is reached within its value
+// and every one outside is not, however close the two lie: a oneway carriageway reached beside the
+// other one reached much later, a motorway over streets it has no exit to. A grid (the method
+// before) could only put whole cells on one side, which left out a quarter of the reached vertices
+// of inner contours or let reached roads' late neighbours in.
+// The search reads the graph file's directed adjacency (arcFirst/arcs), shared by every worker.
+import { TaskError } from '../../../src/core/task.ts';
+import { E7 } from '../../../src/core/format/route.ts';
+import { MinHeap } from '../../../src/core/heap.ts';
+import type { LoadedGraph } from '../graphs.ts';
+import { candidates, modeAndRadius, checkPoint } from '../locate/candidates.ts';
+import { snap, type Snap } from '../locate/snap.ts';
+import { pickGraph } from '../matrix/prepare.ts';
+import { triContours } from './tri-contour.ts';
+import { collectSoon } from '../../collect.ts';
+
+import type { IsochroneArgs, IsochroneReply } from '../../../src/core/tasks/index.ts';
+export type { IsochroneArgs };
+
+export const MAX_CONTOURS = 4;
+export const MAX_MINUTES = 120;
+export const MAX_METERS = 100_000;
+const GRID = 240;
+const OFFROAD_CELLS = 1;
+const OFFROAD_MPS = 1.4;
+/**
+ * Sites above which the thread collects its garbage once the answer is out: a dense town's
+ * triangulation leaves tens of MB (site map, Delaunator's arrays) that an idle worker would
+ * otherwise hold until its next busy spell.
+ */
+const COLLECT_SITES = 20_000;
+
+/**
+ * Reach value (ms, or metres with byDistance) of every node within `limit`, from the snapped point:
+ * from its nearest road, and, for a node that start cannot reach, from its big-component candidate
+ * (candidates.ts), as /route leaves a point's nearest road only when the route from it does not exist.
+ */
+export function reach(graph: LoadedGraph, from: [number, number], radius: number, limit: number, byDistance: boolean) {
+  const g = graph.g;
+  const c = candidates(graph, from[0], from[1], radius);
+  if (!c) throw new TaskError(400, 'no_road_nearby', `No ${graph.profile} road within ${radius} m of 'from'.`);
+  const cost = (k: number) => (byDistance ? g.edgeDist[k] : g.edgeW[k]);
+  const settled = search(g, c[0], limit, byDistance, cost);
+  if (c.length > 1) for (const [v, d] of search(g, c[1], limit, byDistance, cost)) if (!settled.has(v)) settled.set(v, d);
+  return { settled, snaps: c, cost };
+}
+
+/** Dijkstra from one snapped start over the allowed directions, up to `limit`. */
+function search(g: LoadedGraph['g'], s: Snap, limit: number, byDistance: boolean, cost: (k: number) => number): Map<number, number> {
+  const dist = new Map<number, number>();
+  const h = new MinHeap(256);
+  const push = (v: number, d: number) => { if (d <= limit && !(dist.get(v)! <= d)) { dist.set(v, d); h.push(d, v); } };
+  const e = s.edge, f = g.edgeFlags[e];
+  if (f & 1) push(g.edgeV[e], byDistance ? g.edgeDist[e] - s.pos : Math.round((1 - s.frac) * g.edgeW[e]));
+  if (f & 2) push(g.edgeU[e], byDistance ? s.pos : Math.round(s.frac * g.edgeW[e]));
+  const settled = new Map<number, number>();
+  while (h.length) {
+    const x = h.peekId(), d = h.peekKey();
+    h.pop();
+    if (settled.has(x) || d > dist.get(x)!) continue;
+    settled.set(x, d);
+    for (let k = g.arcFirst[x], kEnd = g.arcFirst[x + 1]; k < kEnd; k++) {
+      const a = g.arcs[2 * k + 1];
+      push(g.arcs[2 * k], d + cost(a > 0 ? a - 1 : -a - 1));
+    }
+  }
+  return settled;
+}
+
+export function isochroneTask(args: IsochroneArgs): IsochroneReply {
+  const { mode, radius } = modeAndRadius(args);
+  const from = checkPoint(args.from, 'from');
+  const byDistance = args.meters !== undefined;
+  const raw = byDistance ? args.meters : args.minutes;
+  const name = byDistance ? 'meters' : 'minutes';
+  const max = byDistance ? MAX_METERS : MAX_MINUTES;
+  if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_CONTOURS || !raw.every((x) => typeof x === 'number' && x > 0 && x <= max))
+    throw new TaskError(400, 'invalid_parameter', `Parameter '${name}' must list 1 to ${MAX_CONTOURS} values between 0 and ${max}.`);
+  const levels = [...new Set(raw)].sort((a, b) => b - a);
+  const limits = levels.map((x) => (byDistance ? x : x * 60_000));
+  const graph = pickGraph(mode, [from], radius);
+  const g = graph.g;
+  const { settled, snaps, cost } = reach(graph, from, radius, limits[0], byDistance);
+  const s = snaps[0];
+
+  // The value (ms or metres) at position `pos` of edge e: the cheaper of its settled ends plus the
+  // part driven (allowed directions only), or from the start on its own edge; Infinity if neither.
+  const startOn = new Map(snaps.map((x) => [x.edge, x]));
+  const valueAt = (e: number, pos: number, du: number | undefined, dv: number | undefined): number => {
+    const f = g.edgeFlags[e], w = cost(e), len = g.edgeDist[e], frac = len > 0 ? pos / len : 0;
+    let v = Infinity;
+    if (du !== undefined && f & 1) v = Math.min(v, du + frac * w);
+    if (dv !== undefined && f & 2) v = Math.min(v, dv + (1 - frac) * w);
+    const start = startOn.get(e);
+    if (start) {
+      if (f & 1 && pos >= start.pos) v = Math.min(v, (frac - start.frac) * w);
+      if (f & 2 && pos <= start.pos) v = Math.min(v, (start.frac - frac) * w);
+    }
+    return v;
+  };
+  // A point on an edge outside every big SCC also gets a candidate on a big one within the radius
+  // (candidates.ts), which /route takes when the point's own road cannot be reached: so does its
+  // value here, instead of Infinity for a road the search cannot enter (a oneway out of a dead end).
+  const viaBig = (lat: number, lng: number): number => {
+    const m = snap(g, graph.index, lat, lng, radius, graph.onBig);
+    return m ? valueAt(m.edge, m.pos, settled.get(g.edgeU[m.edge]), settled.get(g.edgeV[m.edge])) : Infinity;
+  };
+  /** Every shape point of edge e and points at most `step` metres apart between them. */
+  const sample = (e: number, step: number, out: (lat: number, lng: number, v: number) => void) => {
+    const du = settled.get(g.edgeU[e]), dv = settled.get(g.edgeV[e]);
+    const emit = graph.onBig(e) ? out : (lat: number, lng: number, v: number) => out(lat, lng, v < Infinity ? v : viaBig(lat, lng));
+    const a = g.edgeShape[e], b = g.edgeShape[e + 1];
+    for (let p = a; p < b; p++) {
+      const la = g.shapeLat[p] / E7, lo = g.shapeLon[p] / E7;
+      if (p + 1 === b) { emit(la, lo, valueAt(e, g.shapeCum[p] - g.shapeCum[a], du, dv)); break; }
+      const seg = g.shapeCum[p + 1] - g.shapeCum[p], steps = Math.max(1, Math.ceil(seg / step));
+      const la2 = g.shapeLat[p + 1] / E7, lo2 = g.shapeLon[p + 1] / E7;
+      for (let k = 0; k < steps; k++) {
+        const t = k / steps;
+        emit(la + t * (la2 - la), lo + t * (lo2 - lo), valueAt(e, g.shapeCum[p] - g.shapeCum[a] + t * seg, du, dv));
+      }
+    }
+  };
+
+  // The reached area: edges with a settled end or the start, sampled every 50 m, gives the grid's extent.
+  const reachedEdges: number[] = [];
+  let la0 = Infinity, la1 = -Infinity, lo0 = Infinity, lo1 = -Infinity;
+  const grow = (lat: number, lng: number, v: number) => {
+    if (v > limits[0]) return;
+    if (lat < la0) la0 = lat; if (lat > la1) la1 = lat;
+    if (lng < lo0) lo0 = lng; if (lng > lo1) lo1 = lng;
+  };
+  for (const x of snaps) grow(x.lat, x.lng, 0);
+  // the edges at settled nodes (and the start's), not a scan of the whole graph: an isochrone on
+  // the 4M-node graph spent 0.3–0.45 s there; in edge order, as that scan found them
+  const atReached = new Set<number>(startOn.keys());
+  for (const x of settled.keys()) for (let k = g.adjFirst[x], kEnd = g.adjFirst[x + 1]; k < kEnd; k++) atReached.add(Math.abs(g.adjEdge[k]) - 1);
+  for (const e of Int32Array.from(atReached).sort()) {
+    reachedEdges.push(e);
+    sample(e, 50, grow);
+  }
+  const kx = Math.cos(((la0 + la1) / 2) * (Math.PI / 180));
+  const span = Math.max((la1 - la0), (lo1 - lo0) * kx, 0.002);
+  const cell = span / (GRID - 4); // degrees of latitude per cell
+  const cellM = cell * 111_195;
+  la0 -= 2 * cell; lo0 -= (2 * cell) / kx;
+  const nx = Math.ceil(((lo1 - lo0) * kx) / cell) + 3, ny = Math.ceil((la1 - la0) / cell) + 3;
+
+  // Every road in the grid, reached or not, sampled at every shape point and at most half a cell
+  // apart, is a site of the triangulation (tri-contour.ts) with its value: the contour passes
+  // between every road point reached within its value and every one that is not, however close
+  // (a oneway carriageway beside the other, a street under a motorway). Points that coincide (a
+  // node, the end of each edge at it) are one site: the value /route answers for it when their
+  // edges disagree. Grid points with no road in their four cells are sites too, valued at the
+  // cheapest road cell within OFFROAD_CELLS more plus a walk at OFFROAD_MPS, so blocks between
+  // reached streets fill and the area stops a little way into a park or the sea; a frame of
+  // unreached sites one cell outside the grid closes every ring.
+  const cmin = new Float64Array((nx - 1) * (ny - 1)).fill(Infinity);
+  const site = new SiteIndex(); // quantised position → site index
+  let xy = new Float64Array(1 << 16), lo = new Float64Array(1 << 15), hi = new Float64Array(1 << 15);
+  let n = 0;
+  const addSite = (x: number, y: number, v: number) => {
+    const qx = Math.round(x * 4096), qy = Math.round(y * 4096); // 1/4096 of a cell apart
+    const i = site.siteOr(qx, qy, n);
+    if (i >= 0) { if (v < lo[i]) lo[i] = v; if (v > hi[i]) hi[i] = v; return; }
+    if (n === lo.length) {
+      const a = new Float64Array(2 * xy.length); a.set(xy); xy = a;
+      const b = new Float64Array(2 * n); b.set(lo); lo = b;
+      const c = new Float64Array(2 * n); c.set(hi); hi = c;
+    }
+    xy[2 * n] = x; xy[2 * n + 1] = y; lo[n] = v; hi[n] = v; n++;
+  };
+  const put = (lat: number, lng: number, v: number) => {
+    const x = ((lng - lo0) * kx) / cell, y = (lat - la0) / cell;
+    const ix = Math.floor(x), iy = Math.floor(y);
+    if (ix < 0 || iy < 0 || ix >= nx - 1 || iy >= ny - 1) return;
+    const k = iy * (nx - 1) + ix;
+    if (v < cmin[k]) cmin[k] = v;
+    addSite(x, y, v);
+  };
+  for (const x of snaps) put(x.lat, x.lng, 0);
+  const inGrid = new Set<number>(reachedEdges);
+  const ic = g.meta.index_cos_lat;
+  for (const i of graph.index.search(lo0 * ic, la0, (lo0 + ((nx - 1) * cell) / kx) * ic, la0 + (ny - 1) * cell)) inGrid.add(g.segEdge[i]);
+  const step = Math.min(50, cellM / 2);
+  for (const e of inGrid) sample(e, step, put);
+  const roadSites = n;
+  const offRoad = byDistance ? 1 : 1000 / OFFROAD_MPS; // value units per metre off the road
+  const R = 1 + OFFROAD_CELLS;
+  // fill value of each grid point with no road in its four cells (NaN: a road there)
+  const fill = new Float64Array(nx * ny);
+  for (let y = 0; y < ny; y++) for (let x = 0; x < nx; x++) {
+    let road = false;
+    for (let cy = y - 1; cy <= y && !road; cy++) for (let cx = x - 1; cx <= x; cx++) {
+      if (cx >= 0 && cy >= 0 && cx < nx - 1 && cy < ny - 1 && cmin[cy * (nx - 1) + cx] !== Infinity) { road = true; break; }
+    }
+    if (road) { fill[y * nx + x] = NaN; continue; }
+    let best = Infinity;
+    for (let cy = y - R; cy < y + R; cy++) for (let cx = x - R; cx < x + R; cx++) {
+      if (cx < 0 || cy < 0 || cx >= nx - 1 || cy >= ny - 1) continue;
+      const m = cmin[cy * (nx - 1) + cx];
+      if (m === Infinity) continue;
+      // the nearest point of that cell is at least this far from the grid point
+      const gapX = Math.max(0, cx - x, x - cx - 1), gapY = Math.max(0, cy - y, y - cy - 1);
+      const val = m + Math.hypot(gapX, gapY) * cellM * offRoad;
+      if (val < best) best = val;
+    }
+    fill[y * nx + x] = best;
+  }
+  // Far from every road only the first unreached grid points are sites: the rest is left to the frame.
+  const near = (x: number, y: number) => x >= 0 && y >= 0 && x < nx && y < ny && fill[y * nx + x] !== Infinity;
+  for (let y = 0; y < ny; y++) for (let x = 0; x < nx; x++) {
+    const f = fill[y * nx + x];
+    if (f !== f) continue;
+    if (f === Infinity && !near(x - 1, y) && !near(x + 1, y) && !near(x, y - 1) && !near(x, y + 1)) continue;
+    addSite(x, y, f);
+  }
+  for (let x = -1; x <= nx; x++) { addSite(x, -1, Infinity); addSite(x, ny, Infinity); }
+  for (let y = 0; y < ny; y++) { addSite(-1, y, Infinity); addSite(nx, y, Infinity); }
+  // Coinciding road points whose values fall on both sides of a contour: what /route answers there.
+  const value = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    value[i] = hi[i];
+    if (i >= roadSites || !limits.some((l) => lo[i] <= l && hi[i] > l)) continue;
+    const lat = la0 + xy[2 * i + 1] * cell, lng = lo0 + (xy[2 * i] * cell) / kx;
+    const cs = candidates(graph, lat, lng, radius);
+    // the nearest road's value when it is reached, else the big-component candidate's (as /route)
+    if (cs) for (const c of cs) { value[i] = valueAt(c.edge, c.pos, settled.get(g.edgeU[c.edge]), settled.get(g.edgeV[c.edge])); if (value[i] < Infinity) break; }
+  }
+  const polys = triContours(xy.subarray(0, 2 * n), value, limits);
+  if (n > COLLECT_SITES) collectSoon();
+  const toLngLat = (ring: number[]) => {
+    const out: number[][] = [];
+    for (let i = 0; i < ring.length; i += 2) out.push([Math.round((lo0 + (ring[i] * cell) / kx) * 1e6) / 1e6, Math.round((la0 + ring[i + 1] * cell) * 1e6) / 1e6]);
+    return out;
+  };
+  const features: IsochroneReply['features'] = polys.map((p, i) => ({
+    type: 'Feature',
+    geometry: { type: 'MultiPolygon', coordinates: p.map((poly) => poly.map(toLngLat)) },
+    properties: { contour: levels[i], metric: byDistance ? 'distance' : 'time', [name]: levels[i] },
+  }));
+  return {
+    type: 'FeatureCollection', features,
+    snapped: { lat: Math.round(s.lat * 1e7) / 1e7, lng: Math.round(s.lng * 1e7) / 1e7, distance_m: Math.round(s.dist * 10) / 10 },
+    cell_m: Math.round(cellM), reached_nodes: settled.size, mode, extract: graph.extract,
+  };
+}
+
+/**
+ * Site of each quantised position (integers qx, qy): open addressing in typed arrays. A Map keyed
+ * by one number per position held a boxed key and an entry for each of a dense town's ~100k sites.
+ */
+class SiteIndex {
+  private qx = new Int32Array(1 << 12);
+  private qy = new Int32Array(1 << 12);
+  private at = new Int32Array(1 << 12).fill(-1);
+  private size = 0;
+
+  /** The site at (qx, qy), or -1 after making `next` the site there. */
+  siteOr(qx: number, qy: number, next: number): number {
+    const mask = this.at.length - 1;
+    let h = (Math.imul(qx, 0x9e3779b1) ^ Math.imul(qy, 0x85ebca77)) & mask;
+    for (;;) {
+      const i = this.at[h];
+      if (i < 0) break;
+      if (this.qx[h] === qx && this.qy[h] === qy) return i;
+      h = (h + 1) & mask;
+    }
+    this.qx[h] = qx; this.qy[h] = qy; this.at[h] = next;
+    if (++this.size * 2 > this.at.length) this.grow();
+    return -1;
+  }
+
+  private grow() {
+    const { qx, qy, at } = this, cap = at.length * 2, mask = cap - 1;
+    this.qx = new Int32Array(cap); this.qy = new Int32Array(cap); this.at = new Int32Array(cap).fill(-1);
+    for (let k = 0; k < at.length; k++) {
+      if (at[k] < 0) continue;
+      let h = (Math.imul(qx[k], 0x9e3779b1) ^ Math.imul(qy[k], 0x85ebca77)) & mask;
+      while (this.at[h] >= 0) h = (h + 1) & mask;
+      this.qx[h] = qx[k]; this.qy[h] = qy[k]; this.at[h] = at[k];
+    }
+  }
+}

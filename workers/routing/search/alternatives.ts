@@ -1,0 +1,201 @@
+// Alternative routes by the via-node method with plateaus (Abraham, Delling, Goldberg, Werneck:
+// "Alternative routes in road networks"; Cambridge Vehicle Information Technology's "choice
+// routing" plateaus; GraphHopper's alternative Dijkstra works the same way).
+//
+// 1. Two Dijkstra searches on the uncontracted graph, forward from the source and backward from
+//    the target, each bounded by (1 + STRETCH)·best (best = the CH route's cost). A contraction
+//    hierarchy's upward search spaces were tried first: they settle ~20 nodes on these extracts
+//    and left almost no via candidates, so the full trees are what finds the real alternatives.
+// 2. Every node v settled by both with dF(v) + dB(v) ≤ (1 + STRETCH)·best is a via candidate of
+//    that cost; the path s → v → t follows the two shortest-path trees. Candidates are tried
+//    cheapest first; a node lying on a path already tried is skipped (it would give the same
+//    path: the plateau that path runs along), and at most MAX_TRIED paths are examined.
+// 3. A path is accepted when it is simple, shares ≤ MAX_SHARE of its length with the best route
+//    and with every alternative already accepted, and is locally optimal: the sub-path from
+//    T = LOCAL·best before v to T after v (travel time, clamped to the path) is a shortest path,
+//    checked with one CH query, so no short detour could be fixed by a shortcut.
+import type { GraphViews } from '../../../src/core/format/route.ts';
+import { MinHeap } from '../../../src/core/heap.ts';
+import type { ChQuery } from './ch-query.ts';
+import { M_PER_DEG } from '../../../src/core/geometry.ts';
+import { Pages, PAGE_SHIFT, PAGE_MASK } from './pages.ts';
+
+/** The plane's distances are scaled by this before use as a lower bound (projection error ≪ 5% over an extract). */
+const LB_SLACK = 0.95;
+
+/** What counts as an alternative (as OSRM's via-node method): at most 3, ≤ 25% longer, ≤ 80% shared; T = 25% of the best for local optimality. */
+export { MAX_ALTERNATIVES } from '../../../src/core/guidance.ts';
+export const STRETCH = 0.25;
+export const MAX_SHARE = 0.8;
+export const LOCAL = 0.25;
+/** Distinct via paths examined at most per request (cheapest first): bounds the cost of a request. */
+export const MAX_TRIED = 20;
+
+export interface Seed { node: number; cost: number }
+export interface AltPath { edges: number[]; start: number; end: number; cost: number }
+
+// State of the two trees is paged (pages.ts, so memory follows what the search reaches): one 32-byte record per node reached,
+// both directions together: f64 [4r + dir] distance, i32 [8r + 4 + dir] state, i32 [8r + 6 + dir]
+// predecessor edge. The state is 2·cur when reached in this call and 2·cur + 1 when settled.
+const ST = 4, PRED = 6;
+
+export class ViaSearch {
+  private pages: Pages;
+  private cur = 0;
+  private heap = new MinHeap(1024);
+  /** Fastest speed on any edge (m/ms): straight-line distance / vmax bounds any remaining travel time from below. */
+  private vmax = 0;
+  private kx = 0;
+
+  constructor(private g: GraphViews) {
+    this.pages = new Pages(g.meta.nodes, 32, [ST, ST + 1], 0x3fffffff); // states 2·cur, 2·cur + 1: int32
+    for (let e = 0; e < g.edgeW.length; e++) if (g.edgeW[e] > 0) this.vmax = Math.max(this.vmax, g.edgeDist[e] / g.edgeW[e]);
+    // Equirectangular at the widest latitude of the extract (|lat| largest, so cos smallest): east-west
+    // distances come out no longer than on the sphere; LB_SLACK covers the rest of the projection error.
+    const [, s, , nn] = g.meta.bbox;
+    this.kx = Math.cos(Math.max(Math.abs(s), Math.abs(nn)) * (Math.PI / 180)) * M_PER_DEG;
+  }
+
+  /** Record index of a node reached in this call (its page is attached). */
+  private r(v: number): number { return this.pages.table[v >>> PAGE_SHIFT] + (v & PAGE_MASK); }
+
+  /** Predecessor edge of v in tree dir (0 at a seed). */
+  private pred(v: number, dir: number): number { return this.pages.i32[8 * this.r(v) + PRED + dir]; }
+
+  /** Bytes of search state held now (pages and heap), for the memory figures. */
+  bytes(): number { return this.pages.bytes() + 12 * this.heap.keys.length; }
+
+  /**
+   * Up to `want` alternatives to the best route (cost `best`, base edges `bestEdges` as unsigned
+   * ids, length `bestLen` metres). `q` (the thread's CH query) runs the local-optimality checks.
+   */
+  find(sources: Seed[], targets: Seed[], best: number, want: number, bestEdges: Set<number>, bestLen: number, q: ChQuery, from: [number, number], to: [number, number]): AltPath[] {
+    const g = this.g;
+    this.cur = this.pages.next(this.cur);
+    const limit = (1 + STRETCH) * best;
+    this.tree(sources, 0, limit, to);
+    const seenB = this.tree(targets, 1, limit, from);
+    const cands: { v: number; c: number }[] = [];
+    const settledAt = 2 * this.cur + 1;
+    for (const v of seenB) {
+      const r = this.r(v);
+      if (this.pages.i32[8 * r + ST] !== settledAt) continue;
+      const c = this.pages.f64[4 * r] + this.pages.f64[4 * r + 1];
+      if (c <= limit) cands.push({ v, c });
+    }
+    cands.sort((a, b) => a.c - b.c);
+    const mark = new Set<number>();
+    const accepted: AltPath[] = [];
+    const acceptedSets: { set: Set<number> }[] = [{ set: bestEdges }];
+    // nodes of the best route are on its plateau: no via there
+    let tried = 0;
+    for (const { v, c } of cands) {
+      if (accepted.length >= want || tried >= MAX_TRIED) break;
+      if (mark.has(v)) continue;
+      const path = this.via(v);
+      for (const x of path.nodes) mark.add(x);
+      tried++;
+      if (!path.simple) continue;
+      let len = 0;
+      const set = new Set<number>();
+      for (const e of path.edges) { const id = Math.abs(e) - 1; set.add(id); len += g.edgeDist[id]; }
+      if (len <= 0) continue;
+      if (acceptedSets.some((o) => sharedLen(g, set, o.set) > MAX_SHARE * len)) continue;
+      if (!this.locallyOptimal(path, path.nodes.indexOf(v), best, q)) continue;
+      accepted.push({ edges: path.edges, start: path.nodes[0], end: path.nodes[path.nodes.length - 1], cost: c });
+      acceptedSets.push({ set });
+    }
+    void bestLen;
+    return accepted;
+  }
+
+  /**
+   * Dijkstra on base edges from seeds, forward (dir 0) or backward (1), settling keys ≤ limit.
+   * A node whose distance plus a lower bound of the rest of the way (straight line to `toward` at
+   * the graph's top speed) exceeds the limit is not entered: it can be no via node, nor lie on the
+   * tree path to one (the bound is consistent), so pruning it loses nothing.
+   */
+  private tree(seeds: Seed[], dir: number, limit: number, toward: [number, number]): number[] {
+    const g = this.g, pages = this.pages, table = pages.table, h = this.heap;
+    const reached = 2 * this.cur, done = reached + 1, ST_ = ST + dir, PRED_ = PRED + dir;
+    let dist = pages.f64, st = pages.i32;
+    const PS = PAGE_SHIFT, M = PAGE_MASK; // locals: an imported binding is a property load per use under a CommonJS loader (tsx)
+    const kx = this.kx, tx = toward[1] * kx, ty = toward[0] * M_PER_DEG;
+    const f = this.vmax > 0 ? LB_SLACK / this.vmax : 0;
+    const lb = (y: number) => { const dx = (g.nodeLon[y] / 1e7) * kx - tx, dy = (g.nodeLat[y] / 1e7) * M_PER_DEG - ty; return Math.sqrt(dx * dx + dy * dy) * f; };
+    const settled: number[] = [];
+    h.clear();
+    for (const s of seeds) {
+      const r = pages.rec(s.node);
+      dist = pages.f64; st = pages.i32;
+      if (st[8 * r + ST_] < reached || s.cost < dist[4 * r + dir]) { st[8 * r + ST_] = reached; dist[4 * r + dir] = s.cost; st[8 * r + PRED_] = 0; h.push(s.cost, s.node); }
+    }
+    // forward leaves x along e when x is u and u→v is allowed (flag 1) or x is v and v→u (flag 2);
+    // backward reaches x from the other end of e, so the allowed direction is the opposite one
+    while (h.length) {
+      const x = h.peekId(), d = h.peekKey();
+      h.pop();
+      const rx = table[x >>> PS] + (x & M);
+      if (st[8 * rx + ST_] === done || d > dist[4 * rx + dir]) continue;
+      if (d > limit) break;
+      st[8 * rx + ST_] = done;
+      settled.push(x);
+      for (let k = g.adjFirst[x]; k < g.adjFirst[x + 1]; k++) {
+        const sgn = g.adjEdge[k], e = Math.abs(sgn) - 1, atU = sgn > 0;
+        const need = dir === 0 ? (atU ? 1 : 2) : (atU ? 2 : 1);
+        if (!(g.edgeFlags[e] & need)) continue;
+        const y = atU ? g.edgeV[e] : g.edgeU[e];
+        const nd = d + g.edgeW[e];
+        let b = table[y >>> PS];
+        if (b < 0) { if (nd + lb(y) > limit) continue; b = pages.attach(y >>> PS); dist = pages.f64; st = pages.i32; }
+        const ry = b + (y & M);
+        if ((st[8 * ry + ST_] < reached || nd < dist[4 * ry + dir]) && nd + lb(y) <= limit) {
+          st[8 * ry + ST_] = reached; dist[4 * ry + dir] = nd;
+          // the edge as driven: forward x→y, backward y→x; signed +(e+1) along u→v
+          st[8 * ry + PRED_] = dir === 0 ? (atU ? e + 1 : -(e + 1)) : (atU ? -(e + 1) : e + 1);
+          h.push(nd, y);
+        }
+      }
+    }
+    return settled;
+  }
+
+  /** source → v → target along the two trees: signed base edges and the nodes they pass. */
+  private via(v: number): { edges: number[]; nodes: number[]; simple: boolean } {
+    const g = this.g;
+    const head: number[] = [];
+    for (let x = v, e: number; (e = this.pred(x, 0)) !== 0;) { head.push(e); x = e > 0 ? g.edgeU[e - 1] : g.edgeV[-e - 1]; if (head.length > g.edgeU.length) break; }
+    head.reverse();
+    const edges = head;
+    for (let x = v, e: number; (e = this.pred(x, 1)) !== 0;) { edges.push(e); x = e > 0 ? g.edgeV[e - 1] : g.edgeU[-e - 1]; if (edges.length > 2 * g.edgeU.length) break; }
+    const first = edges.length ? (edges[0] > 0 ? g.edgeU[edges[0] - 1] : g.edgeV[-edges[0] - 1]) : v;
+    const nodes = [first];
+    for (const e of edges) nodes.push(e > 0 ? g.edgeV[e - 1] : g.edgeU[-e - 1]);
+    const seen = new Set<number>();
+    let simple = true;
+    for (const x of nodes) { if (seen.has(x)) { simple = false; break; } seen.add(x); }
+    return { edges, nodes, simple };
+  }
+
+  /** The T-test around position iv: the sub-path from ~T before to ~T after is a shortest path. */
+  private locallyOptimal(p: { edges: number[]; nodes: number[] }, iv: number, best: number, q: ChQuery): boolean {
+    const g = this.g, nodes = p.nodes, cum = [0];
+    for (const e of p.edges) cum.push(cum[cum.length - 1] + g.edgeW[Math.abs(e) - 1]);
+    if (iv < 0) return false;
+    const T = LOCAL * best;
+    let a = iv, b = iv;
+    while (a > 0 && cum[iv] - cum[a] < T) a--;
+    while (b < nodes.length - 1 && cum[b] - cum[iv] < T) b++;
+    if (a === b) return true;
+    q.reset();
+    q.addSource(nodes[a], 0);
+    q.addTarget(nodes[b], 0);
+    return q.run() >= cum[b] - cum[a];
+  }
+}
+
+function sharedLen(g: GraphViews, a: Set<number>, b: Set<number>): number {
+  let s = 0;
+  for (const e of a) if (b.has(e)) s += g.edgeDist[e];
+  return s;
+}

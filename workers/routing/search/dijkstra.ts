@@ -1,0 +1,133 @@
+// Plain Dijkstra on the uncontracted (compressed) graph: the reference the CH answers
+// are checked against, the baseline of the speed-up figure, and the search of traffic-aware
+// routes, whose weights change under it (a CH would need re-contracting; see docs/traffic.md).
+// Its state is paged (pages.ts): 16-byte records (f64 [2r] dist, i32 [4r+2] stamp, i32 [4r+3] pred)
+// for the pages a search reaches, so a short search holds little; the few targets sit in a list.
+// It reads the graph file's directed adjacency (arcFirst/arcs, src/core/format/route.ts), one copy shared by every
+// worker, where each worker used to build its own on first use (4 bytes a node + 16 an arc: 226 MB
+// per worker at 4M nodes).
+import type { GraphViews } from '../../../src/core/format/route.ts';
+import type { PathSearch } from './path-search.ts';
+import { MinHeap } from '../../../src/core/heap.ts';
+import { Pages, PAGE_SHIFT, PAGE_MASK } from './pages.ts';
+
+const STAMP = 2, PRED = 3;
+
+export class DijkstraQuery implements PathSearch {
+  private override: Int32Array | null = null;
+  private pages: Pages;
+  /** targets of the current query and their costs */
+  private tNode: number[] = []; private tCost: number[] = [];
+  private edges = new Int32Array(256);
+  private heap = new MinHeap(1024);
+  private cur = 0; private end = -1;
+  settled = 0;
+
+  constructor(private g: GraphViews) {
+    this.pages = new Pages(g.meta.nodes, 16, [STAMP], 0x7fffffff);
+  }
+
+  /**
+   * Directed travel times (ms, index 2 * edge + dir) that replace the stored ones where > 0, until
+   * set back to null: live or historical traffic read straight from shared memory at query time.
+   * `parts` (live traffic): the part of each edge its travel time was observed on (TrafficState).
+   */
+  setWeights(w: Int32Array | null, parts: { from: Float32Array; to: Float32Array } | null = null) { this.override = w; this.parts = parts; }
+  private parts: { from: Float32Array; to: Float32Array } | null = null;
+
+  edgeWeight(e: number, dir: 0 | 1): number {
+    const o = this.override === null ? 0 : this.override[2 * e + dir];
+    return o > 0 ? o : this.g.edgeW[e];
+  }
+
+  /**
+   * Travel time (ms, unrounded) of metres x..y (from u, x ≤ y) of edge e driven in direction dir:
+   * pro rata of the edge's time, except that where the edge's live time was observed on a part of
+   * it, the overlap with that part goes at the observed speed and the rest at the profile's (the
+   * live time of the whole edge is the part's observed time plus the rest at the profile's).
+   */
+  partWeight(e: number, dir: 0 | 1, x: number, y: number): number {
+    const len = this.g.edgeDist[e];
+    if (!(len > 0) || y <= x) return 0;
+    const i = 2 * e + dir, o = this.override === null ? 0 : this.override[i];
+    if (!(o > 0)) return ((y - x) / len) * this.g.edgeW[e];
+    const a = this.parts ? this.parts.from[i] : 0, b = this.parts ? this.parts.to[i] : 0;
+    if (!(b - a > 0) || b - a >= len) return ((y - x) / len) * o;
+    const rest = this.g.edgeW[e] / len; // ms a metre at the profile's speed
+    const part = Math.max(0, o - (len - (b - a)) * rest) / (b - a); // ms a metre on the observed part
+    const ov = Math.max(0, Math.min(y, b) - Math.max(x, a));
+    return ov * part + (y - x - ov) * rest;
+  }
+
+  reset() {
+    this.cur = this.pages.next(this.cur);
+    this.heap.clear(); this.end = -1; this.settled = 0;
+    this.tNode.length = 0; this.tCost.length = 0;
+  }
+
+  addSource(v: number, d: number) {
+    const r = this.pages.rec(v), rec = this.pages.i32, dist = this.pages.f64;
+    if (rec[4 * r + STAMP] === this.cur && dist[2 * r] <= d) return;
+    rec[4 * r + STAMP] = this.cur; dist[2 * r] = d; rec[4 * r + PRED] = 0; this.heap.push(d, v);
+  }
+
+  addTarget(v: number, d: number) {
+    const i = this.tNode.indexOf(v);
+    if (i < 0) { this.tNode.push(v); this.tCost.push(d); } else if (d < this.tCost[i]) this.tCost[i] = d;
+  }
+
+  run(): number {
+    const { heap, pages, tNode, tCost } = this;
+    const first = this.g.arcFirst, arcs = this.g.arcs, ew = this.g.edgeW;
+    const table = pages.table, nt = tNode.length;
+    let dist = pages.f64, rec = pages.i32;
+    const PS = PAGE_SHIFT, M = PAGE_MASK; // locals: an imported binding is a property load per use under a CommonJS loader (tsx)
+    const ov = this.override;
+    const cur = this.cur;
+    let best = Infinity, end = -1, settled = 0;
+    while (heap.length) {
+      const x = heap.peekId(), d = heap.peekKey();
+      heap.pop();
+      if (d > dist[2 * (table[x >>> PS] + (x & M))]) continue;
+      if (d >= best) break;
+      settled++;
+      for (let j = 0; j < nt; j++) if (tNode[j] === x && d + tCost[j] < best) { best = d + tCost[j]; end = x; }
+      for (let k = first[x], kEnd = first[x + 1]; k < kEnd; k++) {
+        const y = arcs[2 * k], s = arcs[2 * k + 1], e = s > 0 ? s - 1 : -s - 1;
+        const o = ov === null ? 0 : ov[s > 0 ? 2 * e : 2 * e + 1];
+        const nd = d + (o > 0 ? o : ew[e]);
+        let b = table[y >>> PS];
+        if (b < 0) { b = pages.attach(y >>> PS); dist = pages.f64; rec = pages.i32; }
+        const r = b + (y & M);
+        if (rec[4 * r + STAMP] !== cur || nd < dist[2 * r]) { rec[4 * r + STAMP] = cur; dist[2 * r] = nd; rec[4 * r + PRED] = s; heap.push(nd, y); }
+      }
+    }
+    this.end = end; this.settled = settled;
+    return best;
+  }
+
+  /** Edge by which x was reached (signed as in path()), 0 at a source. */
+  private pred(x: number): number { return this.pages.i32[4 * (this.pages.table[x >>> PAGE_SHIFT] + (x & PAGE_MASK)) + PRED]; }
+
+  /** Bytes of query state held now (pages, heap, scratch), for the memory figures (the adjacency is the shared graph's). */
+  bytes(): number { return this.pages.bytes() + this.edges.byteLength + 12 * this.heap.keys.length; }
+
+  endNode() { return this.end; }
+
+  startNode(): number {
+    let x = this.end;
+    while (x >= 0 && this.pred(x) !== 0) { const e = this.pred(x); x = e > 0 ? this.g.edgeU[e - 1] : this.g.edgeV[-e - 1]; }
+    return x;
+  }
+
+  path(): Int32Array {
+    let n = 0;
+    for (let x = this.end; x >= 0 && this.pred(x) !== 0;) {
+      const e = this.pred(x);
+      if (n === this.edges.length) { const a = new Int32Array(2 * n); a.set(this.edges); this.edges = a; }
+      this.edges[n++] = e;
+      x = e > 0 ? this.g.edgeU[e - 1] : this.g.edgeV[-e - 1];
+    }
+    return this.edges.subarray(0, n).reverse();
+  }
+}
