@@ -1,10 +1,10 @@
-// Assembles the service: store, keys, limits, worker engine and the HTTP front end.
+// Assembles the service: store, keys, quotas, worker engine and the HTTP front end.
 // Used by src/main.ts, the tests and the benchmarks alike.
 import { join } from 'node:path';
 import { Store } from './store/index.ts';
 import { Engine } from './pool.ts';
 import { Authenticator } from './auth/authenticator.ts';
-import { Limits } from './auth/limits.ts';
+import { Quota } from './auth/quota.ts';
 import { Refusals } from './auth/refusals.ts';
 import { Dispatcher } from './webhooks/dispatcher.ts';
 import { bootstrapKeys } from './auth/keys.ts';
@@ -30,14 +30,14 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
   const store = await Store.open({ databaseUrl: config.databaseUrl, dbDir: join(config.dataDir, 'db'), max: config.dbPoolMax });
   const engine = new Engine({ builtDir: config.builtDir, workers: config.workers, youngMb: config.workerYoungMb, maxQueue: config.poolMaxQueue, maxWaitMs: config.poolMaxWaitMs });
   const auth = new Authenticator(store);
-  const limits = new Limits(store, config.burstRps, 500, () => Date.now(), config.quotaSyncMargin);
+  const quota = new Quota(store, config.burstRps, 500, () => Date.now(), config.quotaSyncMargin);
   const metrics = new Metrics();
   const refusals = new Refusals(store);
   const webhooks = new Dispatcher(store, { allowPrivate: config.webhookAllowPrivate, backoffScale: config.webhookBackoffScale, timeoutMs: config.webhookTimeoutMs });
   try {
     await engine.start();
     await auth.start();
-    limits.start();
+    quota.start();
   } catch (e) {
     await engine.close().catch(() => {});
     await store.close();
@@ -45,15 +45,15 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
   }
   const router = new Router();
   for (const r of [...allRoutes, ...extraRoutes]) router.add(r);
-  const ctx: AppContext = { engine, store, config, limits, metrics, refusals, webhooks, routes: router.routes };
-  const http = new HttpServer({ ctx, router, auth, limits, metrics });
+  const ctx: AppContext = { engine, store, config, quota, metrics, refusals, webhooks, routes: router.routes };
+  const http = new HttpServer({ ctx, router, auth, quota, metrics });
   const traffic = startTraffic(ctx);
   let port: number;
   try {
     port = await http.start(config.host, config.port);
   } catch (e) {
     await traffic.stop();
-    await limits.stop().catch(() => {});
+    await quota.stop().catch(() => {});
     auth.stop();
     await engine.close().catch(() => {});
     await store.close();
@@ -72,7 +72,7 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
       closing ??= (async () => {
         await http.drain();
         await traffic.stop();
-        await limits.stop();
+        await quota.stop();
         await refusals.stop();
         await webhooks.stop();
         auth.stop();

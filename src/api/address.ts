@@ -3,7 +3,8 @@
 // address_parse / address_verify / address_autocomplete (workers/geo/address/tasks.ts) and
 // road_access (workers/routing/access.ts).
 import { HttpError, type AppContext, type RouteDef } from '../http/types.ts';
-import { Q, type Schema } from '../http/operation.ts';
+import { Q, type Schema } from '../http/declaration.ts';
+import { LAT, LNG } from '../core/points.ts';
 
 /** Longest address text accepted (characters). */
 export const MAX_ADDRESS_CHARS = 300;
@@ -115,8 +116,8 @@ export const routes: RouteDef[] = [
           address: { type: 'string', minLength: 1, maxLength: MAX_ADDRESS_CHARS },
           components: componentsSchema,
           country: { type: 'string', pattern: '^[A-Za-z]{2}$' },
-          lat: { type: 'number', minimum: -90, maximum: 90 },
-          lng: { type: 'number', minimum: -180, maximum: 180 },
+          lat: LAT,
+          lng: LNG,
         },
         anyOf: [{ required: ['address'] }, { required: ['components'] }],
         dependentRequired: { lat: ['lng'], lng: ['lat'] },

@@ -2,7 +2,7 @@
 // operation (validated before the handler, limits from src/core/limits.ts); the search runs
 // in a worker task.
 import { HttpError, type AppContext, type Req, type RouteDef } from '../http/types.ts';
-import { Q, type QueryParam, type Schema } from '../http/operation.ts';
+import { Q, type QueryParam, type Schema } from '../http/declaration.ts';
 import { NEARBY_NAMES, NEARBY_ALIASES, HEALTH_CATEGORIES, resolveCategory } from '../core/categories.ts';
 import {
   GEOCODE_LIMIT, REVERSE_RADIUS, NEARBY_RADIUS, NEARBY_LIMIT, SEARCH_RADIUS, SEARCH_LIMIT,

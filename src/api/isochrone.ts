@@ -2,7 +2,7 @@
 // workers/routing/isochrone.ts).
 import type { Reply, RouteDef } from '../http/types.ts';
 import { HttpError } from '../http/types.ts';
-import { Q } from '../http/operation.ts';
+import { Q } from '../http/declaration.ts';
 import { MODE_ALIASES, NOT_IMPLEMENTED } from './route.ts';
 import { SNAP_RADIUS } from '../core/limits.ts';
 

@@ -2,6 +2,7 @@
 import type { Reply, RouteDef } from '../http/types.ts';
 import { HttpError } from '../http/types.ts';
 import { MODE_ALIASES, NOT_IMPLEMENTED } from './route.ts';
+import { LAT, LNG } from '../core/points.ts';
 
 /** Points per trace (plan-independent). */
 export const MAX_TRACE_POINTS = 2000;
@@ -25,7 +26,7 @@ export const routes: RouteDef[] = [
             items: {
               type: 'object', required: ['lat', 'lng'],
               properties: {
-                lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 },
+                lat: LAT, lng: LNG,
                 ts: { type: 'number', description: 'unix seconds' },
                 accuracy_m: { type: 'number', exclusiveMinimum: 0, maximum: 1000 },
               },

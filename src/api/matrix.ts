@@ -7,10 +7,11 @@ import type { Reply, RouteDef, AppContext } from '../http/types.ts';
 import type { TaskReply } from '../core/task.ts';
 import { ATTRIBUTION_TAIL } from '../core/attribution.ts';
 import { HttpError } from '../http/types.ts';
-import { Q } from '../http/operation.ts';
+import { Q } from '../http/declaration.ts';
 import { MODE_ALIASES, NOT_IMPLEMENTED, departAt } from './route.ts';
 import { SNAP_RADIUS, TRAFFIC_MATRIX_MAX_CELLS } from '../core/limits.ts';
 import { meetBytes, meetLayout, meetLength, meetReset } from '../core/meet.ts';
+import { POINT } from '../core/points.ts';
 
 /** Plan-independent limits of one matrix request. */
 export const MATRIX_LIMITS = {
@@ -29,12 +30,7 @@ export const SPLIT_CELLS = 40_000;
  */
 export const IDLE_SPLIT_CELLS = 2_500;
 
-const point = {
-  oneOf: [
-    { type: 'object', required: ['lat', 'lng'], properties: { lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 } } },
-    { type: 'array', prefixItems: [{ type: 'number', minimum: -90, maximum: 90 }, { type: 'number', minimum: -180, maximum: 180 }], minItems: 2, maxItems: 2 },
-  ],
-};
+const point = POINT;
 const modeSchema = { type: 'string', enum: [...Object.keys(MODE_ALIASES), ...NOT_IMPLEMENTED], default: 'driving' };
 const rowsOf = (t: string) => ({ type: 'array', items: { type: 'array', items: { type: ['number', 'null'] } }, description: t });
 const snappedList = { type: 'array', items: { type: ['object', 'null'], properties: { lat: { type: 'number' }, lng: { type: 'number' }, distance_m: { type: 'number' } } } };

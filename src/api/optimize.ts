@@ -4,12 +4,12 @@ import type { Reply, RouteDef } from '../http/types.ts';
 import { HttpError } from '../http/types.ts';
 import { MODE_ALIASES, NOT_IMPLEMENTED } from './route.ts';
 import { SNAP_RADIUS } from '../core/limits.ts';
+import { LAT, LNG, POINT } from '../core/points.ts';
 
 /** Stops per request (plan-independent). */
 export const MAX_STOPS = 200;
 
-const latlng = { type: 'array', prefixItems: [{ type: 'number', minimum: -90, maximum: 90 }, { type: 'number', minimum: -180, maximum: 180 }], minItems: 2, maxItems: 2 };
-const place = { oneOf: [{ type: 'object', required: ['lat', 'lng'], properties: { lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 } } }, latlng] };
+const place = POINT;
 
 export const routes: RouteDef[] = [
   {
@@ -33,7 +33,7 @@ export const routes: RouteDef[] = [
             items: {
               type: 'object', required: ['lat', 'lng'],
               properties: {
-                lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 },
+                lat: LAT, lng: LNG,
                 id: { type: 'string', maxLength: 200 },
                 service_s: { type: 'number', minimum: 0, maximum: 86400 },
                 time_window: { type: 'array', items: { type: 'number', minimum: 0 }, minItems: 2, maxItems: 2, description: '[from_s, to_s] after departure' },

@@ -7,7 +7,7 @@
 // path only. docs/osrm.md lists what is accepted but ignored (hints, bearings, approaches).
 import polyline from '@mapbox/polyline';
 import type { Req, Reply, RouteDef, AppContext } from '../http/types.ts';
-import { Q, type Schema } from '../http/operation.ts';
+import { Q, type Schema } from '../http/declaration.ts';
 import { MAX_VIA, SNAP_RADIUS } from '../core/limits.ts';
 import { MAX_ALTERNATIVES } from '../core/guidance.ts';
 import type { TaskReply } from '../core/task.ts';

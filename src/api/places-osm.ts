@@ -2,7 +2,7 @@
 // extracts an operator builds with `npm run graph-build -- pois --input country.osm.pbf`. The default
 // data (road-only extracts) has none, so these capabilities are off until such a build is loaded.
 import { HttpError, type AppContext, type RouteDef } from '../http/types.ts';
-import { Q, type Schema } from '../http/operation.ts';
+import { Q, type Schema } from '../http/declaration.ts';
 import type { PoiKind } from '../core/format/pois.ts';
 
 /** Radius (metres) and limit of the places endpoints: one definition for the schemas. */

@@ -1,7 +1,7 @@
 // GET /route: a declared operation (validated before the handler), then one `route` task in the pool.
 import type { RouteDef } from '../http/types.ts';
 import { HttpError } from '../http/types.ts';
-import { Q } from '../http/operation.ts';
+import { Q } from '../http/declaration.ts';
 import { MAX_VIA, SNAP_RADIUS } from '../core/limits.ts';
 import { GUIDANCE_LANGS, MAX_ALTERNATIVES, negotiateLang } from '../core/guidance.ts';
 

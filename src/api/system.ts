@@ -6,10 +6,10 @@ import { createRequire } from 'node:module';
 import { capabilityDocument } from '../capabilities.ts';
 import { requireAdmin } from '../http/admin.ts';
 import { HttpError, type RouteDef } from '../http/types.ts';
-import { Q } from '../http/operation.ts';
+import { Q } from '../http/declaration.ts';
 import { openapiJson } from '../http/openapi.ts';
 import { PLANS } from '../auth/scopes.ts';
-import { secondsToMonthEnd } from '../auth/limits.ts';
+import { secondsToMonthEnd } from '../auth/quota.ts';
 import { ROOT } from '../core/config.ts';
 
 const text = (s: string | Uint8Array, type: string, headers?: Record<string, string>) => ({
@@ -137,7 +137,7 @@ export const routes: RouteDef[] = [
     },
     handler: (req, ctx) => {
       requireAdmin(req, ctx);
-      return text(ctx.metrics.render({ queue: ctx.engine.queued, workers: ctx.engine.threads, rejections: ctx.limits.rejections }), 'text/plain; version=0.0.4');
+      return text(ctx.metrics.render({ queue: ctx.engine.queued, workers: ctx.engine.threads, rejections: ctx.quota.rejections }), 'text/plain; version=0.0.4');
     },
   },
   {
@@ -203,7 +203,7 @@ export const routes: RouteDef[] = [
           usage: {
             key_id: k.id, project: k.project, plan: k.plan, test: k.test,
             month: new Date(now).toISOString().slice(0, 7),
-            used: ctx.limits.usage(k.id) ?? 0,
+            used: ctx.quota.usage(k.id) ?? 0,
             limit: Number.isFinite(limit) ? limit : null,
             resets_in_s: secondsToMonthEnd(now),
           },

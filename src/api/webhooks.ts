@@ -2,7 +2,7 @@
 // The key's mode picks the endpoints: a test key manages (and its events reach) test
 // endpoints only, a live key live ones. Sending is src/webhooks/dispatcher.ts.
 import { HttpError, type Req, type RouteDef } from '../http/types.ts';
-import { Q } from '../http/operation.ts';
+import { Q } from '../http/declaration.ts';
 import { EVENT_TYPES } from '../webhooks/events.ts';
 import { createEndpoint, listEndpoints, getEndpoint, updateEndpoint, deleteEndpoint, deliveries, replay, endpointJson, MAX_ENDPOINTS } from '../webhooks/endpoints.ts';
 

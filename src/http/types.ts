@@ -5,25 +5,14 @@ import type { TaskReply } from '../core/task.ts';
 import type { Engine } from '../pool.ts';
 import type { Store } from '../store/index.ts';
 import type { Config } from '../core/config.ts';
-import type { Limits } from '../auth/limits.ts';
+import type { Quota } from '../auth/quota.ts';
 import type { Metrics } from './metrics.ts';
-import type { Declaration } from './operation.ts';
+import type { Declaration } from './declaration.ts';
+import type { KeyInfo } from '../auth/key-info.ts';
+
+export type { KeyInfo };
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** The key a request was authenticated with (never the secret itself). */
-export interface KeyInfo {
-  id: string;
-  project: string;
-  plan: 'free' | 'developer' | 'enterprise';
-  scopes: string[];
-  /** svc_test_ key: sandbox, never touches live data. */
-  test: boolean;
-  /** Browser key: the web origins it may be used from (null for server keys). */
-  origins?: string[] | null;
-  /** Per-key burst limit (requests per second); null = the server's BURST_RPS. */
-  burstRps?: number | null;
-}
 
 export interface Req {
   method: Method;
@@ -57,7 +46,7 @@ export interface AppContext {
   engine: Engine;
   store: Store;
   config: Config;
-  limits: Limits;
+  quota: Quota;
   metrics: Metrics;
   /** Requests refused to a known key (403, 429), for the dashboard. */
   refusals?: import('../auth/refusals.ts').Refusals;

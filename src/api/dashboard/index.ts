@@ -8,8 +8,9 @@ import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HttpError, type AppContext, type Reply, type Req, type RouteDef } from '../../http/types.ts';
-import type { Declaration } from '../../http/operation.ts';
-import { Q } from '../../http/operation.ts';
+import { httpErrorOf } from '../../http/domain-errors.ts';
+import type { Declaration } from '../../http/declaration.ts';
+import { Q } from '../../http/declaration.ts';
 import { createKey, revokeKey, BROWSER_SCOPES } from '../../auth/keys.ts';
 import { SCOPES, DEFAULT_SCOPES, PLANS, type Plan } from '../../auth/scopes.ts';
 import { createAccount, login, findAccount, projectsOf, isMember, addMember } from '../../auth/accounts.ts';
@@ -62,7 +63,8 @@ function signedIn(fn: Handler) {
     try {
       if (req.method === 'POST') checkCsrf(req, s);
       return await fn(req, ctx, s);
-    } catch (e) {
+    } catch (thrown) {
+      const e = httpErrorOf(thrown) ?? thrown;
       if (e instanceof HttpError) return errorPage(e, s);
       if (e instanceof Error && (e as any).userFacing) return errorPage(new HttpError(400, 'invalid_parameter', e.message), s);
       throw e;
@@ -110,7 +112,7 @@ async function signedInReply(req: Req, ctx: AppContext, accountId: string): Prom
 
 async function projectPage(req: Req, ctx: AppContext, s: Session, p: { id: string; plan: Plan; role: string }, notice?: Html): Promise<Reply> {
   // The chart and the refusals show requests up to now, not up to the last flush.
-  await Promise.all([ctx.limits.flush(), ctx.refusals?.flush()]);
+  await Promise.all([ctx.quota.flush(), ctx.refusals?.flush()]);
   const store = ctx.store;
   const days = monthDays();
   const month = days[0].slice(0, 7);

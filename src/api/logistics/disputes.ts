@@ -5,7 +5,7 @@
 import { HttpError, type RouteDef } from '../../http/types.ts';
 import { owner, notFound } from './owner.ts';
 import { F, invalid } from './validate.ts';
-import { B, type Schema } from '../../http/operation.ts';
+import { B, type Schema } from '../../http/declaration.ts';
 import { loadStop, loadHistory, stopJson } from './stops.ts';
 import { loadPod, podJson } from './pod.ts';
 import { trailWindow } from './pings.ts';

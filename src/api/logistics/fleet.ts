@@ -1,7 +1,7 @@
 // GET /fleet/vehicles: the project's devices with their last position, from the
 // devices table the ingest statement keeps current (no scan over the pings).
 import type { RouteDef } from '../../http/types.ts';
-import { Q } from '../../http/operation.ts';
+import { Q } from '../../http/declaration.ts';
 import { owner } from './owner.ts';
 import { DEVICE_PATTERN } from './validate.ts';
 

@@ -5,7 +5,7 @@
 // check runs against an in-memory index of the project's zones (zone-index.ts), rebuilt only
 // when the project's zones change.
 import { HttpError, type RouteDef } from '../../http/types.ts';
-import { B, Q, type Schema } from '../../http/operation.ts';
+import { B, Q, type Schema } from '../../http/declaration.ts';
 import { owner, notFound, type Owner } from './owner.ts';
 import { object, invalid, DEVICE_PATTERN, DEVICE_HINT, type Obj } from './validate.ts';
 import { bbox, ringArea } from './geo-math.ts';

@@ -5,7 +5,7 @@ import { HttpError, type RouteDef } from '../../http/types.ts';
 import type { Store } from '../../store/index.ts';
 import { owner, notFound, type Owner } from './owner.ts';
 import { F, time, invalid, measured } from './validate.ts';
-import { B, type Schema } from '../../http/operation.ts';
+import { B, type Schema } from '../../http/declaration.ts';
 import { checkPhotoUrl } from './photo-url.ts';
 import { loadStop, stopByCode, codeParam, currentPin, round1 } from './stops.ts';
 import { haversine } from '../../core/geometry.ts';

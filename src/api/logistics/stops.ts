@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { HttpError, type AppContext, type RouteDef } from '../../http/types.ts';
 import { owner, notFound, type Owner } from './owner.ts';
 import { F, time, invalid, measured } from './validate.ts';
-import { B, type Schema } from '../../http/operation.ts';
+import { B, type Schema } from '../../http/declaration.ts';
 import { newCode, parseCode, AFRICAN_COUNTRIES } from './delivery-code.ts';
 import { newId, isId } from './ids.ts';
 import { haversine } from '../../core/geometry.ts';

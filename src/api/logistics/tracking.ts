@@ -3,7 +3,7 @@
 // request with a 400 naming it ("pings[17].lat"), so a retry never half-applies.
 import { HttpError, type RouteDef, type Req, type Reply, type AppContext } from '../../http/types.ts';
 import { ATTRIBUTION } from '../../core/attribution.ts';
-import { B, Q, type Schema } from '../../http/operation.ts';
+import { B, Q, type Schema } from '../../http/declaration.ts';
 import { owner } from './owner.ts';
 import { F, time, invalid, measured, DEVICE_PATTERN, DEVICE_HINT, type Obj } from './validate.ts';
 import { ingest, readTrail, pingVersion, type Ping } from './pings.ts';

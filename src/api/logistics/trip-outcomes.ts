@@ -4,7 +4,7 @@
 // GPS. Hints never carry prices, fees, surge or anything else money-related (SPEC §1).
 // The record and its trip_outcome.recorded webhook event commit in one transaction.
 import type { RouteDef } from '../../http/types.ts';
-import { B, Q } from '../../http/operation.ts';
+import { B, Q } from '../../http/declaration.ts';
 import { owner, notFound } from './owner.ts';
 import { F, time, measured, SLUG_PATTERN, SLUG_HINT } from './validate.ts';
 import { loadStop, stopByCode, codeParam, currentPin, round1 } from './stops.ts';

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext, RouteDef } from '../../http/types.ts';
 import { HttpError } from '../../http/types.ts';
-import { Q } from '../../http/operation.ts';
+import { Q } from '../../http/declaration.ts';
 import { ROOT } from '../../core/config.ts';
 import { GEOCODE_LIMIT } from '../../core/limits.ts';
 import { tileSet } from './tileset.ts';

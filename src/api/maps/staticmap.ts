@@ -3,7 +3,7 @@
 // format=json answers a signed URL on our host that renders the same image without a key.
 import type { AppContext, Reply, Req, RouteDef } from '../../http/types.ts';
 import { HttpError } from '../../http/types.ts';
-import { Q } from '../../http/operation.ts';
+import { Q } from '../../http/declaration.ts';
 import { STATICMAP_LIMITS, fitView, type StaticMapSpec, type StaticMarker, type StaticPath } from '../../core/maps/staticmap.ts';
 import { THEMES, type Theme } from '../../core/maps/style.ts';
 import { decodePolyline, encodePolyline } from '../../core/maps/polyline.ts';

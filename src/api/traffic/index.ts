@@ -3,7 +3,7 @@
 // starts with the server; see docs/traffic.md for the whole flow.
 import type { AppContext, RouteDef } from '../../http/types.ts';
 import { HttpError } from '../../http/types.ts';
-import { Q } from '../../http/operation.ts';
+import { Q } from '../../http/declaration.ts';
 import { ProbeProcessor, logProcessError } from './processor.ts';
 import { SpeedPublisher, logPublishError, MIN_DEVICES } from './speeds.ts';
 import { contributeBody, probeTraces, storeTraces, MAX_PROBE_POINTS } from './ingest.ts';

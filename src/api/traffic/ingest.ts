@@ -2,6 +2,7 @@
 // per trace) before the 202; map matching and speeds follow asynchronously (processor.ts).
 import type { Store } from '../../store/index.ts';
 import { HttpError } from '../../http/types.ts';
+import { LAT, LNG } from '../../core/points.ts';
 
 /** Points per request, all traces together. */
 export const MAX_PROBE_POINTS = 10_000;
@@ -25,7 +26,7 @@ export const contributeBody = {
             type: 'array', minItems: 2, maxItems: MAX_PROBE_POINTS,
             items: {
               type: 'object', required: ['lat', 'lng', 'ts'], additionalProperties: false,
-              properties: { lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 }, ts: time },
+              properties: { lat: LAT, lng: LNG, ts: time },
             },
           },
         },

@@ -1,7 +1,7 @@
 // GET /weather: current conditions and a daily forecast at a pin, from the configured
 // Open-Meteo-compatible upstream (upstream.ts). Nothing is invented: no upstream, no weather.
 import type { AppContext, RouteDef } from '../../http/types.ts';
-import { Q } from '../../http/operation.ts';
+import { Q } from '../../http/declaration.ts';
 import { summarise } from './forecast.ts';
 import { WeatherUpstream, FETCH_DAYS, CELL_DEG } from './upstream.ts';
 

@@ -1,6 +1,6 @@
 // /compat/alt/autocomplete: per-keystroke predictions in the platform's Place Autocomplete shape,
 // over our typo-tolerant prefix suggest task.
-import { Q } from '../../../http/operation.ts';
+import { Q } from '../../../http/declaration.ts';
 import { haversine } from '../../../core/geometry.ts';
 import { fold } from '../../../core/text/normalize.ts';
 import { altRoute } from './define.ts';

@@ -2,7 +2,7 @@
 // the platform-shaped error body, and readiness of the whole layer (google_compat is true only
 // when every endpoint of it works end to end in this build).
 import type { AppContext, RouteDef } from '../../../http/types.ts';
-import type { Declaration } from '../../../http/operation.ts';
+import type { Declaration } from '../../../http/declaration.ts';
 import { errorBodyWith } from './envelope.ts';
 
 interface Needs { ops: string[]; datasets: ('road' | 'gazetteer')[]; ready?: (ctx: AppContext) => boolean }

@@ -3,7 +3,7 @@
 // points, optionally reordered by our trip optimiser (optimize:true). Transit is not offered:
 // ZERO_RESULTS with a message, never a made-up route.
 import type { Reply } from '../../../http/types.ts';
-import { Q } from '../../../http/operation.ts';
+import { Q } from '../../../http/declaration.ts';
 import { altRoute } from './define.ts';
 import { answer, invalid } from './envelope.ts';
 import { task, ok } from './tasks.ts';

@@ -1,7 +1,7 @@
 // /compat/alt/distancematrix: origins × destinations in the platform's Distance Matrix shape, on
 // our many-to-many matrix task.
 import type { AppContext, Req } from '../../../http/types.ts';
-import { Q } from '../../../http/operation.ts';
+import { Q } from '../../../http/declaration.ts';
 import { altRoute } from './define.ts';
 import { answer, invalid } from './envelope.ts';
 import { resolvePlace, type Resolved } from './places.ts';

@@ -1,7 +1,8 @@
 // /compat/alt/staticmap: the platform's Static Maps request grammar (center as coordinates or an
 // address, zoom, size, scale, markers, path, visible) rendered by our static map renderer.
 import type { AppContext, Req } from '../../../http/types.ts';
-import { Q, latlngOf } from '../../../http/operation.ts';
+import { Q } from '../../../http/declaration.ts';
+import { latlngOf } from '../../../core/points.ts';
 import { STATICMAP_LIMITS as L, fitView, type StaticMapSpec } from '../../../core/maps/staticmap.ts';
 import { renderStaticMap } from '../../maps/index.ts';
 import { parseMarkers, parsePaths } from '../../maps/staticmap-params.ts';
