@@ -12,7 +12,7 @@ import { Router } from './http/router.ts';
 import { Metrics } from './http/metrics.ts';
 import { HttpServer } from './http/server.ts';
 import { allRoutes } from './api/index.ts';
-import { startTraffic } from './api/traffic/index.ts';
+import { startTraffic } from './traffic/service.ts';
 import type { AppContext, RouteDef } from './http/types.ts';
 import type { Config } from './core/config.ts';
 import { log } from './core/log.ts';

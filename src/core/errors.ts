@@ -17,3 +17,11 @@ export class LimitReached extends Error {
     this.name = 'LimitReached';
   }
 }
+
+/** A dependency that cannot answer now (an upstream down, not configured); retry after `retryAfterS`. */
+export class Unavailable extends Error {
+  constructor(readonly code: string, message: string, readonly retryAfterS: number) {
+    super(message);
+    this.name = 'Unavailable';
+  }
+}

@@ -1,50 +1,15 @@
 // Live traffic: GET /traffic (GeoJSON segments, live or the weekly profile) and POST
-// /traffic/contribute (partner probes). The service behind them (processor + publisher timers)
-// starts with the server; see docs/traffic.md for the whole flow.
-import type { AppContext, RouteDef } from '../../http/types.ts';
+// /traffic/contribute (partner probes). The service behind them (src/traffic/: processor +
+// publisher timers) starts with the server; see docs/traffic.md for the whole flow.
+import type { RouteDef } from '../../http/types.ts';
 import { HttpError } from '../../http/types.ts';
 import { Q } from '../../http/declaration.ts';
-import { ProbeProcessor, logProcessError } from './processor.ts';
-import { SpeedPublisher, logPublishError, MIN_DEVICES } from './speeds.ts';
+import { MIN_DEVICES } from '../../traffic/speeds.ts';
 import { contributeBody, probeTraces, storeTraces, MAX_PROBE_POINTS } from './ingest.ts';
 
 /** Largest bbox one /traffic call may ask for, in square degrees (~110 × 110 km at the equator). */
 export const MAX_BBOX_DEG2 = 1;
 export const MAX_SEGMENTS = 5000;
-
-export interface TrafficService {
-  processor: ProbeProcessor;
-  publisher: SpeedPublisher;
-  /** Runs one processing round then one publication (tests and benchmarks call it to skip the timers). */
-  step(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-const services = new WeakMap<AppContext, TrafficService>();
-export const trafficService = (ctx: AppContext) => services.get(ctx);
-
-/** Starts the timers: probes are processed every TRAFFIC_PROCESS_MS, speeds published every TRAFFIC_PUBLISH_MS. */
-export function startTraffic(ctx: AppContext): TrafficService {
-  const processor = new ProbeProcessor(ctx.store, ctx.engine);
-  const publisher = new SpeedPublisher(ctx.store, ctx.engine);
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const serial = (f: () => Promise<unknown>) => (running = running.then(f, f));
-  const ready = () => ctx.engine.has('traffic_samples');
-  const process = () => serial(() => (ready() ? processor.tick().catch(logProcessError) : Promise.resolve()));
-  const publish = () => serial(() => publisher.publish().catch(logPublishError));
-  const t1 = setInterval(() => { if (!stopped) void process(); }, ctx.config.trafficProcessMs);
-  const t2 = setInterval(() => { if (!stopped) void publish(); }, ctx.config.trafficPublishMs);
-  t1.unref(); t2.unref();
-  void publish();
-  const svc: TrafficService = {
-    processor, publisher,
-    async step() { await serial(() => processor.tick()); await serial(() => publisher.publish()); },
-    async stop() { stopped = true; clearInterval(t1); clearInterval(t2); await running.catch(() => {}); },
-  };
-  services.set(ctx, svc);
-  return svc;
-}
 
 const bboxSchema = { ...Q.list({ type: 'number' }, { max: 4 }), minItems: 4, description: 'minLng,minLat,maxLng,maxLat' };
 

@@ -2,11 +2,11 @@
 // seconds the live speed of each directed edge from the last 15 minutes of samples, and every
 // minute the weekly profile. PostgreSQL holds the samples, so every node of a cluster publishes
 // the same speeds. A speed is published only with samples from ≥ 3 distinct devices or traces.
-import type { Engine } from '../../pool.ts';
-import type { Store } from '../../store/index.ts';
-import { openGraph, type GraphViews } from '../../core/format/route.ts';
-import { TrafficState, PROFILE_SLOTS } from '../../core/traffic-state.ts';
-import { log } from '../../core/log.ts';
+import type { Engine } from '../pool.ts';
+import type { Store } from '../store/index.ts';
+import { openGraph, type GraphViews } from '../core/format/route.ts';
+import { TrafficState, PROFILE_SLOTS } from '../core/traffic-state.ts';
+import { log } from '../core/log.ts';
 
 export const LIVE_WINDOW_MS = 15 * 60_000;
 /** Weight of a sample halves every ~3.5 minutes: the estimate follows a change within minutes. */

@@ -3,9 +3,9 @@
 // the samples and the weekly profile in one transaction with the probes marked done. A node that
 // dies mid-way leaves its claim to expire, so an acknowledged probe is processed by some node.
 import { createHash } from 'node:crypto';
-import type { Engine } from '../../pool.ts';
-import type { Store } from '../../store/index.ts';
-import { log } from '../../core/log.ts';
+import type { Engine } from '../pool.ts';
+import type { Store } from '../store/index.ts';
+import { log } from '../core/log.ts';
 
 /** Pings join traffic this long after their timestamp, so late uploads of a window are in. */
 export const PING_LAG_MS = 60_000;
