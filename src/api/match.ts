@@ -1,11 +1,8 @@
 // POST /route/match: a GPS trace matched to the roads (task `route_match`, workers/routing/match.ts).
 import type { Reply, RouteDef } from '../http/types.ts';
-import { HttpError } from '../http/types.ts';
-import { MODE_ALIASES, NOT_IMPLEMENTED } from './route.ts';
+import { MODE_VALUES, travelMode } from '../core/modes.ts';
 import { LAT, LNG } from '../core/points.ts';
-
-/** Points per trace (plan-independent). */
-export const MAX_TRACE_POINTS = 2000;
+import { MAX_TRACE_POINTS } from '../core/limits.ts';
 
 export const routes: RouteDef[] = [
   {
@@ -32,7 +29,7 @@ export const routes: RouteDef[] = [
               },
             },
           },
-          mode: { type: 'string', enum: [...Object.keys(MODE_ALIASES), ...NOT_IMPLEMENTED], default: 'driving' },
+          mode: { type: 'string', enum: MODE_VALUES, default: 'driving' },
         },
       },
       responses: {
@@ -57,9 +54,8 @@ export const routes: RouteDef[] = [
     },
     async handler(req, ctx): Promise<Reply> {
       const b = req.body;
-      const m = String(b.mode ?? 'driving').toLowerCase();
-      if (NOT_IMPLEMENTED.includes(m)) throw new HttpError(501, 'not_implemented', `mode=${m} is not available in this build; use driving, walk or cycle.`);
-      return { task: await ctx.engine.run('route_match', { points: b.points, mode: MODE_ALIASES[m] }, !!req.key?.test) };
+      const mode = travelMode(b.mode);
+      return { task: await ctx.engine.run('route_match', { points: b.points, mode }, !!req.key?.test) };
     },
   },
 ];

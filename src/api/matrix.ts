@@ -8,20 +8,12 @@ import type { TaskReply } from '../core/task.ts';
 import { ATTRIBUTION_TAIL } from '../core/attribution.ts';
 import { HttpError } from '../http/types.ts';
 import { Q } from '../http/declaration.ts';
-import { MODE_ALIASES, NOT_IMPLEMENTED, departAt } from './route.ts';
-import { SNAP_RADIUS, TRAFFIC_MATRIX_MAX_CELLS } from '../core/limits.ts';
+import { departAt } from './route.ts';
+import { MODE_VALUES, travelMode } from '../core/modes.ts';
+import { MATRIX_LIMITS, SNAP_RADIUS, TRAFFIC_MATRIX_MAX_CELLS } from '../core/limits.ts';
 import { meetBytes, meetLayout, meetLength, meetReset } from '../core/meet.ts';
 import { POINT } from '../core/points.ts';
 
-/** Plan-independent limits of one matrix request. */
-export const MATRIX_LIMITS = {
-  /** points per side in a POST body */
-  maxPoints: 1000,
-  /** sources × destinations */
-  maxCells: 1_000_000,
-  /** points per side in a GET URL (longer lists belong in a POST body) */
-  maxPointsGet: 100,
-};
 /** Above this many cells a matrix is split by rows over the worker threads and sent in pieces. */
 export const SPLIT_CELLS = 40_000;
 /**
@@ -31,7 +23,7 @@ export const SPLIT_CELLS = 40_000;
 export const IDLE_SPLIT_CELLS = 2_500;
 
 const point = POINT;
-const modeSchema = { type: 'string', enum: [...Object.keys(MODE_ALIASES), ...NOT_IMPLEMENTED], default: 'driving' };
+const modeSchema = { type: 'string', enum: MODE_VALUES, default: 'driving' };
 const rowsOf = (t: string) => ({ type: 'array', items: { type: 'array', items: { type: ['number', 'null'] } }, description: t });
 const snappedList = { type: 'array', items: { type: ['object', 'null'], properties: { lat: { type: 'number' }, lng: { type: 'number' }, distance_m: { type: 'number' } } } };
 const responses = {
@@ -49,12 +41,6 @@ const responses = {
   400: { description: 'Invalid parameter, too many cells, out_of_coverage' },
   501: { description: 'Truck or transit routing' },
 };
-
-function mode(raw: unknown): string {
-  const m = String(raw ?? 'driving').toLowerCase();
-  if (NOT_IMPLEMENTED.includes(m)) throw new HttpError(501, 'not_implemented', `mode=${m} is not available in this build; use driving, walk or cycle.`);
-  return MODE_ALIASES[m];
-}
 
 function checkSize(sources: unknown[], destinations: unknown[], maxPoints: number) {
   for (const [name, list] of [['sources', sources], ['destinations', destinations]] as const) {
@@ -186,7 +172,7 @@ export const routes: RouteDef[] = [
       query: {
         sources: { schema: Q.latlngList(MATRIX_LIMITS.maxPointsGet), required: true, aliases: ['origins'], description: 'LAT,LNG;LAT,LNG…' },
         destinations: { schema: Q.latlngList(MATRIX_LIMITS.maxPointsGet), aliases: ['targets'], description: 'LAT,LNG;LAT,LNG… (default: the sources)' },
-        mode: { schema: Q.enum([...Object.keys(MODE_ALIASES), ...NOT_IMPLEMENTED], 'driving'), description: 'driving, walk or cycle' },
+        mode: { schema: Q.enum(MODE_VALUES, 'driving'), description: 'driving, walk or cycle' },
         radius: { schema: Q.int({ min: 1, max: SNAP_RADIUS.max, default: SNAP_RADIUS.default }), description: 'Snap radius in metres' },
         traffic: { schema: Q.enum(['none', 'live', 'forecast'], 'none'), description: `As /route: live or forecast speeds where published (at most ${TRAFFIC_MATRIX_MAX_CELLS} cells)` },
         depart_at: { schema: Q.str({ maxLength: 40 }), aliases: ['departure_time'], description: "traffic=forecast: RFC 3339, Unix epoch seconds or 'now'" },
@@ -198,7 +184,7 @@ export const routes: RouteDef[] = [
       const sources = req.q.sources as [number, number][];
       const destinations = (req.q.destinations as [number, number][] | undefined)?.length ? req.q.destinations : sources;
       checkSize(sources, destinations, MATRIX_LIMITS.maxPointsGet);
-      return runMatrix(ctx, { sources, destinations, mode: mode(req.q.mode), radius: req.q.radius, ...trafficOf(req.q.traffic, req.q.depart_at) }, !!req.key?.test);
+      return runMatrix(ctx, { sources, destinations, mode: travelMode(req.q.mode), radius: req.q.radius, ...trafficOf(req.q.traffic, req.q.depart_at) }, !!req.key?.test);
     },
   },
   {
@@ -229,7 +215,7 @@ export const routes: RouteDef[] = [
       const sources = (b.sources as []).map(toPair);
       const destinations = b.destinations?.length ? (b.destinations as []).map(toPair) : sources;
       checkSize(sources, destinations, MATRIX_LIMITS.maxPoints);
-      return runMatrix(ctx, { sources, destinations, mode: mode(b.mode), radius: b.radius ?? SNAP_RADIUS.default, ...trafficOf(b.traffic, b.depart_at) }, !!req.key?.test);
+      return runMatrix(ctx, { sources, destinations, mode: travelMode(b.mode), radius: b.radius ?? SNAP_RADIUS.default, ...trafficOf(b.traffic, b.depart_at) }, !!req.key?.test);
     },
   },
 ];

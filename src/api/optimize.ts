@@ -2,12 +2,9 @@
 // workers/routing/optimize.ts).
 import type { Reply, RouteDef } from '../http/types.ts';
 import { HttpError } from '../http/types.ts';
-import { MODE_ALIASES, NOT_IMPLEMENTED } from './route.ts';
-import { SNAP_RADIUS } from '../core/limits.ts';
+import { MODE_VALUES, travelMode } from '../core/modes.ts';
+import { MAX_STOPS, SNAP_RADIUS } from '../core/limits.ts';
 import { LAT, LNG, POINT } from '../core/points.ts';
-
-/** Stops per request (plan-independent). */
-export const MAX_STOPS = 200;
 
 const place = POINT;
 
@@ -40,7 +37,7 @@ export const routes: RouteDef[] = [
               },
             },
           },
-          mode: { type: 'string', enum: [...Object.keys(MODE_ALIASES), ...NOT_IMPLEMENTED], default: 'driving' },
+          mode: { type: 'string', enum: MODE_VALUES, default: 'driving' },
           radius: { type: 'integer', minimum: 1, maximum: SNAP_RADIUS.max, default: SNAP_RADIUS.default },
         },
       },
@@ -66,13 +63,12 @@ export const routes: RouteDef[] = [
     },
     async handler(req, ctx): Promise<Reply> {
       const b = req.body;
-      const m = String(b.mode ?? 'driving').toLowerCase();
-      if (NOT_IMPLEMENTED.includes(m)) throw new HttpError(501, 'not_implemented', `mode=${m} is not available in this build; use driving, walk or cycle.`);
+      const mode = travelMode(b.mode);
       const pair = (p: any): [number, number] | undefined => (p === undefined ? undefined : Array.isArray(p) ? [p[0], p[1]] : [p.lat, p.lng]);
       b.stops.forEach((s: any, i: number) => {
         if (s.time_window && s.time_window[0] > s.time_window[1]) throw new HttpError(400, 'invalid_parameter', `Parameter 'stops[${i}].time_window' must be [from_s, to_s] with from_s ≤ to_s.`);
       });
-      const args = { start: pair(b.start), end: pair(b.end), round_trip: b.round_trip, stops: b.stops, mode: MODE_ALIASES[m], radius: b.radius ?? SNAP_RADIUS.default };
+      const args = { start: pair(b.start), end: pair(b.end), round_trip: b.round_trip, stops: b.stops, mode, radius: b.radius ?? SNAP_RADIUS.default };
       return { task: await ctx.engine.run('route_optimize', args, !!req.key?.test) };
     },
   },

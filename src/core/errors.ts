@@ -25,3 +25,11 @@ export class Unavailable extends Error {
     this.name = 'Unavailable';
   }
 }
+
+/** A feature this build does not have (a travel mode without a graph); answered 501. */
+export class NotImplemented extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotImplemented';
+  }
+}

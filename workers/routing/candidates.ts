@@ -7,9 +7,9 @@ import { snap, nearestPerComponent, type Snap } from './snap.ts';
 import { leg } from './route.ts';
 import { TaskError } from '../../src/core/task.ts';
 import { SNAP_RADIUS } from '../../src/core/limits.ts';
+import { MODES, type Mode } from '../../src/core/modes.ts';
 
-export const MODES = ['driving', 'walk', 'cycle'] as const;
-export type Mode = (typeof MODES)[number];
+export { MODES, type Mode };
 export const DEFAULT_RADIUS = SNAP_RADIUS.default;
 export const MAX_RADIUS = SNAP_RADIUS.max;
 

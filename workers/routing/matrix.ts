@@ -32,6 +32,7 @@ import type { Snap } from './snap.ts';
 import { leg } from './route.ts';
 import { searchFor, type TrafficArgs, type TrafficUse } from './traffic-search.ts';
 import { TRAFFIC_MATRIX_MAX_CELLS } from '../../src/core/limits.ts';
+import { coveringAll } from '../../src/core/coverage.ts';
 import { collectSoon } from '../collect.ts';
 import { meetLayout, meetRegion, meetPublish, meetWait, meetLength, MEET_PENDING, MEET_WRITTEN, MEET_FULL } from '../../src/core/meet.ts';
 
@@ -75,13 +76,7 @@ const round = Math.round;
 
 /** The extract that covers every point (the smallest such), as /route picks one. */
 export function pickGraph(mode: string, pts: [number, number][], radius: number): LoadedGraph {
-  const graphs = loadedGraphs();
-  const g = graphs.find((x) => x.profile === mode && pts.every(([la, lo]) => x.covers(la, lo, radius)));
-  if (g) return g;
-  const any = graphs.some((x) => x.profile === mode && pts.some(([la, lo]) => x.covers(la, lo, radius)));
-  throw new TaskError(400, 'out_of_coverage', any
-    ? 'The points lie in different road extracts; no single extract covers them all.'
-    : `No ${mode} road extract covers these points.`);
+  return coveringAll(loadedGraphs(), mode, pts, radius)[0];
 }
 
 /** Growable bucket entries (node, column, ms, metres). */

@@ -17,10 +17,7 @@ import { matchTrace, type TracePoint } from './match.ts';
 import { leg } from './route.ts';
 import type { LoadedGraph } from './graphs.ts';
 import { SNAP_RADIUS } from '../../src/core/limits.ts';
-
-export type Geometries = 'polyline' | 'polyline6' | 'geojson';
-export type Overview = 'simplified' | 'full' | 'false';
-export const ANNOTATIONS = ['duration', 'distance', 'speed', 'weight', 'datasources', 'nodes'] as const;
+import type { Geometries, Overview } from '../../src/core/osrm.ts';
 
 export interface OsrmRouteArgs {
   /** [lng, lat] as OSRM writes them */
