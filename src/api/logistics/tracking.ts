@@ -6,7 +6,7 @@ import { ATTRIBUTION } from '../../core/attribution.ts';
 import { B, Q, type Schema } from '../../http/declaration.ts';
 import { owner } from './owner.ts';
 import { F, time, invalid, measured, DEVICE_PATTERN, DEVICE_HINT, type Obj } from './validate.ts';
-import { ingest, readTrail, pingVersion, type Ping } from './pings.ts';
+import { ingest, readTrail, pingVersion, type Ping } from '../../store/pings.ts';
 import { TrailCache } from './trail-cache.ts';
 import type { Store } from '../../store/index.ts';
 
