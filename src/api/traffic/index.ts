@@ -5,7 +5,8 @@ import type { RouteDef } from '../../http/types.ts';
 import { HttpError } from '../../http/types.ts';
 import { Q } from '../../http/declaration.ts';
 import { MIN_DEVICES } from '../../traffic/speeds.ts';
-import { contributeBody, probeTraces, storeTraces, MAX_PROBE_POINTS } from './ingest.ts';
+import { contributeBody, probeTraces, MAX_PROBE_POINTS } from './ingest.ts';
+import { insertProbeTraces } from '../../store/traffic-probes.ts';
 
 /** Largest bbox one /traffic call may ask for, in square degrees (~110 × 110 km at the equator). */
 export const MAX_BBOX_DEG2 = 1;
@@ -90,7 +91,7 @@ export const routes: RouteDef[] = [
       const traces = probeTraces(req.body, Date.now());
       const points = traces.reduce((a, t) => a + t.points.length, 0);
       // Test keys run in the sandbox: validated like live probes, never stored into real traffic.
-      if (!req.key!.test) await storeTraces(ctx.store, req.key!.project, traces);
+      if (!req.key!.test) await insertProbeTraces(ctx.store, req.key!.project, traces);
       return { status: 202, json: { accepted_points: points, traces: traces.length, stored: !req.key!.test } };
     },
   },

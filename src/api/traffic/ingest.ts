@@ -1,6 +1,5 @@
 // POST /traffic/contribute: anonymous probe traces from partners, stored as received (one row
-// per trace) before the 202; map matching and speeds follow asynchronously (processor.ts).
-import type { Store } from '../../store/index.ts';
+// per trace) before the 202; map matching and speeds follow asynchronously (src/traffic/processor.ts).
 import { HttpError } from '../../http/types.ts';
 import { LAT, LNG } from '../../core/points.ts';
 
@@ -54,10 +53,3 @@ export function probeTraces(body: { probes: { trace_id: string; points: { lat: n
 }
 
 /** One statement: every trace of the request is stored, or none. */
-export async function storeTraces(store: Store, project: string, traces: ProbeTrace[]): Promise<void> {
-  await store.pool.query(
-    `INSERT INTO traffic_probes (project_id, trace_id, points)
-       SELECT $1, t, p::jsonb FROM unnest($2::text[], $3::text[]) AS x(t, p)`,
-    [project, traces.map((t) => t.trace_id), traces.map((t) => JSON.stringify(t.points))],
-  );
-}
