@@ -7,6 +7,7 @@ import type { Store } from '../store/index.ts';
 import { openGraph, type GraphViews } from '../core/format/route.ts';
 import { TrafficState, PROFILE_SLOTS } from '../core/traffic-state.ts';
 import { log } from '../core/log.ts';
+import { profileSpeeds, samplesBetween } from '../store/traffic.ts';
 
 export const LIVE_WINDOW_MS = 15 * 60_000;
 /** Weight of a sample halves every ~3.5 minutes: the estimate follows a change within minutes. */
@@ -76,11 +77,7 @@ export class SpeedPublisher {
   }
 
   private async publishLive(now: number): Promise<number> {
-    const { rows } = await this.store.pool.query(
-      `SELECT extract, profile, edge, dir, (extract(epoch FROM ts) * 1000)::float8 AS ms, speed_kph, device
-         FROM traffic_samples WHERE ts > $1 AND ts <= $2`,
-      [new Date(now - LIVE_WINDOW_MS), new Date(now)],
-    );
+    const rows = await samplesBetween(this.store, new Date(now - LIVE_WINDOW_MS), new Date(now));
     const locate = this.locator();
     const groups = new Map<Target, Map<number, { ms: number[]; kph: number[]; devices: Set<string> }>>(this.targets.map((t) => [t, new Map()]));
     for (const r of rows) {
@@ -113,8 +110,7 @@ export class SpeedPublisher {
   }
 
   private async publishProfile(): Promise<number> {
-    const { rows } = await this.store.pool.query(
-      `SELECT extract, profile, edge, dir, dow, hour, sum_kph / n AS kph FROM traffic_profile WHERE devices >= $1`, [MIN_DEVICES]);
+    const rows = await profileSpeeds(this.store, MIN_DEVICES);
     const locate = this.locator();
     const fresh = new Map<Target, { set: Map<number, number>; counts: Int32Array }>(this.targets.map((t) => [t, { set: new Map(), counts: new Int32Array(PROFILE_SLOTS) }]));
     let n = 0;
