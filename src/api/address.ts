@@ -1,4 +1,4 @@
-// Addresses the way Africans write them (issue 15): parse, verify, autocomplete, and whether a
+// Addresses the way Africans write them: parse, verify, autocomplete, and whether a
 // driver can be sent to a pin. Declared operations; the work runs in the worker tasks
 // address_parse / address_verify / address_autocomplete (workers/geo/address/tasks.ts) and
 // road_access (workers/routing/access.ts).

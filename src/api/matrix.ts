@@ -55,7 +55,7 @@ type MatrixArgs = { sources: [number, number][]; destinations: [number, number][
 
 /**
  * Runs the matrix; a large one split by rows over the threads, each part sending its rows ahead in
- * blocks (task arg `stream`), so no thread holds a large answer whole (issue 11 §6); a middling one
+ * blocks (task arg `stream`), so no thread holds a large answer whole; a middling one
  * on every thread at once when every thread is idle (IDLE_SPLIT_CELLS). The answer as one body or as pieces
  * in order.
  */

@@ -1,4 +1,4 @@
-// OSRM v5 HTTP API under /osrm/ (issue 12 §3): a client of a self-hosted osrm-routed (MapLibre and
+// OSRM v5 HTTP API under /osrm/: a client of a self-hosted osrm-routed (MapLibre and
 // Leaflet routing controls, OSRM client libraries) changes only its base URL. Request grammar and
 // response shapes follow OSRM's docs/http.md: GET /osrm/{service}/v1/{profile}/{coordinates}[.json]
 // with `lng,lat;lng,lat…` or `polyline(…)`/`polyline6(…)`, options in the query string, and

@@ -1,4 +1,4 @@
-// Places from OpenStreetMap (issue 15 §4): businesses, markets and protected areas of the full-tag
+// Places from OpenStreetMap: businesses, markets and protected areas of the full-tag
 // extracts an operator builds with `npm run graph-build -- pois --input country.osm.pbf`. The default
 // data (road-only extracts) has none, so these capabilities are off until such a build is loaded.
 import { HttpError, type AppContext, type RouteDef } from '../http/types.ts';
