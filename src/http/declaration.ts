@@ -5,6 +5,39 @@
 /** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1). */
 export type Schema = Record<string, unknown>;
 
+// ---- the TypeScript type of a validated value, read from its declaration (as fastify's type
+// providers do). The builders below brand each schema with the type its validated value has, and
+// whether a default fills it in; plain schema literals are read by their `type`. Types only: the
+// brand is never present at run time.
+
+declare const VALUE: unique symbol;
+/** A schema whose validated value has type V; D: whether a default always fills it in. */
+export type Typed<V, D extends boolean = false> = Schema & { readonly [VALUE]?: [V, D] };
+
+type Prim<T> = T extends 'integer' | 'number' ? number : T extends 'string' ? string : T extends 'boolean' ? boolean : T extends 'null' ? null : unknown;
+type ObjectOf<P, R> = { -readonly [K in keyof P as K extends R ? K : never]: ValueOf<P[K]> } & { -readonly [K in keyof P as K extends R ? never : K]?: ValueOf<P[K]> };
+/** The value a schema validates: from its brand, else from a literal `type` (objects, arrays, unions of types, oneOf). */
+export type ValueOf<S> =
+  S extends { readonly [VALUE]?: [infer V, boolean] } ? (unknown extends V ? Literal<S> : V) : Literal<S>;
+type Literal<S> =
+  S extends { oneOf: readonly (infer O)[] } ? ValueOf<O>
+  : S extends { enum: readonly (infer E extends string)[] } ? E
+  : S extends { type: 'object'; properties: infer P } ? ObjectOf<P, S extends { required: readonly (infer R)[] } ? R : never>
+  : S extends { type: 'array'; prefixItems: readonly unknown[] } ? number[]
+  : S extends { type: 'array'; items: infer I } ? ValueOf<I>[]
+  : S extends { type: readonly (infer T)[] } ? Prim<T>
+  : S extends { type: infer T } ? Prim<T>
+  : unknown;
+type Defaulted<S> = S extends { readonly [VALUE]?: [unknown, true] } ? true : S extends { default: unknown } ? true : false;
+
+/** `req.q` of a declaration's query: required or defaulted parameters are present, others may be undefined. */
+export type QueryOf<Q> = Q extends Record<string, QueryParam>
+  ? string extends keyof Q ? Record<string, any> // a route not declared through route(): untyped
+  : { -readonly [K in keyof Q]: Q[K] extends { required: true } ? ValueOf<Q[K]['schema']> : Defaulted<Q[K]['schema']> extends true ? ValueOf<Q[K]['schema']> : ValueOf<Q[K]['schema']> | undefined }
+  : Record<string, never>;
+/** `req.body` of a declaration's body schema. */
+export type BodyOf<S> = S extends Schema ? (string extends keyof S ? any : ValueOf<S>) : undefined;
+
 export interface QueryParam {
   /** Wire schema of the value as it appears in the URL (type, enum, minimum, format, default…). */
   schema: Schema;
@@ -42,24 +75,27 @@ export interface Declaration {
 export interface Example { query?: string; body?: unknown; params?: Record<string, string>; summary?: string; after?: string }
 
 /** Builders for the usual wire schemas, so a limit is one constant where it is declared. */
+type WithDefault<O> = O extends { default: unknown } ? true : false;
+type Range = { min?: number; max?: number; default?: number };
+
 export const Q = {
-  int: (o: { min?: number; max?: number; default?: number } = {}): Schema => ({ type: 'integer', ...range(o) }),
-  num: (o: { min?: number; max?: number; default?: number } = {}): Schema => ({ type: 'number', ...range(o) }),
-  str: (o: { maxLength?: number; minLength?: number; pattern?: string; default?: string; hint?: string } = {}): Schema => {
+  int: <O extends Range = {}>(o: O = {} as O): Typed<number, WithDefault<O>> => ({ type: 'integer', ...range(o) }),
+  num: <O extends Range = {}>(o: O = {} as O): Typed<number, WithDefault<O>> => ({ type: 'number', ...range(o) }),
+  str: <O extends { maxLength?: number; minLength?: number; pattern?: string; default?: string; hint?: string } = {}>(o: O = {} as O): Typed<string, WithDefault<O>> => {
     const { hint, ...rest } = o;
     return { type: 'string', ...rest, ...(hint ? { 'x-hint': hint } : {}) };
   },
   /** `?flag` alone, 1/true/yes and 0/false/no. */
-  bool: (def?: boolean): Schema => ({ type: 'boolean', ...(def === undefined ? {} : { default: def }) }),
+  bool: <D extends boolean | undefined = undefined>(def?: D): Typed<boolean, D extends boolean ? true : false> => ({ type: 'boolean', ...(def === undefined ? {} : { default: def }) }),
   /** Matched case-insensitively (the value is lower-cased before the check). */
-  enum: (values: readonly string[], def?: string): Schema => ({ type: 'string', enum: [...values], 'x-normalise': 'lower', ...(def === undefined ? {} : { default: def }) }),
-  latlng: (): Schema => ({ type: 'string', format: 'latlng', examples: ['-6.7924,39.2083'] }),
+  enum: <V extends string, D extends string | undefined = undefined>(values: readonly V[], def?: D): Typed<V, D extends string ? true : false> => ({ type: 'string', enum: [...values], 'x-normalise': 'lower', ...(def === undefined ? {} : { default: def }) }),
+  latlng: (): Typed<[number, number]> => ({ type: 'string', format: 'latlng', examples: ['-6.7924,39.2083'] }),
   /** "LAT,LNG;LAT,LNG…" (`|` also accepted), at most `max` points. */
-  latlngList: (max: number): Schema => ({ type: 'array', 'x-separator': ';', items: { type: 'string', format: 'latlng' }, maxItems: max }),
-  list: (items: Schema, o: { max?: number; separator?: string } = {}): Schema => ({
+  latlngList: (max: number): Typed<[number, number][]> => ({ type: 'array', 'x-separator': ';', items: { type: 'string', format: 'latlng' }, maxItems: max }),
+  list: <I extends Schema>(items: I, o: { max?: number; separator?: string } = {}): Typed<ValueOf<I>[]> => ({
     type: 'array', items, ...(o.max ? { maxItems: o.max } : {}), ...(o.separator ? { 'x-separator': o.separator } : {}),
   }),
-  country: (): Schema => ({ type: 'string', pattern: '^[A-Z]{2}$', 'x-normalise': 'upper', 'x-hint': 'must be an ISO 3166-1 alpha-2 country code such as NG', description: 'ISO 3166-1 alpha-2 code', examples: ['KE'] }),
+  country: (): Typed<string> => ({ type: 'string', pattern: '^[A-Z]{2}$', 'x-normalise': 'upper', 'x-hint': 'must be an ISO 3166-1 alpha-2 country code such as NG', description: 'ISO 3166-1 alpha-2 code', examples: ['KE'] }),
 };
 
 /**
@@ -68,19 +104,19 @@ export const Q = {
  * PostgreSQL cannot store in text or jsonb (a NUL, a lone "\ud800").
  */
 export const B = {
-  text: (max: number, o: { min?: number; pattern?: string; hint?: string; description?: string } = {}): Schema => ({
+  text: (max: number, o: { min?: number; pattern?: string; hint?: string; description?: string } = {}): Typed<string> => ({
     type: 'string', format: 'text', minLength: o.min ?? 1, maxLength: max,
     ...(o.pattern ? { pattern: o.pattern } : {}), ...(o.hint ? { 'x-hint': o.hint } : {}), ...(o.description ? { description: o.description } : {}),
   }),
-  num: (o: { min?: number; max?: number; description?: string } = {}): Schema => ({ type: 'number', ...range(o), ...(o.description ? { description: o.description } : {}) }),
-  int: (o: { min?: number; max?: number; description?: string } = {}): Schema => ({ type: 'integer', ...range(o), ...(o.description ? { description: o.description } : {}) }),
-  bool: (): Schema => ({ type: 'boolean' }),
+  num: (o: { min?: number; max?: number; description?: string } = {}): Typed<number> => ({ type: 'number', ...range(o), ...(o.description ? { description: o.description } : {}) }),
+  int: (o: { min?: number; max?: number; description?: string } = {}): Typed<number> => ({ type: 'integer', ...range(o), ...(o.description ? { description: o.description } : {}) }),
+  bool: (): Typed<boolean> => ({ type: 'boolean' }),
   /** Matched case-insensitively. */
-  enum: (values: readonly string[]): Schema => ({ type: 'string', enum: [...values], 'x-normalise': 'lower' }),
-  obj: (properties: Record<string, Schema>, required: string[] = [], o: { description?: string } = {}): Schema => ({
+  enum: <V extends string>(values: readonly V[]): Typed<V> => ({ type: 'string', enum: [...values], 'x-normalise': 'lower' }),
+  obj: <P extends Record<string, Schema>, R extends keyof P & string = never>(properties: P, required: R[] = [], o: { description?: string } = {}): Typed<ObjectOf<P, R>> => ({
     type: 'object', properties, ...(required.length ? { required } : {}), ...(o.description ? { description: o.description } : {}),
   }),
-  arr: (items: Schema, o: { min?: number; max: number }): Schema => ({ type: 'array', items, ...(o.min ? { minItems: o.min } : {}), maxItems: o.max }),
+  arr: <I extends Schema>(items: I, o: { min?: number; max: number }): Typed<ValueOf<I>[]> => ({ type: 'array', items, ...(o.min ? { minItems: o.min } : {}), maxItems: o.max }),
 };
 
 function range(o: { min?: number; max?: number; default?: number }): Schema {
