@@ -2,7 +2,7 @@
 // driver can be sent to a pin. Declared operations; the work runs in the worker tasks
 // address_parse / address_verify / address_autocomplete (workers/geo/address/tasks.ts) and
 // road_access (workers/routing/access.ts).
-import { HttpError, type AppContext, type RouteDef } from '../http/types.ts';
+import { HttpError, type AppContext, type RouteDef, route } from '../http/types.ts';
 import { Q, type Schema } from '../http/declaration.ts';
 import { LAT, LNG } from '../core/points.ts';
 
@@ -73,7 +73,7 @@ const dispatchSchema: Schema = {
 export { dispatchSchema };
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET', path: '/address/parse', scope: 'geo',
     capabilities: ['parse_freeform'],
     ready: geoReady('address_parse'),
@@ -101,8 +101,8 @@ export const routes: RouteDef[] = [
     async handler(req, ctx) {
       return { task: await ctx.engine.run('address_parse', { q: req.q.q, country: req.q.country }, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'POST', path: '/address/verify', scope: 'geo',
     capabilities: ['address_verify'],
     ready: geoReady('address_verify'),
@@ -151,8 +151,8 @@ export const routes: RouteDef[] = [
       }
       return { json: v };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/address/autocomplete', scope: 'geo',
     capabilities: ['address_autocomplete'],
     ready: geoReady('address_autocomplete'),
@@ -190,5 +190,5 @@ export const routes: RouteDef[] = [
       const args = { q: req.q.q, focus: req.q.focus, country: country?.toUpperCase(), sessiontoken: req.q.sessiontoken, limit: req.q.limit };
       return { task: await ctx.engine.run('address_autocomplete', args, sandbox(req)) };
     },
-  },
+  }),
 ];

@@ -1,8 +1,8 @@
 // Geo endpoints: geocode, reverse, suggest, places and the nearby layers. Each is a declared
 // operation (validated before the handler, limits from src/core/limits.ts); the search runs
 // in a worker task.
-import { HttpError, type AppContext, type Req, type RouteDef } from '../http/types.ts';
-import { Q, type QueryParam, type Schema } from '../http/declaration.ts';
+import { HttpError, type AppContext, type Req, type RouteDef, route } from '../http/types.ts';
+import { Q, type QueryParam, type Schema, type Typed } from '../http/declaration.ts';
 import { NEARBY_NAMES, NEARBY_ALIASES, HEALTH_CATEGORIES, resolveCategory } from '../core/categories.ts';
 import {
   GEOCODE_LIMIT, REVERSE_RADIUS, NEARBY_RADIUS, NEARBY_LIMIT, SEARCH_RADIUS, SEARCH_LIMIT,
@@ -25,10 +25,10 @@ const optionalPoint = { lat: { ...lat, required: false }, lng: { ...lng, require
 const pairs = { location: ['lat', 'lng'], latlng: ['lat', 'lng'] } as Record<string, [string, string]>;
 const country: QueryParam = { schema: Q.country(), description: 'ISO 3166-1 alpha-2 country filter' };
 const components: QueryParam = { schema: Q.str({ maxLength: 200 }), description: "The alt platform's filter, e.g. `country:KE`" };
-const focus: QueryParam = { schema: Q.latlng(), aliases: ['near', 'proximity'], description: 'Bias results towards LAT,LNG' };
+const focus = { schema: Q.latlng(), aliases: ['near', 'proximity'], description: 'Bias results towards LAT,LNG' };
 
 /** Every spelling of a category (canonical names and aliases) whose canonical name is in `allowed`. */
-function categoryParam(allowed: readonly string[]): QueryParam {
+function categoryParam(allowed: readonly string[]): QueryParam & { schema: Typed<string> } {
   const names = [...NEARBY_NAMES, ...Object.keys(NEARBY_ALIASES)].filter((n) => allowed.includes(resolveCategory(n) ?? ''));
   return { schema: { type: 'string', enum: names, 'x-normalise': 'slug' }, aliases: ['type'], description: `Category (alias \`type\`): ${allowed.join(', ')}` };
 }
@@ -70,7 +70,7 @@ const quake: Schema = {
 const ok = (description: string, schema: Schema) => ({ 200: { description, schema }, 400: { description: 'Invalid parameter' }, 503: { description: 'The gazetteer is not loaded' } });
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET', path: '/geocode', scope: 'geo',
     capabilities: ['geocode', 'parse_freeform'],
     ready: ready('geocode'),
@@ -86,8 +86,8 @@ export const routes: RouteDef[] = [
       const args = { q: q.q, limit: q.limit, country: countryOf(q), focus: q.focus };
       return { task: await ctx.engine.run('geocode', args, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/reverse', scope: 'geo',
     capabilities: ['reverse'],
     ready: ready('reverse'),
@@ -103,8 +103,8 @@ export const routes: RouteDef[] = [
       const { lat, lng, radius } = req.q;
       return { task: await ctx.engine.run('reverse', { lat, lng, radius }, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/search/suggest', scope: 'geo',
     capabilities: ['suggest'],
     ready: ready('suggest'),
@@ -120,8 +120,8 @@ export const routes: RouteDef[] = [
       const args = { q: q.q, limit: q.limit, country: countryOf(q), focus: q.focus };
       return { task: await ctx.engine.run('suggest', args, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/places/nearby', scope: 'geo',
     capabilities: ['places_nearby'],
     ready: ready('places_nearby'),
@@ -138,8 +138,8 @@ export const routes: RouteDef[] = [
       const args = { lat, lng, radius, limit, category: category(req.q.category) };
       return { task: await ctx.engine.run('places_nearby', args, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/places/search', scope: 'geo',
     capabilities: ['places_search'],
     ready: ready('places_search'),
@@ -166,8 +166,8 @@ export const routes: RouteDef[] = [
       };
       return { task: await ctx.engine.run('places_search', args, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/places/:id', scope: 'geo',
     capabilities: ['place_by_id'],
     ready: ready('place_by_id'),
@@ -181,8 +181,8 @@ export const routes: RouteDef[] = [
     async handler(req, ctx) {
       return { task: await ctx.engine.run('place_by_id', { id: req.params.id }, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/health/nearby', scope: 'geo',
     capabilities: ['health_nearby'],
     ready: ready('health_nearby'),
@@ -199,8 +199,8 @@ export const routes: RouteDef[] = [
       const args = { lat, lng, radius, limit, category: category(req.q.category) };
       return { task: await ctx.engine.run('health_nearby', args, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/transit/nearby', scope: 'geo',
     capabilities: ['transit_nearby'],
     ready: ready('transit_nearby'),
@@ -216,8 +216,8 @@ export const routes: RouteDef[] = [
       const { lat, lng, radius, limit } = req.q;
       return { task: await ctx.engine.run('transit_nearby', { lat, lng, radius, limit }, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/earthquakes/nearby', scope: 'geo',
     capabilities: ['earthquakes_nearby'],
     ready: ready('earthquakes_nearby'),
@@ -237,8 +237,8 @@ export const routes: RouteDef[] = [
       if (since !== undefined && Number.isNaN(Date.parse(since))) throw new HttpError(400, 'invalid_parameter', "Parameter 'since' must be a date such as 1990-01-01.");
       return { task: await ctx.engine.run('earthquakes_nearby', { lat, lng, radius_km, min_magnitude, since, limit }, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/waterways/nearby', scope: 'geo',
     capabilities: ['waterways'],
     ready: ready('waterways_nearby'),
@@ -254,8 +254,8 @@ export const routes: RouteDef[] = [
       const { lat, lng, radius, limit } = req.q;
       return { task: await ctx.engine.run('waterways_nearby', { lat, lng, radius, limit }, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/boundaries/at', scope: 'geo',
     capabilities: ['boundaries_at'],
     ready: ready('boundaries_at'),
@@ -274,5 +274,5 @@ export const routes: RouteDef[] = [
       const { lat, lng } = req.q;
       return { task: await ctx.engine.run('boundaries_at', { lat, lng }, sandbox(req)) };
     },
-  },
+  }),
 ];

@@ -1,13 +1,14 @@
 // GET /route/isochrone: the area reachable within given minutes or metres (task `route_isochrone`,
 // workers/routing/isochrone.ts).
 import type { Reply, RouteDef } from '../http/types.ts';
+import { route } from '../http/types.ts';
 import { HttpError } from '../http/types.ts';
 import { Q } from '../http/declaration.ts';
 import { MODE_VALUES, travelMode } from '../core/modes.ts';
 import { ISOCHRONE_LIMITS, SNAP_RADIUS } from '../core/limits.ts';
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET',
     path: '/route/isochrone',
     scope: 'routing',
@@ -37,5 +38,5 @@ export const routes: RouteDef[] = [
       if (!minutes?.length === !meters?.length) throw new HttpError(400, 'invalid_parameter', "Give exactly one of 'minutes' or 'meters'.");
       return { task: await ctx.engine.run('route_isochrone', { from: req.q.from, ...(minutes?.length ? { minutes } : { meters }), mode, radius: req.q.radius }, !!req.key?.test) };
     },
-  },
+  }),
 ];

@@ -1,11 +1,12 @@
 // POST /route/match: a GPS trace matched to the roads (task `route_match`, workers/routing/match.ts).
 import type { Reply, RouteDef } from '../http/types.ts';
+import { route } from '../http/types.ts';
 import { MODE_VALUES, travelMode } from '../core/modes.ts';
 import { LAT, LNG } from '../core/points.ts';
 import { MAX_TRACE_POINTS } from '../core/limits.ts';
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'POST',
     path: '/route/match',
     scope: 'routing',
@@ -57,5 +58,5 @@ export const routes: RouteDef[] = [
       const mode = travelMode(b.mode);
       return { task: await ctx.engine.run('route_match', { points: b.points, mode }, !!req.key?.test) };
     },
-  },
+  }),
 ];

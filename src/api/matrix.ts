@@ -4,6 +4,7 @@
 // (TaskReply.pieces); they are written out in order (Reply `chunks`), never parsed, decoded or
 // joined into one buffer.
 import type { Reply, RouteDef, AppContext } from '../http/types.ts';
+import { route } from '../http/types.ts';
 import type { TaskReply } from '../core/task.ts';
 import { ATTRIBUTION_TAIL } from '../core/attribution.ts';
 import { HttpError } from '../http/types.ts';
@@ -159,7 +160,7 @@ function trafficOf(traffic: string | undefined, depart: string | undefined): { t
 const toPair = (p: { lat: number; lng: number } | [number, number]): [number, number] => (Array.isArray(p) ? [p[0], p[1]] : [p.lat, p.lng]);
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET',
     path: '/route/matrix',
     scope: 'routing',
@@ -181,13 +182,13 @@ export const routes: RouteDef[] = [
       examples: [{ query: 'sources=-5.6333,32.7667;-5.80,32.90&destinations=-5.70,32.80;-5.6333,32.7667&radius=5000', summary: 'Sikonge, Tanzania' }],
     },
     async handler(req, ctx): Promise<Reply> {
-      const sources = req.q.sources as [number, number][];
-      const destinations = (req.q.destinations as [number, number][] | undefined)?.length ? req.q.destinations : sources;
+      const sources = req.q.sources;
+      const destinations = req.q.destinations?.length ? req.q.destinations : sources;
       checkSize(sources, destinations, MATRIX_LIMITS.maxPointsGet);
       return runMatrix(ctx, { sources, destinations, mode: travelMode(req.q.mode), radius: req.q.radius, ...trafficOf(req.q.traffic, req.q.depart_at) }, !!req.key?.test);
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/route/matrix',
     scope: 'routing',
@@ -217,5 +218,5 @@ export const routes: RouteDef[] = [
       checkSize(sources, destinations, MATRIX_LIMITS.maxPoints);
       return runMatrix(ctx, { sources, destinations, mode: travelMode(b.mode), radius: b.radius ?? SNAP_RADIUS.default, ...trafficOf(b.traffic, b.depart_at) }, !!req.key?.test);
     },
-  },
+  }),
 ];

@@ -1,6 +1,7 @@
 // POST /route/optimize: the visiting order of up to 200 stops, time-window aware (task `route_optimize`,
 // workers/routing/optimize.ts).
 import type { Reply, RouteDef } from '../http/types.ts';
+import { route } from '../http/types.ts';
 import { HttpError } from '../http/types.ts';
 import { MODE_VALUES, travelMode } from '../core/modes.ts';
 import { MAX_STOPS, SNAP_RADIUS } from '../core/limits.ts';
@@ -9,7 +10,7 @@ import { LAT, LNG, POINT } from '../core/points.ts';
 const place = POINT;
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'POST',
     path: '/route/optimize',
     scope: 'routing',
@@ -71,5 +72,5 @@ export const routes: RouteDef[] = [
       const args = { start: pair(b.start), end: pair(b.end), round_trip: b.round_trip, stops: b.stops, mode, radius: b.radius ?? SNAP_RADIUS.default };
       return { task: await ctx.engine.run('route_optimize', args, !!req.key?.test) };
     },
-  },
+  }),
 ];

@@ -1,7 +1,7 @@
 // Places from OpenStreetMap: businesses, markets and protected areas of the full-tag
 // extracts an operator builds with `npm run graph-build -- pois --input country.osm.pbf`. The default
 // data (road-only extracts) has none, so these capabilities are off until such a build is loaded.
-import { HttpError, type AppContext, type RouteDef } from '../http/types.ts';
+import { HttpError, type AppContext, type RouteDef, route } from '../http/types.ts';
 import { Q, type Schema } from '../http/declaration.ts';
 import type { PoiKind } from '../core/format/pois.ts';
 
@@ -29,7 +29,7 @@ const point = {
 const limit = { schema: Q.int({ min: 1, max: PLACES_LIMITS.limit.max, default: PLACES_LIMITS.limit.default }) };
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET', path: '/businesses/search', scope: 'geo',
     capabilities: ['businesses_search'],
     ready: has('business', 'businesses_search'),
@@ -54,8 +54,8 @@ export const routes: RouteDef[] = [
       if (lng !== undefined && lat === undefined) return badPair('lat');
       return { task: await ctx.engine.run('businesses_search', { q, category, lat, lng, radius, limit }, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/markets', scope: 'geo',
     capabilities: ['markets'],
     ready: has('market', 'markets_list'),
@@ -77,8 +77,8 @@ export const routes: RouteDef[] = [
       if (lng !== undefined && lat === undefined) return badPair('lat');
       return { task: await ctx.engine.run('markets_list', { q, lat, lng, radius, limit }, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/markets/:id', scope: 'geo',
     capabilities: ['markets'],
     ready: has('market', 'market_by_id'),
@@ -92,8 +92,8 @@ export const routes: RouteDef[] = [
     async handler(req, ctx) {
       return { task: await ctx.engine.run('market_by_id', { id: req.params.id }, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/protected-areas/at', scope: 'geo',
     capabilities: ['protected_areas'],
     ready: has('protected_area', 'protected_at'),
@@ -109,8 +109,8 @@ export const routes: RouteDef[] = [
     async handler(req, ctx) {
       return { task: await ctx.engine.run('protected_at', { lat: req.q.lat, lng: req.q.lng }, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/protected-areas/nearby', scope: 'geo',
     capabilities: ['protected_areas'],
     ready: has('protected_area', 'protected_nearby'),
@@ -128,7 +128,7 @@ export const routes: RouteDef[] = [
     async handler(req, ctx) {
       return { task: await ctx.engine.run('protected_nearby', { lat: req.q.lat, lng: req.q.lng, radius: req.q.radius, limit: req.q.limit }, sandbox(req)) };
     },
-  },
+  }),
 ];
 
 function badPair(missing: string): never {

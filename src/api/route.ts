@@ -1,5 +1,6 @@
 // GET /route: a declared operation (validated before the handler), then one `route` task in the pool.
 import type { RouteDef } from '../http/types.ts';
+import { route } from '../http/types.ts';
 import { HttpError } from '../http/types.ts';
 import { Q } from '../http/declaration.ts';
 import { MAX_VIA, SNAP_RADIUS } from '../core/limits.ts';
@@ -47,7 +48,7 @@ export function guidanceArgs(q: Record<string, any>, acceptLanguage: string | un
 }
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET',
     path: '/route',
     scope: 'routing',
@@ -106,5 +107,5 @@ export const routes: RouteDef[] = [
       const guidance = guidanceArgs(req.q, req.headers['accept-language'], via.length > 0);
       return { task: await ctx.engine.run('route', { from, to, via, mode, radius, traffic, depart_at, ...guidance }, !!req.key?.test) };
     },
-  },
+  }),
 ];

@@ -3,16 +3,16 @@
 // "LAT,LNG". One definition, so every endpoint refuses the same points with the same words.
 
 /** Latitude in decimal degrees. */
-export const LAT = { type: 'number', minimum: -90, maximum: 90 };
+export const LAT = { type: 'number', minimum: -90, maximum: 90 } as const;
 /** Longitude in decimal degrees. */
-export const LNG = { type: 'number', minimum: -180, maximum: 180 };
+export const LNG = { type: 'number', minimum: -180, maximum: 180 } as const;
 
 /** `{ "lat": …, "lng": … }`. */
-export const POINT_OBJECT = { type: 'object', required: ['lat', 'lng'], properties: { lat: LAT, lng: LNG } };
+export const POINT_OBJECT = { type: 'object', required: ['lat', 'lng'], properties: { lat: LAT, lng: LNG } } as const;
 /** `[lat, lng]`. */
-export const POINT_PAIR = { type: 'array', prefixItems: [LAT, LNG], minItems: 2, maxItems: 2 };
+export const POINT_PAIR = { type: 'array', prefixItems: [LAT, LNG], minItems: 2, maxItems: 2 } as const;
 /** Either spelling. */
-export const POINT = { oneOf: [POINT_OBJECT, POINT_PAIR] };
+export const POINT = { oneOf: [POINT_OBJECT, POINT_PAIR] } as const;
 
 const LATLNG = /^\s*([-+]?\d+(?:\.\d+)?)\s*,\s*([-+]?\d+(?:\.\d+)?)\s*$/;
 

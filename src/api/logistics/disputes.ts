@@ -2,7 +2,7 @@
 // assembled from what the service holds — the stop and its pin history, the POD
 // metadata and the delivering device's trail around the delivery time. The pack is
 // stored with the dispute, so it shows what was known when the dispute was opened.
-import { HttpError, type RouteDef } from '../../http/types.ts';
+import { HttpError, type RouteDef, route } from '../../http/types.ts';
 import { owner, notFound } from './owner.ts';
 import { F, invalid } from './validate.ts';
 import { B, type Schema } from '../../http/declaration.ts';
@@ -39,7 +39,7 @@ const DISPUTE: Schema = {
 const disputeReply = (description: string) => ({ description, schema: { type: 'object', required: ['dispute'], properties: { dispute: DISPUTE } } });
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'POST', path: '/disputes', scope: 'logistics', capabilities: ['disputes'],
     note: 'POST /api/v1/disputes opens a dispute on a POD or stop and answers an evidence pack: stop, pin history, POD metadata and the device trail ±30 min around delivery.',
     decl: {
@@ -100,8 +100,8 @@ export const routes: RouteDef[] = [
       ctx.webhooks?.wake();
       return { status: 201, json: { dispute: disputeJson(r) } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/disputes/:id', scope: 'logistics', capabilities: ['disputes'],
     note: 'GET /api/v1/disputes/{id} answers the dispute with the evidence pack as assembled when it was opened.',
     decl: {
@@ -118,5 +118,5 @@ export const routes: RouteDef[] = [
       if (!d) throw notFound('dispute', id);
       return { json: { dispute: disputeJson(d) } };
     },
-  },
+  }),
 ];

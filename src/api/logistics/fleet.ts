@@ -1,6 +1,7 @@
 // GET /fleet/vehicles: the project's devices with their last position, from the
 // devices table the ingest statement keeps current (no scan over the pings).
 import type { RouteDef } from '../../http/types.ts';
+import { route } from '../../http/types.ts';
 import { Q } from '../../http/declaration.ts';
 import { owner } from './owner.ts';
 import { DEVICE_PATTERN } from './validate.ts';
@@ -9,7 +10,7 @@ import { devicesPage } from '../../store/fleet.ts';
 const MAX_PAGE = 1000;
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET', path: '/fleet/vehicles', scope: 'fleet', capabilities: ['fleet_vehicles'],
     note: 'GET /api/v1/fleet/vehicles lists the project\'s tracked devices with last position, speed and last-seen time (from real pings only).',
     decl: {
@@ -53,5 +54,5 @@ export const routes: RouteDef[] = [
         },
       };
     },
-  },
+  }),
 ];

@@ -4,7 +4,7 @@
 // at most MAX_ZONES zones and VERTEX_BUDGET positions in all, listings are paginated, and a
 // check runs against an in-memory index of the project's zones (zone-index.ts), rebuilt only
 // when the project's zones change.
-import { HttpError, type RouteDef } from '../../http/types.ts';
+import { HttpError, type RouteDef, route } from '../../http/types.ts';
 import { B, Q, type Schema } from '../../http/declaration.ts';
 import { owner, notFound, type Owner } from './owner.ts';
 import { object, invalid, DEVICE_PATTERN, DEVICE_HINT, type Obj } from './validate.ts';
@@ -105,7 +105,7 @@ const zoneReply = (description: string) => ({ description, schema: { type: 'obje
 const ZONE_ID = { schema: { type: 'string', maxLength: 64 }, required: true, description: 'zon_…' };
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'POST', path: '/geofence/zones', scope: 'fleet', capabilities: ['geofence_check'],
     note: 'POST/GET/DELETE /api/v1/geofence/zones manage the account\'s GeoJSON Polygon zones (validated: closed rings, ranges, ≤ 10,000 positions).',
     decl: {
@@ -137,8 +137,8 @@ export const routes: RouteDef[] = [
       }
       return { status: 201, json: { zone: zoneJson(zone) } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/geofence/zones', scope: 'fleet', capabilities: ['geofence_check'],
     decl: {
       summary: "The project's zones, a page at a time", tag: 'fleet',
@@ -159,8 +159,8 @@ export const routes: RouteDef[] = [
       const next = rows.length > limit ? encodeCursor(last.at, last.id) : null;
       return { json: { zones: page.map((z) => zoneJson(z)), next_cursor: next } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/geofence/zones/:id', scope: 'fleet', capabilities: ['geofence_check'],
     decl: {
       summary: 'One zone', tag: 'fleet',
@@ -176,8 +176,8 @@ export const routes: RouteDef[] = [
       if (!zone) throw notFound('zone', id);
       return { json: { zone: zoneJson(zone) } };
     },
-  },
-  {
+  }),
+  route({
     method: 'DELETE', path: '/geofence/zones/:id', scope: 'fleet', capabilities: ['geofence_check'],
     decl: {
       summary: 'Delete a zone', tag: 'fleet',
@@ -192,8 +192,8 @@ export const routes: RouteDef[] = [
       if (!(await deleteZone(ctx.store, o, id))) throw notFound('zone', id);
       return { json: { deleted: true, id } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/geofence/check', scope: 'fleet', capabilities: ['geofence_check'],
     note: 'GET /api/v1/geofence/check?lat&lng (or &device for its last position) lists the caller\'s zones containing the point (polygons with holes).',
     decl: {
@@ -236,5 +236,5 @@ export const routes: RouteDef[] = [
       const inside = (await zoneSet(ctx.store, o)).contains(ln, la);
       return { json: { point: { lat: la, lng: ln, ...(deviceName ? { device: deviceName, ts: at } : {}) }, inside } };
     },
-  },
+  }),
 ];

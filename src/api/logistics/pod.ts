@@ -1,7 +1,7 @@
 // Proof of delivery: metadata only. The caller hosts the photo and sends its https
 // address; we record who, when and where, and how far the delivery was from the stop's
 // pin (flagged beyond 100 m). Test keys are validated in full but never stored (SPEC §5.3).
-import { HttpError, type RouteDef } from '../../http/types.ts';
+import { HttpError, type RouteDef, route } from '../../http/types.ts';
 import type { Db } from '../../store/db.ts';
 import { insertPod, podById } from '../../store/pods.ts';
 import { owner, notFound, type Owner } from './owner.ts';
@@ -61,7 +61,7 @@ export async function loadPod(q: Db, o: Owner, id: string): Promise<any | null> 
 }
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'POST', path: '/pod', scope: 'logistics', capabilities: ['pod'],
     note: 'POST /api/v1/pod stores delivery metadata and the caller-hosted https photo address, with the distance from the stop pin (flagged over 100 m); test keys are validated but never stored.',
     decl: {
@@ -119,8 +119,8 @@ export const routes: RouteDef[] = [
       ctx.webhooks?.wake();
       return { status: 201, json: { pod: podJson(r, true, stop.delivery_code) } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/pod/:id', scope: 'logistics', capabilities: ['pod'],
     note: 'GET /api/v1/pod/{id} answers stored POD metadata.',
     decl: {
@@ -135,5 +135,5 @@ export const routes: RouteDef[] = [
       if (!r) throw notFound('proof of delivery', req.params.id);
       return { json: { pod: podJson(r, true) } };
     },
-  },
+  }),
 ];

@@ -1,7 +1,7 @@
 // Stops and pin confirmation (SPEC §3): POST /stops creates a stop with pinConfirmed
 // false; POST /stops/confirm is the only operation that sets it true, and every
 // confirmation is kept in stop_confirmations. GET /stops/:id and GET /delivery/:code read.
-import { HttpError, type AppContext, type RouteDef } from '../../http/types.ts';
+import { HttpError, type AppContext, type RouteDef, route } from '../../http/types.ts';
 import { owner, notFound, type Owner } from './owner.ts';
 import { F, time, invalid, measured } from './validate.ts';
 import { B, type Schema } from '../../http/declaration.ts';
@@ -92,7 +92,7 @@ async function countryOfPin(ctx: AppContext, la: number, ln: number): Promise<st
 }
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'POST', path: '/stops', scope: 'logistics', capabilities: ['delivery_code'],
     note: 'POST /api/v1/stops creates a stop (pinConfirmed false) with a delivery code.',
     decl: {
@@ -134,8 +134,8 @@ export const routes: RouteDef[] = [
       }
       throw new HttpError(503, 'unavailable', 'Could not allocate a unique delivery code; retry.');
     },
-  },
-  {
+  }),
+  route({
     method: 'POST', path: '/stops/confirm', scope: 'logistics', capabilities: ['pin_confirm'],
     note: 'POST /api/v1/stops/confirm is the only operation that sets pinConfirmed to true; every confirmation is kept in the stop\'s pin_history.',
     decl: {
@@ -178,8 +178,8 @@ export const routes: RouteDef[] = [
       ctx.webhooks?.wake();
       return { json: { stop: { ...stopJson(out.row, out.history), moved_from_requested_m: round1(out.moved) } } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/stops/:id', scope: 'logistics', capabilities: ['pin_confirm'],
     note: 'GET /api/v1/stops/{id} shows the stop, its pin and its confirmation history.',
     decl: {
@@ -194,8 +194,8 @@ export const routes: RouteDef[] = [
       if (!stop) throw notFound('stop', req.params.id);
       return { json: { stop: stopJson(stop, await loadHistory(ctx.store, o, stop.id)) } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/delivery/:code', scope: 'logistics', capabilities: ['delivery_code'],
     note: 'GET /api/v1/delivery/{code} resolves a code (CC-XXXX-XXXX, no 0/1/I/L/O, check character: typo 400, unknown 404).',
     decl: {
@@ -230,7 +230,7 @@ export const routes: RouteDef[] = [
         },
       };
     },
-  },
+  }),
 ];
 
 export const round1 = (x: number) => Math.round(x * 10) / 10;

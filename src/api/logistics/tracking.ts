@@ -1,7 +1,7 @@
 // POST /track/ping (one ping or a batch of up to 1,000) and GET /track/:device.
 // A whole batch is validated before anything is written: one bad ping rejects the
 // request with a 400 naming it ("pings[17].lat"), so a retry never half-applies.
-import { HttpError, type RouteDef, type Req, type Reply, type AppContext } from '../../http/types.ts';
+import { HttpError, type RouteDef, type Req, type Reply, type AppContext, route } from '../../http/types.ts';
 import { ATTRIBUTION } from '../../core/attribution.ts';
 import { B, Q, type Schema } from '../../http/declaration.ts';
 import { owner } from './owner.ts';
@@ -84,7 +84,7 @@ const cacheFor = (store: Store) => {
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'POST', path: '/track/ping', scope: 'tracking', capabilities: ['track_ping'],
     note: 'POST /api/v1/track/ping takes one ping or {"pings":[…]} (up to 1,000); idempotent on (device, ts); 202 only after commit.',
     decl: {
@@ -106,8 +106,8 @@ export const routes: RouteDef[] = [
       const accepted = await ingest(ctx.store, o, pings);
       return { status: 202, json: { accepted, duplicates: pings.length - accepted, received: pings.length } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/track/:device', scope: 'tracking', capabilities: ['track_trail'],
     note: 'GET /api/v1/track/{device}?trail=1 answers the last position and the trail in time order; empty until a real ping arrives. ?matched=1 answers the trail matched to the roads.',
     decl: {
@@ -171,7 +171,7 @@ export const routes: RouteDef[] = [
       cache?.set(cacheKey, version, body);
       return { status: 200, bytes: body, contentType: JSON_TYPE };
     },
-  },
+  }),
 ];
 
 /**

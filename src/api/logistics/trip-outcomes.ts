@@ -4,6 +4,7 @@
 // GPS. Hints never carry prices, fees, surge or anything else money-related (SPEC §1).
 // The record and its trip_outcome.recorded webhook event commit in one transaction.
 import type { RouteDef } from '../../http/types.ts';
+import { route } from '../../http/types.ts';
 import { B, Q } from '../../http/declaration.ts';
 import { owner, notFound } from './owner.ts';
 import { F, time, measured, SLUG_PATTERN, SLUG_HINT } from './validate.ts';
@@ -23,7 +24,7 @@ const MAX_PINS = 200;
 interface Hint { code: string; message: string; stop_id?: string; pin_index?: number; distance_m?: number }
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'POST', path: '/integrations/:slug/trip-outcome', scope: 'logistics', capabilities: ['hints'],
     note: 'POST /api/v1/integrations/{slug}/trip-outcome records a trip pin survey and answers hints for user experience only (never prices or surge).',
     decl: {
@@ -104,6 +105,6 @@ export const routes: RouteDef[] = [
         },
       };
     },
-  },
+  }),
 ];
 

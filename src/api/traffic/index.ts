@@ -2,6 +2,7 @@
 // /traffic/contribute (partner probes). The service behind them (src/traffic/: processor +
 // publisher timers) starts with the server; see docs/traffic.md for the whole flow.
 import type { RouteDef } from '../../http/types.ts';
+import { route } from '../../http/types.ts';
 import { HttpError } from '../../http/types.ts';
 import { Q } from '../../http/declaration.ts';
 import { MIN_DEVICES } from '../../traffic/speeds.ts';
@@ -15,7 +16,7 @@ export const MAX_SEGMENTS = 5000;
 const bboxSchema = { ...Q.list({ type: 'number' }, { max: 4 }), minItems: 4, description: 'minLng,minLat,maxLng,maxLat' };
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET', path: '/traffic', scope: 'traffic',
     capabilities: ['traffic'],
     ready: (ctx) => ctx.engine.has('traffic_segments') && ctx.engine.has('traffic_samples') && ctx.engine.datasets.some((d) => d.traffic),
@@ -65,8 +66,8 @@ export const routes: RouteDef[] = [
       if (mode === 'forecast' && (dow === undefined || hour === undefined)) throw new HttpError(400, 'missing_parameter', "Parameters 'dow' and 'hour' are required with mode=forecast.");
       return { task: await ctx.engine.run('traffic_segments', { bbox: [w, s, e, n], mode, dow, hour, limit }) };
     },
-  },
-  {
+  }),
+  route({
     method: 'POST', path: '/traffic/contribute', scope: 'traffic',
     capabilities: ['traffic_contribute'],
     ready: (ctx) => ctx.engine.has('traffic_samples') && ctx.engine.datasets.some((d) => d.traffic),
@@ -94,5 +95,5 @@ export const routes: RouteDef[] = [
       if (!req.key!.test) await insertProbeTraces(ctx.store, req.key!.project, traces);
       return { status: 202, json: { accepted_points: points, traces: traces.length, stored: !req.key!.test } };
     },
-  },
+  }),
 ];

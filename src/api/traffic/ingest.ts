@@ -11,7 +11,7 @@ const MAX_FUTURE_MS = 5 * 60_000;
 
 export interface ProbeTrace { trace_id: string; points: [number, number, number][] }
 
-const time = { oneOf: [{ type: 'string', format: 'date-time' }, { type: 'integer', minimum: MIN_TIME }] };
+const time = { oneOf: [{ type: 'string', format: 'date-time' }, { type: 'integer', minimum: MIN_TIME }] } as const;
 export const contributeBody = {
   type: 'object', required: ['probes'], additionalProperties: false,
   properties: {
@@ -32,7 +32,7 @@ export const contributeBody = {
       },
     },
   },
-};
+} as const;
 
 /** Checks what a schema cannot (the total, the clock) and returns each trace sorted by time. */
 export function probeTraces(body: { probes: { trace_id: string; points: { lat: number; lng: number; ts: string | number }[] }[] }, now: number): ProbeTrace[] {

@@ -1,6 +1,7 @@
 // GET /weather: current conditions and a daily forecast at a pin, from the configured
 // Open-Meteo-compatible upstream (src/weather/upstream.ts). Nothing is invented: no upstream, no weather.
 import type { RouteDef } from '../../http/types.ts';
+import { route } from '../../http/types.ts';
 import { Q } from '../../http/declaration.ts';
 import { summarise } from '../../weather/forecast.ts';
 import { FETCH_DAYS, CELL_DEG } from '../../weather/upstream.ts';
@@ -19,7 +20,7 @@ const dayItem = {
 };
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET', path: '/weather', scope: 'weather',
     capabilities: ['weather'],
     ready: (ctx) => weatherUpstream(ctx).configured && weatherUpstream(ctx).answered,
@@ -72,5 +73,5 @@ export const routes: RouteDef[] = [
         headers: { 'Cache-Control': a.stale ? 'no-cache' : 'public, max-age=600' },
       };
     },
-  },
+  }),
 ];

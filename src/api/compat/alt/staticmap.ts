@@ -121,7 +121,7 @@ export const staticmap = altRoute({
         zoom = zoom === undefined ? fit.zoom : Math.min(zoom, fit.zoom);
       }
     }
-    const spec: StaticMapSpec = { center: center!, zoom: zoom!, width, height, scale: q.scale, theme: 'day', markers, paths };
+    const spec: StaticMapSpec = { center: center!, zoom: zoom!, width, height, scale: q.scale as StaticMapSpec['scale'], theme: 'day', markers, paths };
     const bytes = await renderStaticMap(ctx, spec);
     return { bytes, contentType: 'image/png', headers: { 'Cache-Control': 'public, max-age=86400', ...cors } };
   },
