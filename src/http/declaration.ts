@@ -36,7 +36,9 @@ export type QueryOf<Q> = Q extends Record<string, QueryParam>
   : { -readonly [K in keyof Q]: Q[K] extends { required: true } ? ValueOf<Q[K]['schema']> : Defaulted<Q[K]['schema']> extends true ? ValueOf<Q[K]['schema']> : ValueOf<Q[K]['schema']> | undefined }
   : Record<string, never>;
 /** `req.body` of a declaration's body schema. */
-export type BodyOf<S> = S extends Schema ? (string extends keyof S ? any : ValueOf<S>) : undefined;
+export type BodyOf<S> = S extends Schema
+  ? S extends { readonly [VALUE]?: [infer V, boolean] } ? (unknown extends V ? (string extends keyof S ? any : Literal<S>) : V) : Literal<S>
+  : undefined;
 
 export interface QueryParam {
   /** Wire schema of the value as it appears in the URL (type, enum, minimum, format, default…). */

@@ -39,8 +39,8 @@ export const SLUG_HINT = "must be 1-40 lower-case letters, digits and hyphens, n
 // ---- body field schemas
 
 export const F = {
-  lat: { ...LAT, description: 'Latitude, decimal degrees' } as Schema,
-  lng: { ...LNG, description: 'Longitude, decimal degrees' } as Schema,
+  lat: { ...LAT, description: 'Latitude, decimal degrees' },
+  lng: { ...LNG, description: 'Longitude, decimal degrees' },
   /** Accuracy radius in metres: 0 to 100 km (beyond that a fix says nothing about a doorstep). Stored to 0.01. */
   accuracy: B.num({ min: 0, max: 100_000, description: 'Accuracy radius in metres (stored to 0.01 m)' }),
   time: { type: ['string', 'integer'], maxLength: 40, description: "RFC 3339 with a zone ('2026-05-01T10:00:00Z') or Unix epoch milliseconds; not before 2000 nor more than 5 minutes ahead" } as Schema,
