@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Store } from '../src/store/index.ts';
-import { insertBatches, type Ping } from '../src/api/logistics/pings.ts';
+import { insertBatches, type Ping } from '../src/store/pings.ts';
 import { REPO, freshDatabase, makeKey, startChild } from './crash.ts';
 import { numArg } from './lib/args.ts';
 

@@ -13,7 +13,7 @@ import { loadConfig } from '../src/core/config.ts';
 import { startServer } from '../src/app.ts';
 import { createKey } from '../src/auth/keys.ts';
 import { buildRoadExtract } from '../graph-build/roads.ts';
-import { trafficService } from '../src/api/traffic/index.ts';
+import { trafficService } from '../src/traffic/service.ts';
 import { haversine } from '../src/core/geometry.ts';
 
 const REPO = resolve(import.meta.dirname, '..');

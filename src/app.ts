@@ -1,10 +1,10 @@
-// Assembles the service: store, keys, limits, worker pool and the HTTP front end.
+// Assembles the service: store, keys, quotas, worker pool and the HTTP front end.
 // Used by src/main.ts, the tests and the benchmarks alike.
 import { join } from 'node:path';
 import { Store } from './store/index.ts';
 import { WorkerPool } from './pool/worker-pool.ts';
 import { Authenticator } from './auth/authenticator.ts';
-import { Limits } from './auth/limits.ts';
+import { Quota } from './auth/quota.ts';
 import { Refusals } from './auth/refusals.ts';
 import { Dispatcher } from './webhooks/dispatcher.ts';
 import { bootstrapKeys } from './auth/keys.ts';
@@ -12,7 +12,7 @@ import { Router } from './http/router.ts';
 import { Metrics } from './http/metrics.ts';
 import { HttpServer } from './http/server.ts';
 import { allRoutes } from './api/index.ts';
-import { startTraffic } from './api/traffic/index.ts';
+import { startTraffic } from './traffic/service.ts';
 import { Verifier } from './api/verify/sweeper.ts';
 import { tripKey } from './api/ride/trip-links.ts';
 import { TRIP_TOKEN_PREFIX } from './api/ride/trip-token.ts';
@@ -33,7 +33,7 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
   const store = await Store.open({ databaseUrl: config.databaseUrl, dbDir: join(config.dataDir, 'db'), max: config.dbPoolMax });
   const pool = new WorkerPool({ builtDir: config.builtDir, workers: config.workers, youngMb: config.workerYoungMb, maxQueue: config.poolMaxQueue, maxWaitMs: config.poolMaxWaitMs });
   const auth = new Authenticator(store);
-  const limits = new Limits(store, config.burstRps, 500, () => Date.now(), config.quotaSyncMargin);
+  const quota = new Quota(store, config.burstRps, 500, () => Date.now(), config.quotaSyncMargin);
   const metrics = new Metrics();
   const refusals = new Refusals(store);
   const webhooks = new Dispatcher(store, { allowPrivate: config.webhookAllowPrivate, backoffScale: config.webhookBackoffScale, timeoutMs: config.webhookTimeoutMs });
@@ -41,7 +41,7 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
   try {
     await pool.start();
     await auth.start();
-    limits.start();
+    quota.start();
   } catch (e) {
     await pool.close().catch(() => {});
     await store.close();
@@ -49,17 +49,17 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
   }
   const router = new Router();
   for (const r of [...allRoutes, ...extraRoutes]) router.add(r);
-  const ctx: AppContext = { pool, store, config, limits, metrics, refusals, webhooks, routes: router.routes };
+  const ctx: AppContext = { pool, store, config, quota, metrics, refusals, webhooks, routes: router.routes };
   // A trip link's page loads our style and tiles with the link's token in place of a key.
   auth.registerToken(TRIP_TOKEN_PREFIX, (token) => tripKey(ctx, token));
-  const http = new HttpServer({ ctx, router, auth, limits, metrics });
+  const http = new HttpServer({ ctx, router, auth, quota, metrics });
   const traffic = startTraffic(ctx);
   let port: number;
   try {
     port = await http.start(config.host, config.port);
   } catch (e) {
     await traffic.stop();
-    await limits.stop().catch(() => {});
+    await quota.stop().catch(() => {});
     auth.stop();
     await pool.close().catch(() => {});
     await store.close();
@@ -79,7 +79,7 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
       closing ??= (async () => {
         await http.drain();
         await traffic.stop();
-        await limits.stop();
+        await quota.stop();
         await refusals.stop();
         await verifier.stop();
         await webhooks.stop();

@@ -7,7 +7,7 @@ export default {
   vitest: { configFile: 'test/vitest.mutation.config.ts' },
   plugins: ['@stryker-mutator/vitest-runner'],
   mutate: [
-    'src/auth/limits.ts',
+    'src/auth/quota.ts',
     'src/http/operation.ts',
     'workers/routing/search/ch-query.ts',
     'src/api/logistics/validate.ts',

@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: [
-      'test/foundation/limits.test.ts',
+      'test/foundation/quota.test.ts',
       'test/foundation/operation.test.ts',
       'test/foundation/operation-schema.test.ts',
       'test/routing/ch-query.test.ts',

@@ -1,10 +1,11 @@
-// Addresses the way Africans write them (issue 15): parse, verify, autocomplete, and whether a
+// Addresses the way Africans write them: parse, verify, autocomplete, and whether a
 // driver can be sent to a pin. Declared operations; the work runs in the worker tasks
 // address_parse / address_verify / address_autocomplete (workers/geo/address/tasks.ts) and
 // road_access (workers/routing/locate/access.ts).
 import type { TaskArgs, TaskOp } from '../core/tasks/index.ts';
-import { HttpError, type AppContext, type RouteDef } from '../http/types.ts';
-import { Q, type Schema } from '../http/operation.ts';
+import { HttpError, type AppContext, type RouteDef, route } from '../http/types.ts';
+import { Q, type Schema } from '../http/declaration.ts';
+import { LAT, LNG } from '../core/points.ts';
 
 /** Longest address text accepted (characters). */
 export const MAX_ADDRESS_CHARS = 300;
@@ -73,7 +74,7 @@ const dispatchSchema: Schema = {
 export { dispatchSchema };
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET', path: '/address/parse', scope: 'geo',
     capabilities: ['parse_freeform'],
     ready: geoReady('address_parse'),
@@ -101,8 +102,8 @@ export const routes: RouteDef[] = [
     async handler(req, ctx) {
       return { task: await ctx.pool.run('address_parse', { q: req.q.q, country: req.q.country }, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'POST', path: '/address/verify', scope: 'geo',
     capabilities: ['address_verify'],
     ready: geoReady('address_verify'),
@@ -116,8 +117,8 @@ export const routes: RouteDef[] = [
           address: { type: 'string', minLength: 1, maxLength: MAX_ADDRESS_CHARS },
           components: componentsSchema,
           country: { type: 'string', pattern: '^[A-Za-z]{2}$' },
-          lat: { type: 'number', minimum: -90, maximum: 90 },
-          lng: { type: 'number', minimum: -180, maximum: 180 },
+          lat: LAT,
+          lng: LNG,
         },
         anyOf: [{ required: ['address'] }, { required: ['components'] }],
         dependentRequired: { lat: ['lng'], lng: ['lat'] },
@@ -151,8 +152,8 @@ export const routes: RouteDef[] = [
       }
       return { json: v };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/address/autocomplete', scope: 'geo',
     capabilities: ['address_autocomplete'],
     ready: geoReady('address_autocomplete'),
@@ -190,5 +191,5 @@ export const routes: RouteDef[] = [
       const args = { q: req.q.q, focus: req.q.focus, country: country?.toUpperCase(), sessiontoken: req.q.sessiontoken, limit: req.q.limit };
       return { task: await ctx.pool.run('address_autocomplete', args, sandbox(req)) };
     },
-  },
+  }),
 ];

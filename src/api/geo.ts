@@ -2,8 +2,8 @@
 // operation (validated before the handler, limits from src/core/limits.ts); the search runs
 // in a worker task.
 import type { TaskOp } from '../core/tasks/index.ts';
-import { HttpError, type AppContext, type Req, type RouteDef } from '../http/types.ts';
-import { Q, type QueryParam, type Schema } from '../http/operation.ts';
+import { HttpError, type AppContext, type Req, type RouteDef, route } from '../http/types.ts';
+import { Q, type QueryParam, type Schema, type Typed } from '../http/declaration.ts';
 import { NEARBY_NAMES, NEARBY_ALIASES, HEALTH_CATEGORIES, resolveCategory } from '../core/categories.ts';
 import { LODGING_NAMES, isLodging } from './hotels.ts';
 import { PLACES_LIMITS } from './places-osm.ts';
@@ -16,28 +16,28 @@ const ready = (op: TaskOp) => (ctx: AppContext) => ctx.pool.has(op) && ctx.pool.
 const sandbox = (req: Req) => !!req.key?.test;
 const MAX_TEXT = 200;
 
-// ---- parameters shared by several operations
+// ---- parameters shared by several operations (typed from their schemas: the task arguments are checked)
 
-const text = (aliases: string[], required = true): QueryParam => ({ schema: Q.str({ maxLength: MAX_TEXT }), required, aliases, description: 'Free text' });
-const limit = (l: Limit): QueryParam => ({ schema: Q.int({ min: 1, max: l.max, default: l.default }), description: 'Number of results' });
-const radius = (l: Limit, unit = 'metres'): QueryParam => ({ schema: Q.num({ min: l.min ?? 1, max: l.max, default: l.default }), description: `Search radius in ${unit}` });
-const lat: QueryParam = { schema: Q.num({ min: -90, max: 90 }), required: true, description: 'Latitude (or `location`/`latlng`=LAT,LNG)' };
-const lng: QueryParam = { schema: Q.num({ min: -180, max: 180 }), required: true, aliases: ['lon'], description: 'Longitude' };
+const text = (aliases: string[], required = true) => ({ schema: Q.str({ maxLength: MAX_TEXT }), required, aliases, description: 'Free text' });
+const limit = (l: Limit) => ({ schema: Q.int({ min: 1, max: l.max, default: l.default }), description: 'Number of results' });
+const radius = (l: Limit, unit = 'metres') => ({ schema: Q.num({ min: l.min ?? 1, max: l.max, default: l.default }), description: `Search radius in ${unit}` });
+const lat = { schema: Q.num({ min: -90, max: 90 }), required: true as const, description: 'Latitude (or `location`/`latlng`=LAT,LNG)' };
+const lng = { schema: Q.num({ min: -180, max: 180 }), required: true as const, aliases: ['lon'], description: 'Longitude' };
 const point = { lat, lng };
 const optionalPoint = { lat: { ...lat, required: false }, lng: { ...lng, required: false } };
 const pairs = { location: ['lat', 'lng'], latlng: ['lat', 'lng'] } as Record<string, [string, string]>;
-const country: QueryParam = { schema: Q.country(), description: 'ISO 3166-1 alpha-2 country filter' };
-const components: QueryParam = { schema: Q.str({ maxLength: 200 }), description: "The alt platform's filter, e.g. `country:KE`" };
-const focus: QueryParam = { schema: Q.latlng(), aliases: ['near', 'proximity'], description: 'Bias results towards LAT,LNG' };
+const country = { schema: Q.country(), description: 'ISO 3166-1 alpha-2 country filter' };
+const components = { schema: Q.str({ maxLength: 200 }), description: "The alt platform's filter, e.g. `country:KE`" };
+const focus = { schema: Q.latlng(), aliases: ['near', 'proximity'], description: 'Bias results towards LAT,LNG' };
 
 /** Every spelling of a category (canonical names and aliases) whose canonical name is in `allowed`. */
-function categoryParam(allowed: readonly string[]): QueryParam {
+function categoryParam(allowed: readonly string[]): QueryParam & { schema: Typed<string> } {
   const names = [...NEARBY_NAMES, ...Object.keys(NEARBY_ALIASES)].filter((n) => allowed.includes(resolveCategory(n) ?? ''));
   return { schema: { type: 'string', enum: names, 'x-normalise': 'slug' }, aliases: ['type'], description: `Category (alias \`type\`): ${allowed.join(', ')}` };
 }
 const category = (v: string | undefined) => (v === undefined ? undefined : resolveCategory(v)!);
 /** The places categories plus lodging (served from the OSM POI build, hotels.ts). */
-function placesCategoryParam(): QueryParam {
+function placesCategoryParam(): QueryParam & { schema: Typed<string> } {
   const p = categoryParam(NEARBY_NAMES);
   return { ...p, schema: { ...p.schema, enum: [...(p.schema.enum as string[]), ...LODGING_NAMES] }, description: `${p.description}; lodging or ${LODGING_NAMES.slice(1).join(', ')} (from a full-tag OSM build)` };
 }
@@ -85,7 +85,7 @@ const quake: Schema = {
 const ok = (description: string, schema: Schema) => ({ 200: { description, schema }, 400: { description: 'Invalid parameter' }, 503: { description: 'The gazetteer is not loaded' } });
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET', path: '/geocode', scope: 'geo',
     capabilities: ['geocode', 'parse_freeform'],
     ready: ready('geocode'),
@@ -101,8 +101,8 @@ export const routes: RouteDef[] = [
       const args = { q: q.q, limit: q.limit, country: countryOf(q), focus: q.focus };
       return { task: await ctx.pool.run('geocode', args, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/reverse', scope: 'geo',
     capabilities: ['reverse'],
     ready: ready('reverse'),
@@ -118,8 +118,8 @@ export const routes: RouteDef[] = [
       const { lat, lng, radius } = req.q;
       return { task: await ctx.pool.run('reverse', { lat, lng, radius }, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/search/suggest', scope: 'geo',
     capabilities: ['suggest'],
     ready: ready('suggest'),
@@ -135,8 +135,8 @@ export const routes: RouteDef[] = [
       const args = { q: q.q, limit: q.limit, country: countryOf(q), focus: q.focus };
       return { task: await ctx.pool.run('suggest', args, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/places/nearby', scope: 'geo',
     capabilities: ['places_nearby'],
     ready: ready('places_nearby'),
@@ -154,8 +154,8 @@ export const routes: RouteDef[] = [
       const args = { lat, lng, radius, limit, category: category(req.q.category) };
       return { task: await ctx.pool.run('places_nearby', args, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/places/search', scope: 'geo',
     capabilities: ['places_search'],
     ready: ready('places_search'),
@@ -183,8 +183,8 @@ export const routes: RouteDef[] = [
       };
       return { task: await ctx.pool.run('places_search', args, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/places/:id', scope: 'geo',
     capabilities: ['place_by_id'],
     ready: ready('place_by_id'),
@@ -200,8 +200,8 @@ export const routes: RouteDef[] = [
       if (req.params.id.startsWith('svc:poi.')) return { task: await ctx.pool.run('poi_by_id', { id: req.params.id }, sandbox(req)) };
       return { task: await ctx.pool.run('place_by_id', { id: req.params.id }, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/health/nearby', scope: 'geo',
     capabilities: ['health_nearby'],
     ready: ready('health_nearby'),
@@ -218,8 +218,8 @@ export const routes: RouteDef[] = [
       const args = { lat, lng, radius, limit, category: category(req.q.category) };
       return { task: await ctx.pool.run('health_nearby', args, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/transit/nearby', scope: 'geo',
     capabilities: ['transit_nearby'],
     ready: ready('transit_nearby'),
@@ -235,8 +235,8 @@ export const routes: RouteDef[] = [
       const { lat, lng, radius, limit } = req.q;
       return { task: await ctx.pool.run('transit_nearby', { lat, lng, radius, limit }, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/earthquakes/nearby', scope: 'geo',
     capabilities: ['earthquakes_nearby'],
     ready: ready('earthquakes_nearby'),
@@ -256,8 +256,8 @@ export const routes: RouteDef[] = [
       if (since !== undefined && Number.isNaN(Date.parse(since))) throw new HttpError(400, 'invalid_parameter', "Parameter 'since' must be a date such as 1990-01-01.");
       return { task: await ctx.pool.run('earthquakes_nearby', { lat, lng, radius_km, min_magnitude, since, limit }, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/waterways/nearby', scope: 'geo',
     capabilities: ['waterways'],
     ready: ready('waterways_nearby'),
@@ -273,8 +273,8 @@ export const routes: RouteDef[] = [
       const { lat, lng, radius, limit } = req.q;
       return { task: await ctx.pool.run('waterways_nearby', { lat, lng, radius, limit }, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/boundaries/at', scope: 'geo',
     capabilities: ['boundaries_at'],
     ready: ready('boundaries_at'),
@@ -293,5 +293,5 @@ export const routes: RouteDef[] = [
       const { lat, lng } = req.q;
       return { task: await ctx.pool.run('boundaries_at', { lat, lng }, sandbox(req)) };
     },
-  },
+  }),
 ];

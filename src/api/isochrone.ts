@@ -1,16 +1,14 @@
 // GET /route/isochrone: the area reachable within given minutes or metres (task `route_isochrone`,
 // workers/routing/isochrone/isochrone.ts).
 import type { Reply, RouteDef } from '../http/types.ts';
+import { route } from '../http/types.ts';
 import { HttpError } from '../http/types.ts';
-import { Q } from '../http/operation.ts';
-import { MODE_ALIASES, NOT_IMPLEMENTED } from './route.ts';
-import { SNAP_RADIUS } from '../core/limits.ts';
-
-/** Contours per request and their largest values (plan-independent). */
-export const ISOCHRONE_LIMITS = { contours: 4, minutes: 120, meters: 100_000 };
+import { Q } from '../http/declaration.ts';
+import { MODE_VALUES, travelMode } from '../core/modes.ts';
+import { ISOCHRONE_LIMITS, SNAP_RADIUS } from '../core/limits.ts';
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET',
     path: '/route/isochrone',
     scope: 'routing',
@@ -22,9 +20,9 @@ export const routes: RouteDef[] = [
       tag: 'routing',
       query: {
         from: { schema: Q.latlng(), required: true, aliases: ['origin', 'location'], description: 'Start, LAT,LNG' },
-        minutes: { schema: Q.list({ type: 'number', exclusiveMinimum: 0, maximum: ISOCHRONE_LIMITS.minutes }, { max: ISOCHRONE_LIMITS.contours }), aliases: ['time'], description: 'Contours in minutes, e.g. 5,10,15' },
-        meters: { schema: Q.list({ type: 'number', exclusiveMinimum: 0, maximum: ISOCHRONE_LIMITS.meters }, { max: ISOCHRONE_LIMITS.contours }), aliases: ['distance'], description: 'Contours in metres (instead of minutes)' },
-        mode: { schema: Q.enum([...Object.keys(MODE_ALIASES), ...NOT_IMPLEMENTED], 'driving'), description: 'driving, walk or cycle' },
+        minutes: { schema: Q.list({ type: 'number', exclusiveMinimum: 0, maximum: ISOCHRONE_LIMITS.minutes } as const, { max: ISOCHRONE_LIMITS.contours }), aliases: ['time'], description: 'Contours in minutes, e.g. 5,10,15' },
+        meters: { schema: Q.list({ type: 'number', exclusiveMinimum: 0, maximum: ISOCHRONE_LIMITS.meters } as const, { max: ISOCHRONE_LIMITS.contours }), aliases: ['distance'], description: 'Contours in metres (instead of minutes)' },
+        mode: { schema: Q.enum(MODE_VALUES, 'driving'), description: 'driving, walk or cycle' },
         radius: { schema: Q.int({ min: 1, max: SNAP_RADIUS.max, default: SNAP_RADIUS.default }), description: 'Snap radius in metres' },
       },
       responses: {
@@ -35,11 +33,10 @@ export const routes: RouteDef[] = [
       examples: [{ query: 'from=-5.6333,32.7667&minutes=10,20&radius=5000', summary: 'Sikonge, Tanzania' }],
     },
     async handler(req, ctx): Promise<Reply> {
-      const m = String(req.q.mode).toLowerCase();
-      if (NOT_IMPLEMENTED.includes(m)) throw new HttpError(501, 'not_implemented', `mode=${m} is not available in this build; use driving, walk or cycle.`);
+      const mode = travelMode(req.q.mode);
       const { minutes, meters } = req.q;
       if (!minutes?.length === !meters?.length) throw new HttpError(400, 'invalid_parameter', "Give exactly one of 'minutes' or 'meters'.");
-      return { task: await ctx.pool.run('route_isochrone', { from: req.q.from, ...(minutes?.length ? { minutes } : { meters }), mode: MODE_ALIASES[m], radius: req.q.radius }, !!req.key?.test) };
+      return { task: await ctx.pool.run('route_isochrone', { from: req.q.from, ...(minutes?.length ? { minutes } : { meters }), mode, radius: req.q.radius }, !!req.key?.test) };
     },
-  },
+  }),
 ];

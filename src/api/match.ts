@@ -1,13 +1,12 @@
 // POST /route/match: a GPS trace matched to the roads (task `route_match`, workers/routing/match/match.ts).
 import type { Reply, RouteDef } from '../http/types.ts';
-import { HttpError } from '../http/types.ts';
-import { MODE_ALIASES, NOT_IMPLEMENTED } from './route.ts';
-
-/** Points per trace (plan-independent). */
-export const MAX_TRACE_POINTS = 2000;
+import { route } from '../http/types.ts';
+import { MODE_VALUES, travelMode } from '../core/modes.ts';
+import { LAT, LNG } from '../core/points.ts';
+import { MAX_TRACE_POINTS } from '../core/limits.ts';
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'POST',
     path: '/route/match',
     scope: 'routing',
@@ -25,13 +24,13 @@ export const routes: RouteDef[] = [
             items: {
               type: 'object', required: ['lat', 'lng'],
               properties: {
-                lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 },
+                lat: LAT, lng: LNG,
                 ts: { type: 'number', description: 'unix seconds' },
                 accuracy_m: { type: 'number', exclusiveMinimum: 0, maximum: 1000 },
               },
             },
           },
-          mode: { type: 'string', enum: [...Object.keys(MODE_ALIASES), ...NOT_IMPLEMENTED], default: 'driving' },
+          mode: { type: 'string', enum: MODE_VALUES, default: 'driving' },
         },
       },
       responses: {
@@ -56,9 +55,8 @@ export const routes: RouteDef[] = [
     },
     async handler(req, ctx): Promise<Reply> {
       const b = req.body;
-      const m = String(b.mode ?? 'driving').toLowerCase();
-      if (NOT_IMPLEMENTED.includes(m)) throw new HttpError(501, 'not_implemented', `mode=${m} is not available in this build; use driving, walk or cycle.`);
-      return { task: await ctx.pool.run('route_match', { points: b.points, mode: MODE_ALIASES[m] }, !!req.key?.test) };
+      const mode = travelMode(b.mode);
+      return { task: await ctx.pool.run('route_match', { points: b.points, mode }, !!req.key?.test) };
     },
-  },
+  }),
 ];

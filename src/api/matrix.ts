@@ -3,29 +3,18 @@
 // parts joined, is the pool's matrix dispatch (src/pool/matrix-dispatch.ts); a split answer is
 // written out in order as pieces (Reply `chunks`).
 import type { Reply, RouteDef, AppContext } from '../http/types.ts';
+import { route } from '../http/types.ts';
 import type { MatrixArgs } from '../core/tasks/index.ts';
 import { runMatrix } from '../pool/matrix-dispatch.ts';
 import { HttpError } from '../http/types.ts';
-import { Q } from '../http/operation.ts';
-import { MODE_ALIASES, NOT_IMPLEMENTED, departAt } from './route.ts';
-import { SNAP_RADIUS, TRAFFIC_MATRIX_MAX_CELLS } from '../core/limits.ts';
+import { Q } from '../http/declaration.ts';
+import { departAt } from './route.ts';
+import { MODE_VALUES, travelMode } from '../core/modes.ts';
+import { MATRIX_LIMITS, SNAP_RADIUS, TRAFFIC_MATRIX_MAX_CELLS } from '../core/limits.ts';
+import { POINT } from '../core/points.ts';
 
-/** Plan-independent limits of one matrix request. */
-export const MATRIX_LIMITS = {
-  /** points per side in a POST body */
-  maxPoints: 1000,
-  /** sources × destinations */
-  maxCells: 1_000_000,
-  /** points per side in a GET URL (longer lists belong in a POST body) */
-  maxPointsGet: 100,
-};
-const point = {
-  oneOf: [
-    { type: 'object', required: ['lat', 'lng'], properties: { lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 } } },
-    { type: 'array', prefixItems: [{ type: 'number', minimum: -90, maximum: 90 }, { type: 'number', minimum: -180, maximum: 180 }], minItems: 2, maxItems: 2 },
-  ],
-};
-const modeSchema = { type: 'string', enum: [...Object.keys(MODE_ALIASES), ...NOT_IMPLEMENTED], default: 'driving' };
+const point = POINT;
+const modeSchema = { type: 'string', enum: MODE_VALUES, default: 'driving' };
 const rowsOf = (t: string) => ({ type: 'array', items: { type: 'array', items: { type: ['number', 'null'] } }, description: t });
 const snappedList = { type: 'array', items: { type: ['object', 'null'], properties: { lat: { type: 'number' }, lng: { type: 'number' }, distance_m: { type: 'number' } } } };
 const responses = {
@@ -44,12 +33,6 @@ const responses = {
   400: { description: 'Invalid parameter, too many cells, out_of_coverage' },
   501: { description: 'Truck or transit routing' },
 };
-
-function mode(raw: unknown): string {
-  const m = String(raw ?? 'driving').toLowerCase();
-  if (NOT_IMPLEMENTED.includes(m)) throw new HttpError(501, 'not_implemented', `mode=${m} is not available in this build; use driving, walk or cycle.`);
-  return MODE_ALIASES[m];
-}
 
 function checkSize(sources: unknown[], destinations: unknown[], maxPoints: number) {
   for (const [name, list] of [['sources', sources], ['destinations', destinations]] as const) {
@@ -75,7 +58,7 @@ function trafficOf(traffic: MatrixArgs['traffic'], depart: string | undefined): 
 const toPair = (p: { lat: number; lng: number } | [number, number]): [number, number] => (Array.isArray(p) ? [p[0], p[1]] : [p.lat, p.lng]);
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET',
     path: '/route/matrix',
     scope: 'routing',
@@ -88,7 +71,7 @@ export const routes: RouteDef[] = [
       query: {
         sources: { schema: Q.latlngList(MATRIX_LIMITS.maxPointsGet), required: true, aliases: ['origins'], description: 'LAT,LNG;LAT,LNG…' },
         destinations: { schema: Q.latlngList(MATRIX_LIMITS.maxPointsGet), aliases: ['targets'], description: 'LAT,LNG;LAT,LNG… (default: the sources)' },
-        mode: { schema: Q.enum([...Object.keys(MODE_ALIASES), ...NOT_IMPLEMENTED], 'driving'), description: 'driving, walk or cycle' },
+        mode: { schema: Q.enum(MODE_VALUES, 'driving'), description: 'driving, walk or cycle' },
         radius: { schema: Q.int({ min: 1, max: SNAP_RADIUS.max, default: SNAP_RADIUS.default }), description: 'Snap radius in metres' },
         traffic: { schema: Q.enum(['none', 'live', 'forecast'], 'none'), description: `As /route: live or forecast speeds where published (at most ${TRAFFIC_MATRIX_MAX_CELLS} cells)` },
         depart_at: { schema: Q.str({ maxLength: 40 }), aliases: ['departure_time'], description: "traffic=forecast: RFC 3339, Unix epoch seconds or 'now'" },
@@ -97,13 +80,13 @@ export const routes: RouteDef[] = [
       examples: [{ query: 'sources=-5.6333,32.7667;-5.80,32.90&destinations=-5.70,32.80;-5.6333,32.7667&radius=5000', summary: 'Sikonge, Tanzania' }],
     },
     async handler(req, ctx): Promise<Reply> {
-      const sources = req.q.sources as [number, number][];
-      const destinations = (req.q.destinations as [number, number][] | undefined)?.length ? req.q.destinations : sources;
+      const sources = req.q.sources;
+      const destinations = req.q.destinations?.length ? req.q.destinations : sources;
       checkSize(sources, destinations, MATRIX_LIMITS.maxPointsGet);
-      return matrixReply(ctx, { sources, destinations, mode: mode(req.q.mode), radius: req.q.radius, ...trafficOf(req.q.traffic, req.q.depart_at) }, !!req.key?.test);
+      return matrixReply(ctx, { sources, destinations, mode: travelMode(req.q.mode), radius: req.q.radius, ...trafficOf(req.q.traffic, req.q.depart_at) }, !!req.key?.test);
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/route/matrix',
     scope: 'routing',
@@ -131,7 +114,7 @@ export const routes: RouteDef[] = [
       const sources = (b.sources as []).map(toPair);
       const destinations = b.destinations?.length ? (b.destinations as []).map(toPair) : sources;
       checkSize(sources, destinations, MATRIX_LIMITS.maxPoints);
-      return matrixReply(ctx, { sources, destinations, mode: mode(b.mode), radius: b.radius ?? SNAP_RADIUS.default, ...trafficOf(b.traffic, b.depart_at) }, !!req.key?.test);
+      return matrixReply(ctx, { sources, destinations, mode: travelMode(b.mode), radius: b.radius ?? SNAP_RADIUS.default, ...trafficOf(b.traffic, b.depart_at) }, !!req.key?.test);
     },
-  },
+  }),
 ];

@@ -1,18 +1,17 @@
 // POST /route/optimize: the visiting order of up to 200 stops, time-window aware (task `route_optimize`,
 // workers/routing/optimize/optimize.ts).
 import type { Reply, RouteDef } from '../http/types.ts';
+import { route } from '../http/types.ts';
 import { HttpError } from '../http/types.ts';
-import { MODE_ALIASES, NOT_IMPLEMENTED } from './route.ts';
-import { SNAP_RADIUS } from '../core/limits.ts';
+import { MODE_VALUES, travelMode } from '../core/modes.ts';
+import { MAX_STOPS, SNAP_RADIUS } from '../core/limits.ts';
+import { LAT, LNG, POINT } from '../core/points.ts';
+import type { OptimizeArgs } from '../core/tasks/index.ts';
 
-/** Stops per request (plan-independent). */
-export const MAX_STOPS = 200;
-
-const latlng = { type: 'array', prefixItems: [{ type: 'number', minimum: -90, maximum: 90 }, { type: 'number', minimum: -180, maximum: 180 }], minItems: 2, maxItems: 2 };
-const place = { oneOf: [{ type: 'object', required: ['lat', 'lng'], properties: { lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 } } }, latlng] };
+const place = POINT;
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'POST',
     path: '/route/optimize',
     scope: 'routing',
@@ -33,14 +32,14 @@ export const routes: RouteDef[] = [
             items: {
               type: 'object', required: ['lat', 'lng'],
               properties: {
-                lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 },
+                lat: LAT, lng: LNG,
                 id: { type: 'string', maxLength: 200 },
                 service_s: { type: 'number', minimum: 0, maximum: 86400 },
                 time_window: { type: 'array', items: { type: 'number', minimum: 0 }, minItems: 2, maxItems: 2, description: '[from_s, to_s] after departure' },
               },
             },
           },
-          mode: { type: 'string', enum: [...Object.keys(MODE_ALIASES), ...NOT_IMPLEMENTED], default: 'driving' },
+          mode: { type: 'string', enum: MODE_VALUES, default: 'driving' },
           radius: { type: 'integer', minimum: 1, maximum: SNAP_RADIUS.max, default: SNAP_RADIUS.default },
         },
       },
@@ -66,14 +65,13 @@ export const routes: RouteDef[] = [
     },
     async handler(req, ctx): Promise<Reply> {
       const b = req.body;
-      const m = String(b.mode ?? 'driving').toLowerCase();
-      if (NOT_IMPLEMENTED.includes(m)) throw new HttpError(501, 'not_implemented', `mode=${m} is not available in this build; use driving, walk or cycle.`);
+      const mode = travelMode(b.mode);
       const pair = (p: any): [number, number] | undefined => (p === undefined ? undefined : Array.isArray(p) ? [p[0], p[1]] : [p.lat, p.lng]);
       b.stops.forEach((s: any, i: number) => {
         if (s.time_window && s.time_window[0] > s.time_window[1]) throw new HttpError(400, 'invalid_parameter', `Parameter 'stops[${i}].time_window' must be [from_s, to_s] with from_s ≤ to_s.`);
       });
-      const args = { start: pair(b.start)!, end: pair(b.end), round_trip: b.round_trip, stops: b.stops, mode: MODE_ALIASES[m], radius: b.radius ?? SNAP_RADIUS.default };
+      const args = { start: pair(b.start)!, end: pair(b.end), round_trip: b.round_trip, stops: b.stops as OptimizeArgs['stops'] /* each time_window validated as exactly [from_s, to_s] */, mode, radius: b.radius ?? SNAP_RADIUS.default };
       return { task: await ctx.pool.run('route_optimize', args, !!req.key?.test) };
     },
-  },
+  }),
 ];

@@ -1,4 +1,4 @@
-// OSRM v5 HTTP API under /osrm/ (issue 12 §3): a client of a self-hosted osrm-routed (MapLibre and
+// OSRM v5 HTTP API under /osrm/: a client of a self-hosted osrm-routed (MapLibre and
 // Leaflet routing controls, OSRM client libraries) changes only its base URL. Request grammar and
 // response shapes follow OSRM's docs/http.md: GET /osrm/{service}/v1/{profile}/{coordinates}[.json]
 // with `lng,lat;lng,lat…` or `polyline(…)`/`polyline6(…)`, options in the query string, and
@@ -8,21 +8,17 @@
 import type { TaskOp } from '../core/tasks/index.ts';
 import polyline from '@mapbox/polyline';
 import type { Req, Reply, RouteDef, AppContext } from '../http/types.ts';
-import { Q, type Schema } from '../http/operation.ts';
-import { MAX_VIA, SNAP_RADIUS } from '../core/limits.ts';
+import { Q, type Schema } from '../http/declaration.ts';
+import { MATRIX_LIMITS, MAX_VIA, SNAP_RADIUS } from '../core/limits.ts';
 import { MAX_ALTERNATIVES } from '../core/guidance.ts';
+import { OSRM_PROFILES, type Mode } from '../core/modes.ts';
+import { ANNOTATIONS } from '../core/osrm.ts';
 import type { TaskReply } from '../core/task.ts';
-import { MATRIX_LIMITS } from './matrix.ts';
 
-/** OSRM profile names (and the car/foot/bike names of OSRM's own profiles) → our modes. */
-const PROFILES: Record<string, 'driving' | 'walk' | 'cycle'> = {
-  driving: 'driving', car: 'driving', walking: 'walk', foot: 'walk', cycling: 'cycle', bike: 'cycle', bicycle: 'cycle',
-};
 /** Coordinates per route request: origin, destination and MAX_VIA via points, as /route. */
 export const OSRM_MAX_COORDINATES = MAX_VIA + 2;
 /** nearest?number= at most. */
 export const OSRM_MAX_NEAREST = 100;
-const ANNOTATIONS = ['duration', 'distance', 'speed', 'weight', 'datasources', 'nodes'];
 
 /** A 400 in OSRM's shape. */
 class OsrmError extends Error {
@@ -101,8 +97,8 @@ function common(q: URLSearchParams, n: number) {
   return { skipWaypoints: bool(q, 'skip_waypoints', false), radius: radiusOf(q, n) };
 }
 
-function profileOf(p: string): 'driving' | 'walk' | 'cycle' {
-  return PROFILES[p] ?? fail('InvalidValue', `Unknown profile '${p}': use driving, walking or cycling (car, foot, bike).`);
+function profileOf(p: string): Mode {
+  return OSRM_PROFILES[p] ?? fail('InvalidValue', `Unknown profile '${p}': use driving, walking or cycling (car, foot, bike).`);
 }
 
 /** The worker answered: an OSRM error body becomes a 400; our own errors (never expected here) pass through. */
@@ -127,7 +123,7 @@ function outputOptions(q: URLSearchParams) {
   if (annRaw === 'true') annotations = ANNOTATIONS.filter((a) => a !== 'nodes');
   else if (annRaw !== 'false') {
     annotations = annRaw.split(',');
-    if (annotations.some((a) => !ANNOTATIONS.includes(a))) fail('InvalidQuery', `Option 'annotations' must be true, false or a list of ${ANNOTATIONS.join(', ')}.`);
+    if (annotations.some((a) => !(ANNOTATIONS as readonly string[]).includes(a))) fail('InvalidQuery', `Option 'annotations' must be true, false or a list of ${ANNOTATIONS.join(', ')}.`);
   }
   const overview = oneOf(q, 'overview', ['simplified', 'full', 'false', 'by_legs'] as const, 'simplified');
   if (overview === 'by_legs') fail('NotImplemented', "overview=by_legs is not supported; use full, simplified or false.");

@@ -1,9 +1,9 @@
-// Places from OpenStreetMap (issue 15 §4): businesses, markets and protected areas of the full-tag
+// Places from OpenStreetMap: businesses, markets and protected areas of the full-tag
 // extracts an operator builds with `npm run graph-build -- pois --input country.osm.pbf`. The default
 // data (road-only extracts) has none, so these capabilities are off until such a build is loaded.
 import type { TaskOp } from '../core/tasks/index.ts';
-import { HttpError, type AppContext, type RouteDef } from '../http/types.ts';
-import { Q, type Schema } from '../http/operation.ts';
+import { HttpError, type AppContext, type RouteDef, route } from '../http/types.ts';
+import { Q, type Schema } from '../http/declaration.ts';
 import type { PoiKind } from '../core/format/pois.ts';
 
 /** Radius (metres) and limit of the places endpoints: one definition for the schemas. */
@@ -30,7 +30,7 @@ const point = {
 const limit = { schema: Q.int({ min: 1, max: PLACES_LIMITS.limit.max, default: PLACES_LIMITS.limit.default }) };
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET', path: '/businesses/search', scope: 'geo',
     capabilities: ['businesses_search'],
     ready: has('business', 'businesses_search'),
@@ -55,8 +55,8 @@ export const routes: RouteDef[] = [
       if (lng !== undefined && lat === undefined) return badPair('lat');
       return { task: await ctx.pool.run('businesses_search', { q, category, lat, lng, radius, limit }, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/markets', scope: 'geo',
     capabilities: ['markets'],
     ready: has('market', 'markets_list'),
@@ -78,8 +78,8 @@ export const routes: RouteDef[] = [
       if (lng !== undefined && lat === undefined) return badPair('lat');
       return { task: await ctx.pool.run('markets_list', { q, lat, lng, radius, limit }, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/markets/:id', scope: 'geo',
     capabilities: ['markets'],
     ready: has('market', 'market_by_id'),
@@ -93,8 +93,8 @@ export const routes: RouteDef[] = [
     async handler(req, ctx) {
       return { task: await ctx.pool.run('market_by_id', { id: req.params.id }, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/protected-areas/at', scope: 'geo',
     capabilities: ['protected_areas'],
     ready: has('protected_area', 'protected_at'),
@@ -110,8 +110,8 @@ export const routes: RouteDef[] = [
     async handler(req, ctx) {
       return { task: await ctx.pool.run('protected_at', { lat: req.q.lat, lng: req.q.lng }, sandbox(req)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/protected-areas/nearby', scope: 'geo',
     capabilities: ['protected_areas'],
     ready: has('protected_area', 'protected_nearby'),
@@ -129,7 +129,7 @@ export const routes: RouteDef[] = [
     async handler(req, ctx) {
       return { task: await ctx.pool.run('protected_nearby', { lat: req.q.lat, lng: req.q.lng, radius: req.q.radius, limit: req.q.limit }, sandbox(req)) };
     },
-  },
+  }),
 ];
 
 function badPair(missing: string): never {

@@ -1,18 +1,12 @@
 // GET /route: a declared operation (validated before the handler), then one `route` task in the pool.
 import type { GuidedRouteArgs } from '../core/tasks/index.ts';
 import type { RouteDef } from '../http/types.ts';
+import { route } from '../http/types.ts';
 import { HttpError } from '../http/types.ts';
-import { Q } from '../http/operation.ts';
+import { Q } from '../http/declaration.ts';
 import { MAX_VIA, SNAP_RADIUS } from '../core/limits.ts';
+import { MODE_VALUES, travelMode } from '../core/modes.ts';
 import { GUIDANCE_LANGS, MAX_ALTERNATIVES, negotiateLang } from '../core/guidance.ts';
-
-/** Accepted spellings of each mode. */
-export const MODE_ALIASES: Record<string, 'driving' | 'walk' | 'cycle'> = {
-  driving: 'driving', drive: 'driving', car: 'driving',
-  walk: 'walk', walking: 'walk', foot: 'walk',
-  cycle: 'cycle', cycling: 'cycle', bicycle: 'cycle', bike: 'cycle',
-};
-export const NOT_IMPLEMENTED = ['truck', 'hgv', 'transit'];
 
 /** `depart_at` as epoch ms: RFC 3339, Unix epoch seconds (as the alt platform's departure_time) or 'now'. */
 export function departAt(v: string): number {
@@ -55,7 +49,7 @@ export function guidanceArgs(q: Record<string, any>, acceptLanguage: string | un
 }
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET',
     path: '/route',
     scope: 'routing',
@@ -69,7 +63,7 @@ export const routes: RouteDef[] = [
         from: { schema: Q.latlng(), required: true, aliases: ['origin'], description: 'Start, LAT,LNG' },
         to: { schema: Q.latlng(), required: true, aliases: ['destination'], description: 'End, LAT,LNG' },
         via: { schema: Q.latlngList(MAX_VIA), aliases: ['waypoints'], description: `Up to ${MAX_VIA} intermediate points, LAT,LNG;LAT,LNG` },
-        mode: { schema: Q.enum([...Object.keys(MODE_ALIASES), ...NOT_IMPLEMENTED], 'driving'), description: 'driving, walk or cycle (aliases car, walking, cycling, bicycle); truck, hgv and transit answer 501' },
+        mode: { schema: Q.enum(MODE_VALUES, 'driving'), description: 'driving, walk or cycle (aliases car, walking, cycling, bicycle); truck, hgv and transit answer 501' },
         radius: { schema: Q.int({ min: 1, max: SNAP_RADIUS.max, default: SNAP_RADIUS.default }), description: 'Snap radius in metres' },
         steps: { schema: Q.bool(false), description: 'true adds legs[].steps[]: turn-by-turn maneuvers, names and instructions (docs/guidance.md)' },
         lang: { schema: Q.enum(GUIDANCE_LANGS), aliases: ['language'], description: 'Instruction language: en, fr, pt, ar or sw; without it Accept-Language decides, else en' },
@@ -109,15 +103,11 @@ export const routes: RouteDef[] = [
     },
     async handler(req, ctx) {
       const { from, to, via = [], radius } = req.q;
-      const modeRaw = String(req.q.mode).toLowerCase();
-      if (NOT_IMPLEMENTED.includes(modeRaw)) {
-        throw new HttpError(501, 'not_implemented', `mode=${modeRaw} is not available in this build; use driving, walk or cycle.`);
-      }
-      const mode = MODE_ALIASES[modeRaw];
+      const mode = travelMode(req.q.mode);
       const traffic = req.q.traffic === 'none' ? undefined : req.q.traffic;
       const depart_at = req.q.depart_at === undefined ? undefined : departAt(req.q.depart_at);
       const guidance = guidanceArgs(req.q, req.headers['accept-language'], via.length > 0);
       return { task: await ctx.pool.run('route', { from, to, via, mode, radius, traffic, depart_at, ...guidance }, !!req.key?.test) };
     },
-  },
+  }),
 ];

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { capabilityDocument } from '../capabilities.ts';
 import { requireAdmin } from '../http/admin.ts';
-import { HttpError, type RouteDef } from '../http/types.ts';
-import { Q } from '../http/operation.ts';
+import { HttpError, type RouteDef, route } from '../http/types.ts';
+import { Q } from '../http/declaration.ts';
 import { openapiJson } from '../http/openapi.ts';
 import { PLANS } from '../auth/scopes.ts';
-import { secondsToMonthEnd } from '../auth/limits.ts';
+import { secondsToMonthEnd } from '../auth/quota.ts';
 import { ROOT } from '../core/config.ts';
 
 const text = (s: string | Uint8Array, type: string, headers?: Record<string, string>) => ({
@@ -70,7 +70,7 @@ const str = { type: 'string' };
 const bytes = (contentType: string, description: string) => ({ 200: { description, contentType } });
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET', path: '/capabilities', scope: null,
     decl: {
       summary: 'What this build can do: every capability, true only when it works end to end', tag: 'service',
@@ -91,8 +91,8 @@ export const routes: RouteDef[] = [
       examples: [{}],
     },
     handler: (_req, ctx) => ({ json: capabilityDocument(ctx.routes, ctx) }),
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '//healthz', scope: null,
     decl: {
       summary: 'Liveness and readiness: workers, queue, database, loaded datasets', tag: 'service',
@@ -127,8 +127,8 @@ export const routes: RouteDef[] = [
         },
       };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '//metrics', scope: null,
     decl: {
       summary: 'Prometheus metrics', tag: 'service', auth: 'admin',
@@ -137,10 +137,10 @@ export const routes: RouteDef[] = [
     },
     handler: (req, ctx) => {
       requireAdmin(req, ctx);
-      return text(ctx.metrics.render({ queue: ctx.pool.queued, workers: ctx.pool.threads, rejections: ctx.limits.rejections }), 'text/plain; version=0.0.4');
+      return text(ctx.metrics.render({ queue: ctx.pool.queued, workers: ctx.pool.threads, rejections: ctx.quota.rejections }), 'text/plain; version=0.0.4');
     },
-  },
-  {
+  }),
+  route({
     method: 'POST', path: '//admin/reload', scope: null,
     decl: {
       summary: 'Reload the datasets from BUILT_DIR into the worker pool without dropping requests', tag: 'service', auth: 'admin',
@@ -156,8 +156,8 @@ export const routes: RouteDef[] = [
       const r = await ctx.pool.reload();
       return { status: r.ok ? 200 : 409, json: { reload: r } };
     },
-  },
-  {
+  }),
+  route({
     // Diagnostics: proves a key works; `pool=1` also round-trips the worker pool (used by bench http).
     method: 'GET', path: '/ping', scope: 'any',
     decl: {
@@ -170,8 +170,8 @@ export const routes: RouteDef[] = [
       if (req.q.pool) return { task: await ctx.pool.run('ping', null, !!req.key?.test) };
       return { json: { ok: true } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/usage', scope: 'any',
     decl: {
       summary: "This key's requests this month against its plan", tag: 'service',
@@ -203,15 +203,15 @@ export const routes: RouteDef[] = [
           usage: {
             key_id: k.id, project: k.project, plan: k.plan, test: k.test,
             month: new Date(now).toISOString().slice(0, 7),
-            used: ctx.limits.usage(k.id) ?? 0,
+            used: ctx.quota.usage(k.id) ?? 0,
             limit: Number.isFinite(limit) ? limit : null,
             resets_in_s: secondsToMonthEnd(now),
           },
         },
       };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/openapi.json', scope: null,
     decl: {
       summary: 'This API as an OpenAPI 3.1 document, generated from the route declarations', tag: 'service',
@@ -219,18 +219,18 @@ export const routes: RouteDef[] = [
       examples: [{}],
     },
     handler: (_req, ctx) => text(openapiJson(ctx.routes, ctx.config.baseUrl), 'application/json; charset=utf-8'),
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '//docs', scope: null,
     decl: { summary: 'The README (Markdown)', tag: 'service', responses: bytes('text/markdown; charset=utf-8', 'README.md'), examples: [{}] },
     handler: () => doc('README.md'),
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '//reference', scope: null,
     decl: { summary: 'The interactive API reference (HTML, served entirely from this host)', tag: 'service', responses: bytes('text/html; charset=utf-8', 'The reference page'), examples: [{}] },
     handler: () => text(PAGE, 'text/html; charset=utf-8'),
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '//reference/guides/:name', scope: null,
     decl: {
       summary: 'A guide from docs/ (Markdown)', tag: 'service',
@@ -239,8 +239,8 @@ export const routes: RouteDef[] = [
       examples: [{ params: { name: 'routing' } }],
     },
     handler: (req) => doc(`docs/${req.params.name}.md`),
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '//reference/assets/:file', scope: null,
     decl: {
       summary: 'Files of the reference page viewer (swagger-ui-dist)', tag: 'service',
@@ -259,5 +259,5 @@ export const routes: RouteDef[] = [
       }
       return text(b, ASSETS[f], CACHE);
     },
-  },
+  }),
 ];

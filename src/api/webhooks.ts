@@ -1,8 +1,8 @@
 // /api/v1/webhooks: a project's outgoing webhook endpoints, their delivery log and replay.
 // The key's mode picks the endpoints: a test key manages (and its events reach) test
 // endpoints only, a live key live ones. Sending is src/webhooks/dispatcher.ts.
-import { HttpError, type Req, type RouteDef } from '../http/types.ts';
-import { Q } from '../http/operation.ts';
+import { HttpError, type Req, type RouteDef, route } from '../http/types.ts';
+import { Q } from '../http/declaration.ts';
 import { EVENT_TYPES } from '../webhooks/events.ts';
 import { createEndpoint, listEndpoints, getEndpoint, updateEndpoint, deleteEndpoint, deliveries, replay, endpointJson, MAX_ENDPOINTS } from '../webhooks/endpoints.ts';
 
@@ -25,7 +25,7 @@ const EXAMPLE_ID = { id: '{{webhook.id}}' };
 const AFTER = 'POST /webhooks';
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'POST', path: '/webhooks', scope: 'logistics', capabilities: ['trip_outcome_webhook'],
     ready: (ctx) => !!ctx.webhooks,
     note: `Outgoing webhooks (${EVENT_TYPES.join(', ')}): signed (Svc-Signature t=…,v1=HMAC-SHA256), queued in PostgreSQL with the write, retried for about 24 h, with a delivery log and replay — see docs/webhooks.md.`,
@@ -43,8 +43,8 @@ export const routes: RouteDef[] = [
       status: 201,
       json: { webhook: await createEndpoint(ctx.store, mode(req), req.body, actor(req), ctx.config.webhookAllowPrivate) },
     }),
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/webhooks', scope: 'logistics',
     decl: {
       summary: "The project's webhook endpoints for this key's mode", tag: 'webhooks',
@@ -52,8 +52,8 @@ export const routes: RouteDef[] = [
       examples: [{}],
     },
     handler: async (req, ctx) => ({ json: { webhooks: await listEndpoints(ctx.store, req.key!.project, req.key!.test) } }),
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/webhooks/:id', scope: 'logistics',
     decl: {
       summary: 'One webhook endpoint', tag: 'webhooks', params: idParam,
@@ -65,8 +65,8 @@ export const routes: RouteDef[] = [
       if (!r) throw notFound(req.params.id);
       return { json: { webhook: endpointJson(r) } };
     },
-  },
-  {
+  }),
+  route({
     method: 'PATCH', path: '/webhooks/:id', scope: 'logistics',
     decl: {
       summary: 'Change a webhook endpoint (url, events, description, enabled)', tag: 'webhooks', params: idParam,
@@ -82,8 +82,8 @@ export const routes: RouteDef[] = [
       if (!r) throw notFound(req.params.id);
       return { json: { webhook: r } };
     },
-  },
-  {
+  }),
+  route({
     method: 'DELETE', path: '/webhooks/:id', scope: 'logistics',
     decl: {
       summary: 'Delete a webhook endpoint (pending deliveries to it stop)', tag: 'webhooks', params: idParam,
@@ -94,8 +94,8 @@ export const routes: RouteDef[] = [
       if (!(await deleteEndpoint(ctx.store, mode(req), req.params.id, actor(req)))) throw notFound(req.params.id);
       return { json: { deleted: true, id: req.params.id } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/webhooks/:id/deliveries', scope: 'logistics',
     decl: {
       summary: 'The event log of an endpoint: deliveries, newest first, with every attempt', tag: 'webhooks', params: idParam,
@@ -129,8 +129,8 @@ export const routes: RouteDef[] = [
       if (!e) throw notFound(req.params.id);
       return { json: { webhook_id: e.id, deliveries: await deliveries(ctx.store, e.id, req.q.limit) } };
     },
-  },
-  {
+  }),
+  route({
     method: 'POST', path: '/webhooks/:id/replay', scope: 'logistics',
     decl: {
       summary: 'Send events again to an endpoint: one event by id, or every subscribed event since a time', tag: 'webhooks', params: idParam,
@@ -149,5 +149,5 @@ export const routes: RouteDef[] = [
       ctx.webhooks?.wake();
       return { status: 202, json: { queued: n } };
     },
-  },
+  }),
 ];

@@ -2,7 +2,7 @@
 // all keys are cached in memory by hash and refreshed from `updated_at` every 500 ms, so a
 // revocation made by the CLI, or on any other node of the same database, takes effect within 1 s.
 import type { Store } from '../store/index.ts';
-import type { KeyInfo } from '../http/types.ts';
+import type { KeyInfo } from './key-info.ts';
 import { hashKey, KEY_RE } from './keys.ts';
 import { log } from '../core/log.ts';
 

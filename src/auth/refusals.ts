@@ -3,7 +3,7 @@
 // written to key_refusals in one statement per flush; a flood of refusals keeps only the
 // newest RING entries per interval and counts the rest as dropped.
 import type { Store } from '../store/index.ts';
-import type { KeyInfo } from '../http/types.ts';
+import type { KeyInfo } from './key-info.ts';
 import { log } from '../core/log.ts';
 
 const RING = 2000;

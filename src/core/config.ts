@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 /**
  * Young generation of a worker thread's heap, MB (default of `WORKER_YOUNG_MB`; src/pool/worker-pool.ts). V8 grows it
  * to 48 MB in a thread that makes garbage (map matching, large matrices) and keeps it resident, fully
- * committed once grown: most of what a busy worker adds beyond its code (issue 11 §6). 8 against 6,
+ * committed once grown: most of what a busy worker adds beyond its code. 8 against 6,
  * alternated (2026-11-24/25): extra RSS per busy worker on the 4M-node graph (`bench -- memory`, two runs
  * each) routes 21.7 / 21.4 against 23.3 / 18.2 MB, 100 × 100 matrices 24.5 / 24.9 against 20.7 / 19.8,
  * matching 27.4 / 24.0 against 21.4 / 22.8, isochrones 24.1 / 21.7 against 20.0 / 16.8; but over HTTP

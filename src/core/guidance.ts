@@ -4,6 +4,12 @@
 export const GUIDANCE_LANGS = ['en', 'fr', 'pt', 'ar', 'sw'] as const;
 export type GuidanceLang = (typeof GUIDANCE_LANGS)[number];
 
+/** A language tag ("pt-BR", "sw_KE", "FR") → the guidance language it names, or null. */
+export function guidanceLang(tag: string): GuidanceLang | null {
+  const l = tag.toLowerCase().split(/[-_]/)[0];
+  return (GUIDANCE_LANGS as readonly string[]).includes(l) ? (l as GuidanceLang) : null;
+}
+
 /** alternatives=N answers at most this many extra routes. */
 export const MAX_ALTERNATIVES = 3;
 

@@ -25,6 +25,23 @@ export const SNAP_RADIUS: Limit = { default: 1000, max: 10_000 };
 /** Intermediate points of one route. */
 export const MAX_VIA = 25;
 
+/** Contours of one isochrone and their largest values (plan-independent). */
+export const ISOCHRONE_LIMITS = { contours: 4, minutes: 120, meters: 100_000 };
+/** Points of one map-matched trace (plan-independent). */
+export const MAX_TRACE_POINTS = 2000;
+/** Stops of one trip optimisation (plan-independent). */
+export const MAX_STOPS = 200;
+
+/** Plan-independent limits of one matrix request. */
+export const MATRIX_LIMITS = {
+  /** points per side in a POST body */
+  maxPoints: 1000,
+  /** sources × destinations */
+  maxCells: 1_000_000,
+  /** points per side in a GET URL (longer lists belong in a POST body) */
+  maxPointsGet: 100,
+};
+
 /** Cells of one traffic-aware matrix: each cell is its own search over the traffic weights (workers/routing/matrix/task.ts). */
 export const TRAFFIC_MATRIX_MAX_CELLS = 2_500;
 

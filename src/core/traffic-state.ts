@@ -1,5 +1,5 @@
 // Live and historical traffic of one routed graph, in shared memory: the main thread writes it
-// (src/api/traffic/speeds.ts), every worker reads it at query time (workers/traffic, and routes
+// (src/traffic/speeds.ts), every worker reads it at query time (workers/traffic, and routes
 // with traffic=live|forecast), so a new speed reaches every thread without a copy or a rebuild.
 // Index i = 2 * edge + dir (dir 0: u→v, 1: v→u) over the graph's compressed base edges.
 

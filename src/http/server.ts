@@ -5,9 +5,10 @@ import { randomBytes } from 'node:crypto';
 import { ATTRIBUTION_HEADER, withAttribution } from '../core/attribution.ts';
 import { Router, normalisePath, displayPath, isCanonical } from './router.ts';
 import { Metrics } from './metrics.ts';
+import { httpErrorOf } from './domain-errors.ts';
 import { HttpError, type AppContext, type KeyInfo, type Method, type Reply, type Req, type RouteDef } from './types.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
-import type { Limits } from '../auth/limits.ts';
+import type { Quota } from '../auth/quota.ts';
 import { RequestLog } from './request-log.ts';
 import { log } from '../core/log.ts';
 import { checkOrigin } from '../auth/origins.ts';
@@ -52,7 +53,7 @@ export interface HttpDeps {
   ctx: AppContext;
   router: Router;
   auth: Authenticator;
-  limits: Limits;
+  quota: Quota;
   metrics: Metrics;
   /** Cross-origin policy (default: any origin; browser keys restrict it). */
   cors?: CorsPolicy;
@@ -293,10 +294,11 @@ export class HttpServer {
     let reply: Reply;
     try {
       reply = await this.handle(req, route, body);
-    } catch (e) {
+    } catch (thrown) {
+      const e = httpErrorOf(thrown) ?? thrown;
       if (e instanceof HttpError) reply = routeError(route, e.status, e.code, e.message, e.headers);
       else if (e instanceof Overloaded) {
-        this.d.limits.rejections.overloaded++;
+        this.d.quota.rejections.overloaded++;
         reply = routeError(route, 503, 'overloaded', 'The server is at capacity and could not answer in time; retry after the number of seconds in Retry-After.',
           { 'Retry-After': String(e.retryAfter) });
       } else {
@@ -310,7 +312,7 @@ export class HttpServer {
 
   private async handle(req: Req, route: RouteDef, body: Promise<string> | null): Promise<Reply> {
     if (this.life.phase === 'closed') return routeError(route, 503, 'shutting_down', 'The server is shutting down; retry shortly.');
-    // Key, scope and limits before the body is even decoded: refusing costs no parse.
+    // Key, scope and quota before the body is even decoded: refusing costs no parse.
     if (route.scope !== null) {
       const header = req.headers.authorization ?? (route.keyInQuery ? bearerFromQuery(req.query) : undefined);
       const a = this.d.auth.lookupCached(header) ?? (await this.d.auth.lookup(header));
@@ -331,7 +333,7 @@ export class HttpServer {
           return errorReply(403, 'forbidden', o.message);
         }
       }
-      const admitted = this.d.limits.admit(key);
+      const admitted = this.d.quota.admit(key);
       const v = admitted instanceof Promise ? await admitted : admitted;
       if (!v.ok) {
         this.d.ctx.refusals?.record(key, 429, v.code, `${route.method} ${displayPath(route.path)}`);

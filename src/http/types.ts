@@ -5,27 +5,17 @@ import type { TaskReply } from '../core/task.ts';
 import type { WorkerPool } from '../pool/worker-pool.ts';
 import type { Store } from '../store/index.ts';
 import type { Config } from '../core/config.ts';
-import type { Limits } from '../auth/limits.ts';
+import type { Quota } from '../auth/quota.ts';
 import type { Metrics } from './metrics.ts';
-import type { Declaration } from './operation.ts';
+import type { BodyOf, Declaration, QueryOf } from './declaration.ts';
+import type { KeyInfo } from '../auth/key-info.ts';
+
+export type { KeyInfo };
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** The key a request was authenticated with (never the secret itself). */
-export interface KeyInfo {
-  id: string;
-  project: string;
-  plan: 'free' | 'developer' | 'enterprise';
-  scopes: string[];
-  /** svc_test_ key: sandbox, never touches live data. */
-  test: boolean;
-  /** Browser key: the web origins it may be used from (null for server keys). */
-  origins?: string[] | null;
-  /** Per-key burst limit (requests per second); null = the server's BURST_RPS. */
-  burstRps?: number | null;
-}
-
-export interface Req {
+/** A request; Q and B are the query and body types its declaration gives (QueryOf, BodyOf). */
+export interface Req<Q = Record<string, any>, B = any> {
   method: Method;
   /** Path below the version prefix, e.g. "/route". */
   path: string;
@@ -35,9 +25,9 @@ export interface Req {
   /** Lower-cased header names. */
   headers: Record<string, string>;
   /** Parsed JSON body (POST/PUT/PATCH), undefined otherwise. */
-  body: any;
+  body: B;
   /** Validated query of a declared route: canonical names, coerced types, defaults applied (operation.ts). */
-  q: Record<string, any>;
+  q: Q;
   key: KeyInfo | null;
   /** Peer address, filled only for routes without a key (scope null). */
   ip?: string;
@@ -57,7 +47,7 @@ export interface AppContext {
   pool: WorkerPool;
   store: Store;
   config: Config;
-  limits: Limits;
+  quota: Quota;
   metrics: Metrics;
   /** Requests refused to a known key (403, 429), for the dashboard. */
   refusals?: import('../auth/refusals.ts').Refusals;
@@ -69,7 +59,7 @@ export interface AppContext {
   lifecycle?: import('./drain.ts').Lifecycle;
 }
 
-export interface RouteDef {
+export interface RouteDef<D extends Declaration = Declaration> {
   method: Method;
   /** Relative to /api/v1 (and /v1); ":name" marks a path parameter. Absolute paths start with "//" (e.g. "//embed/map"). */
   path: string;
@@ -83,7 +73,7 @@ export interface RouteDef {
   note?: string;
   /** Why the capability is off when ready() is false (e.g. which part is missing), for the capability document. */
   offNote?: (ctx: AppContext) => string;
-  handler: (req: Req, ctx: AppContext) => Promise<Reply> | Reply;
+  handler: (req: Req<QueryOf<D['query']>, BodyOf<D['body']>>, ctx: AppContext) => Promise<Reply> | Reply;
   /**
    * Also accept the key as `?key=` (compat layers, tiles, SDK and other browser-loaded URLs whose
    * clients cannot set headers). The request log records the path only, so the key is never logged.
@@ -95,7 +85,15 @@ export interface RouteDef {
    */
   errorBody?: (status: number, code: string, message: string) => Record<string, unknown>;
   /** The declaration: schemas for path, query and body, responses and examples (operation.ts). Validated before the handler. */
-  decl: Declaration;
+  decl: D;
+}
+
+/**
+ * A route whose handler receives `req.q` and `req.body` typed from its declaration (QueryOf,
+ * BodyOf): renaming a parameter in the declaration fails to compile where the handler reads it.
+ */
+export function route<const D extends Declaration>(r: RouteDef<D>): RouteDef {
+  return r as unknown as RouteDef;
 }
 
 /** An expected failure, answered as {"error":{"code","message"}} with this status. */

@@ -4,7 +4,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Store } from './store.ts';
+import type { PoolClient } from 'pg';
+
+/** What migrations need of the store: one transaction (the store passes itself; no import back). */
+export interface Transactional {
+  tx<T>(fn: (c: PoolClient) => Promise<T>): Promise<T>;
+}
 
 const DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 const LOCK = 7413001;
@@ -16,7 +21,7 @@ export function migrationFiles(): { version: number; name: string; sql: string }
     .map((f) => ({ version: Number(f.slice(0, 3)), name: f, sql: readFileSync(join(DIR, f), 'utf8') }));
 }
 
-export async function migrate(store: Store): Promise<string[]> {
+export async function migrate(store: Transactional): Promise<string[]> {
   const applied: string[] = [];
   await store.tx(async (c) => {
     await c.query('SELECT pg_advisory_xact_lock($1)', [LOCK]);

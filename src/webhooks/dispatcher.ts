@@ -9,7 +9,7 @@ import https from 'node:https';
 import type { Store } from '../store/index.ts';
 import { log } from '../core/log.ts';
 import { SIGNATURE_HEADER, signatureHeader } from './sign.ts';
-import { publicOnlyLookup } from './target.ts';
+import { publicOnlyLookup } from '../net/public-address.ts';
 
 /** Seconds to wait after attempt n (1-based) fails: 30 s doubling to 8 h, about 24 h in all. */
 export const RETRY_SCHEDULE_S = [30, 60, 120, 240, 480, 960, 1920, 3600, 7200, 14400, 28800, 28800];

@@ -3,7 +3,7 @@
 import type { Store } from '../store/index.ts';
 import { randomBase62 } from '../auth/keys.ts';
 import { audit } from '../store/audit.ts';
-import { HttpError } from '../http/types.ts';
+import { InvalidField, LimitReached } from '../core/errors.ts';
 import { checkWebhookUrl } from './target.ts';
 import { EVENT_TYPES } from './events.ts';
 import { newSecret } from './sign.ts';
@@ -24,9 +24,9 @@ export function endpointJson(r: any, secret?: string) {
 
 export function checkEvents(v: unknown): string[] {
   const list = (Array.isArray(v) ? v : [v]).filter((x) => x !== undefined && x !== '').map(String);
-  if (!list.length) throw new HttpError(400, 'invalid_parameter', `Field 'events' needs at least one of ${EVENT_TYPES.join(', ')}.`);
+  if (!list.length) throw new InvalidField('events', `needs at least one of ${EVENT_TYPES.join(', ')}`);
   const bad = list.filter((e) => !(EVENT_TYPES as readonly string[]).includes(e));
-  if (bad.length) throw new HttpError(400, 'invalid_parameter', `Field 'events' has unknown type '${bad[0]}'; known: ${EVENT_TYPES.join(', ')}.`);
+  if (bad.length) throw new InvalidField('events', `has unknown type '${bad[0]}'; known: ${EVENT_TYPES.join(', ')}`);
   return [...new Set(list)];
 }
 
@@ -39,7 +39,7 @@ export async function createEndpoint(store: Store, m: Mode, o: { url: string; ev
   const id = `whe_${randomBase62(20)}`;
   const row = await store.tx(async (c) => {
     const n = await c.query('SELECT count(*)::int AS n FROM webhook_endpoints WHERE project_id = $1 AND deleted_at IS NULL', [m.project]);
-    if (n.rows[0].n >= MAX_ENDPOINTS) throw new HttpError(409, 'limit_reached', `A project may have at most ${MAX_ENDPOINTS} webhook endpoints.`);
+    if (n.rows[0].n >= MAX_ENDPOINTS) throw new LimitReached(`A project may have at most ${MAX_ENDPOINTS} webhook endpoints.`);
     const r = await c.query(
       `INSERT INTO webhook_endpoints (id, project_id, sandbox, url, secret, events, description) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLS}`,
       [id, m.project, m.sandbox, url, secret, events, o.description ?? null]);

@@ -194,9 +194,9 @@ describe('keys and auth failures in the platform shape', () => {
     const k = await s.key({ plan: 'free' });
     expect((await client.geocode({ params: { address: 'Accra', key: k }, url: url('geocode') })).data.status).toBe('OK');
     const usage: any = await (await s.get('/api/v1/usage', k)).json();
-    await s.app.ctx.limits.flush();
+    await s.app.ctx.quota.flush();
     await s.app.ctx.store.query('UPDATE key_usage SET count = 1000 WHERE key_id = $1', [usage.usage.key_id]);
-    (s.app.ctx.limits as any).counters.delete(usage.usage.key_id);
+    (s.app.ctx.quota as any).counters.delete(usage.usage.key_id);
     const e = await failure(client.geocode({ params: { address: 'Accra', key: k }, url: url('geocode'), retry: false } as any));
     expect(e.status).toBe(429);
     expect(e.data.status).toBe('OVER_QUERY_LIMIT');

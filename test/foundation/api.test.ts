@@ -119,9 +119,9 @@ describe.each(BACKENDS)('foundation over HTTP (%s)', (backend) => {
     expect((await s.get('/api/v1/ping', k)).status).toBe(200);
     const usage: any = await (await s.get('/api/v1/usage', k)).json();
     // Jump the persisted count to just under the Free limit (1000), then let the server reload it.
-    await s.app.ctx.limits.flush();
+    await s.app.ctx.quota.flush();
     await s.app.ctx.store.query('UPDATE key_usage SET count = 998 WHERE key_id = $1', [usage.usage.key_id]);
-    (s.app.ctx.limits as any).counters.delete(usage.usage.key_id);
+    (s.app.ctx.quota as any).counters.delete(usage.usage.key_id);
     expect((await s.get('/api/v1/ping', k)).status).toBe(200); // 999
     expect((await s.get('/api/v1/ping', k)).status).toBe(200); // 1000
     const r = await s.get('/api/v1/ping', k);

@@ -12,7 +12,7 @@ import { startTestServer, REPO, type TestServer } from '../helpers/server.ts';
 import { resolveExample, type Sendable } from '../helpers/examples.ts';
 import { linkEverything } from '../helpers/built.ts';
 import { allRoutes } from '../../src/api/index.ts';
-import { weatherUpstream } from '../../src/api/weather/index.ts';
+import { weatherUpstream } from '../../src/weather/service.ts';
 import type { RouteDef } from '../../src/http/types.ts';
 
 /**

@@ -5,7 +5,7 @@ import { BACKENDS, freshDb, type TestDb } from '../helpers/db.ts';
 import { Store } from '../../src/store/index.ts';
 import { migrate, migrationFiles } from '../../src/store/migrate.ts';
 import { createKey, hashKey, listKeys, revokeKey, bootstrapKeys, KEY_RE } from '../../src/auth/keys.ts';
-import { Limits } from '../../src/auth/limits.ts';
+import { Quota } from '../../src/auth/quota.ts';
 import type { KeyInfo } from '../../src/http/types.ts';
 
 describe.each(BACKENDS)('store (%s)', (backend) => {
@@ -62,10 +62,10 @@ describe.each(BACKENDS)('store (%s)', (backend) => {
   it('usage counted in memory survives a restart of the counter', async () => {
     const { row } = await createKey(store, { project: 'p3', plan: 'developer', test: false });
     const key: KeyInfo = { id: row.id, project: 'p3', plan: 'developer', scopes: row.scopes, test: false };
-    const l1 = new Limits(store, 0);
+    const l1 = new Quota(store, 0);
     for (let i = 0; i < 250; i++) expect((await l1.admit(key)).ok).toBe(true);
     await l1.stop(); // flushes
-    const l2 = new Limits(store, 0);
+    const l2 = new Quota(store, 0);
     await l2.admit(key);
     expect(l2.usage(key.id)).toBe(251);
     await l2.stop();

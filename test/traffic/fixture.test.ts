@@ -8,7 +8,7 @@ import { openGraph } from '../../src/core/format/route.ts';
 import { loadIndex, snap } from '../../workers/routing/locate/snap.ts';
 import { freshPglite, type TestDb } from '../helpers/db.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { trafficService } from '../../src/api/traffic/index.ts';
+import { trafficService } from '../../src/traffic/service.ts';
 import { network } from '../routing/helpers.ts';
 
 // 0.001° ≈ 111 m, around (0, 30):  D(2,0) ------ E(2,4)   residential detour

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { freshPglite, type TestDb } from '../helpers/db.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { linkRoads } from '../helpers/built.ts';
-import { trafficService } from '../../src/api/traffic/index.ts';
+import { trafficService } from '../../src/traffic/service.ts';
 import { haversine } from '../../src/core/geometry.ts';
 
 const json = (r: Response): Promise<any> => r.json();

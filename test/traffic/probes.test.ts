@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { freshPglite, type TestDb } from '../helpers/db.ts';
 import { startTestServer, SHARED_DATA, type TestServer } from '../helpers/server.ts';
 import { buildRoadExtract } from '../../graph-build/roads.ts';
-import { trafficService } from '../../src/api/traffic/index.ts';
+import { trafficService } from '../../src/traffic/service.ts';
 import { haversine } from '../../src/core/geometry.ts';
 
 const json = (r: Response): Promise<any> => r.json();

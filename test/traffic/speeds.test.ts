@@ -8,7 +8,7 @@ import { buildRoadNetwork } from '../../graph-build/roads.ts';
 import { loadDataset } from '../../src/data/catalog.ts';
 import { TrafficState } from '../../src/core/traffic-state.ts';
 import { openGraph } from '../../src/core/format/route.ts';
-import { SpeedPublisher } from '../../src/api/traffic/speeds.ts';
+import { SpeedPublisher } from '../../src/traffic/speeds.ts';
 import type { Store } from '../../src/store/index.ts';
 import type { WorkerPool } from '../../src/pool/worker-pool.ts';
 import { network } from '../routing/helpers.ts';

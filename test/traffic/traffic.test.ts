@@ -9,7 +9,7 @@ import { startTestServer, SHARED_DATA, type TestServer } from '../helpers/server
 import { buildRoadExtract } from '../../graph-build/roads.ts';
 import { openGraph } from '../../src/core/format/route.ts';
 import { loadIndex, snap } from '../../workers/routing/locate/snap.ts';
-import { trafficService } from '../../src/api/traffic/index.ts';
+import { trafficService } from '../../src/traffic/service.ts';
 
 const json = (r: Response): Promise<any> => r.json();
 // Across El Harrach: a route with several reasonable alternatives.

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { freshPglite, type TestDb } from '../helpers/db.ts';
 import { startTestServer, REPO, type TestServer } from '../helpers/server.ts';
-import { weatherUpstream } from '../../src/api/weather/index.ts';
+import { weatherUpstream } from '../../src/weather/service.ts';
 
 const RECORDED = readFileSync(join(REPO, 'test/fixtures/open-meteo-forecast-2026-03-02.json'), 'utf8');
 /** 2026-03-02 10:30 in the recording's zone (UTC+1). */

@@ -8,13 +8,15 @@ import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HttpError, type AppContext, type Reply, type Req, type RouteDef } from '../../http/types.ts';
-import type { Declaration } from '../../http/operation.ts';
-import { Q } from '../../http/operation.ts';
+import { httpErrorOf } from '../../http/domain-errors.ts';
+import type { Declaration } from '../../http/declaration.ts';
+import { Q } from '../../http/declaration.ts';
 import { createKey, revokeKey, BROWSER_SCOPES } from '../../auth/keys.ts';
 import { SCOPES, DEFAULT_SCOPES, PLANS, type Plan } from '../../auth/scopes.ts';
 import { createAccount, login, findAccount, projectsOf, isMember, addMember } from '../../auth/accounts.ts';
 import { audit, auditTrail } from '../../store/audit.ts';
 import { EVENT_TYPES } from '../../webhooks/events.ts';
+import { createProject, dailyUsage, keysWithUsage, members as projectMembers, nameNewKey, projectHasKey, recentRefusals, renameKey } from '../../store/dashboard.ts';
 import { createEndpoint, listEndpoints, getEndpoint, updateEndpoint, deleteEndpoint, deliveries, replay } from '../../webhooks/endpoints.ts';
 import { page, redirect, html, csrfField, when, fmt, type Html } from './html.ts';
 import { usageChart, monthDays } from './chart.ts';
@@ -62,7 +64,8 @@ function signedIn(fn: Handler) {
     try {
       if (req.method === 'POST') checkCsrf(req, s);
       return await fn(req, ctx, s);
-    } catch (e) {
+    } catch (thrown) {
+      const e = httpErrorOf(thrown) ?? thrown;
       if (e instanceof HttpError) return errorPage(e, s);
       if (e instanceof Error && (e as any).userFacing) return errorPage(new HttpError(400, 'invalid_parameter', e.message), s);
       throw e;
@@ -110,33 +113,30 @@ async function signedInReply(req: Req, ctx: AppContext, accountId: string): Prom
 
 async function projectPage(req: Req, ctx: AppContext, s: Session, p: { id: string; plan: Plan; role: string }, notice?: Html): Promise<Reply> {
   // The chart and the refusals show requests up to now, not up to the last flush.
-  await Promise.all([ctx.limits.flush(), ctx.refusals?.flush()]);
+  await Promise.all([ctx.quota.flush(), ctx.refusals?.flush()]);
   const store = ctx.store;
   const days = monthDays();
   const month = days[0].slice(0, 7);
   const [keys, daily, refused, trail, members, hooks] = await Promise.all([
-    store.query(`SELECT k.id, k.display, k.name, k.plan, k.scopes, k.test, k.origins, k.created_at, k.revoked_at, coalesce(u.count, 0)::bigint AS used
-                 FROM api_keys k LEFT JOIN key_usage u ON u.key_id = k.id AND u.month = $2 WHERE k.project_id = $1 ORDER BY k.created_at, k.id`, [p.id, month]),
-    store.query(`SELECT d.key_id, to_char(d.day, 'YYYY-MM-DD') AS day, d.count FROM key_usage_daily d JOIN api_keys k ON k.id = d.key_id
-                 WHERE k.project_id = $1 AND d.day >= $2::date`, [p.id, days[0]]),
-    store.query(`SELECT r.at, r.status, r.code, r.route, r.key_id, k.display, k.name FROM key_refusals r LEFT JOIN api_keys k ON k.id = r.key_id
-                 WHERE r.project_id = $1 ORDER BY r.at DESC, r.id DESC LIMIT 50`, [p.id]),
+    keysWithUsage(store, p.id, month),
+    dailyUsage(store, p.id, days[0]),
+    recentRefusals(store, p.id),
     auditTrail(store, p.id, 50),
-    store.query(`SELECT a.email, m.role, m.added_at FROM project_members m JOIN accounts a ON a.id = m.account_id WHERE m.project_id = $1 ORDER BY m.added_at`, [p.id]),
+    projectMembers(store, p.id),
     listEndpoints(store, p.id),
   ]);
   const byKey = new Map<string, Map<string, number>>();
-  for (const r of daily.rows) {
+  for (const r of daily) {
     const m = byKey.get(r.key_id) ?? new Map();
     m.set(r.day, Number(r.count));
     byKey.set(r.key_id, m);
   }
   const keyLabel = (k: any) => `${k.name ? k.name + ' · ' : ''}${k.display}…`;
-  const charts = keys.rows
+  const charts = keys
     .filter((k: any) => !k.revoked_at || Number(k.used) > 0)
     .map((k: any) => usageChart(keyLabel(k), { days, counts: days.map((d) => byKey.get(k.id)?.get(d) ?? 0), quota: PLANS[k.plan as Plan] }));
 
-  const keyRows = keys.rows.map((k: any) => html`<tr data-key-id="${k.id}" class="${k.revoked_at ? 'revoked' : ''}">
+  const keyRows = keys.map((k: any) => html`<tr data-key-id="${k.id}" class="${k.revoked_at ? 'revoked' : ''}">
     <td><code>${k.display}…</code></td>
     <td><form method="post" action="/dashboard/projects/${p.id}/keys/${k.id}/rename" class="inline rename">${csrfField(s.csrf)}
       <input name="name" value="${k.name ?? ''}" maxlength="80" placeholder="name" aria-label="Key name"${k.revoked_at ? ' disabled' : ''}><button class="small">Rename</button></form></td>
@@ -155,7 +155,7 @@ async function projectPage(req: Req, ctx: AppContext, s: Session, p: { id: strin
   <section class="card"><h2>Keys</h2>
     <table class="keys"><thead><tr><th>key</th><th>name</th><th>type</th><th>scopes</th><th>plan</th><th>this month</th><th>created</th><th></th></tr></thead>
     <tbody>${keyRows.length ? keyRows : html`<tr><td colspan="8">No keys yet.</td></tr>`}</tbody></table>
-    <details${keys.rows.length ? '' : ' open'}><summary>Create a key</summary>
+    <details${keys.length ? '' : ' open'}><summary>Create a key</summary>
     <form method="post" action="/dashboard/projects/${p.id}/keys" class="stack" id="create-key">${csrfField(s.csrf)}
       <label>Name <input name="name" maxlength="80" placeholder="e.g. checkout backend"></label>
       <fieldset><legend>Type</legend>
@@ -172,8 +172,8 @@ async function projectPage(req: Req, ctx: AppContext, s: Session, p: { id: strin
     ${charts.length ? charts : html`<p>No usage yet.</p>`}
   </section>
   <section class="card"><h2>Refused requests (latest 50)</h2>
-    ${refused.rows.length ? html`<table class="refusals"><thead><tr><th>when</th><th>key</th><th>status</th><th>code</th><th>endpoint</th></tr></thead><tbody>
-      ${refused.rows.map((r: any) => html`<tr><td>${when(r.at)}</td><td><code>${r.display ?? r.key_id}…</code>${r.name ? ` ${r.name}` : ''}</td><td>${r.status}</td><td>${r.code}</td><td>${r.route}</td></tr>`)}
+    ${refused.length ? html`<table class="refusals"><thead><tr><th>when</th><th>key</th><th>status</th><th>code</th><th>endpoint</th></tr></thead><tbody>
+      ${refused.map((r: any) => html`<tr><td>${when(r.at)}</td><td><code>${r.display ?? r.key_id}…</code>${r.name ? ` ${r.name}` : ''}</td><td>${r.status}</td><td>${r.code}</td><td>${r.route}</td></tr>`)}
     </tbody></table>` : html`<p>None: no request of this project was refused with 403 or 429.</p>`}
   </section>
   <section class="card"><h2>Webhooks</h2>
@@ -193,7 +193,7 @@ async function projectPage(req: Req, ctx: AppContext, s: Session, p: { id: strin
     </form></details>
   </section>
   <section class="card"><h2>Members</h2>
-    <ul>${members.rows.map((m: any) => html`<li>${m.email} <small>(${m.role}, since ${when(m.added_at)})</small></li>`)}</ul>
+    <ul>${members.map((m: any) => html`<li>${m.email} <small>(${m.role}, since ${when(m.added_at)})</small></li>`)}</ul>
     <form method="post" action="/dashboard/projects/${p.id}/members" class="inline">${csrfField(s.csrf)}
       <input name="email" type="email" required placeholder="colleague@example.com" aria-label="Email of an existing account"><button class="small">Add member</button></form>
   </section>
@@ -282,9 +282,7 @@ export const routes: RouteDef[] = [
       const id = str(req.body?.name, 64).trim().toLowerCase();
       if (!PROJECT_RE.test(id)) throw userError('A project id has 3-64 characters: a-z, 0-9, _ . - (starting with a letter or digit).');
       const created = await ctx.store.tx(async (c) => {
-        const r = await c.query('INSERT INTO projects (id, name, plan) VALUES ($1, $1, $2) ON CONFLICT DO NOTHING RETURNING id', [id, NEW_PROJECT_PLAN]);
-        if (!r.rows[0]) return false;
-        await c.query('INSERT INTO project_members (project_id, account_id, role) VALUES ($1, $2, $3)', [id, s.account.id, 'owner']);
+        if (!(await createProject(c, id, NEW_PROJECT_PLAN, s.account.id))) return false;
         await audit(c, { project: id, actor: actor(s), action: 'project.create', target: id, detail: { plan: NEW_PROJECT_PLAN }, ip: req.ip });
         return true;
       });
@@ -318,7 +316,7 @@ export const routes: RouteDef[] = [
       }
       const { key, row } = made;
       await ctx.store.tx(async (c) => {
-        if (name) await c.query('UPDATE api_keys SET name = $2, updated_at = now() WHERE id = $1', [row.id, name]);
+        if (name) await nameNewKey(c, row.id, name);
         await audit(c, { project: p.id, actor: actor(s), action: 'key.create', target: row.id, detail: { name, type, scopes: row.scopes, display: row.display, ...(row.origins ? { origins: row.origins } : {}) }, ip: req.ip });
       });
       return projectPage(req, ctx, s, p, secretNotice('New key created', `Your new ${type} key ${name ? `“${name}” ` : ''}(${row.id}) is below.`, key));
@@ -329,8 +327,7 @@ export const routes: RouteDef[] = [
     handler: member(async (req, ctx, s, p) => {
       const name = str(req.body?.name, 80).trim() || null;
       const done = await ctx.store.tx(async (c) => {
-        const r = await c.query('UPDATE api_keys SET name = $3, updated_at = now() WHERE id = $1 AND project_id = $2 RETURNING id', [req.params.key, p.id, name]);
-        if (!r.rowCount) return false;
+        if (!(await renameKey(c, p.id, req.params.key, name))) return false;
         await audit(c, { project: p.id, actor: actor(s), action: 'key.rename', target: req.params.key, detail: { name }, ip: req.ip });
         return true;
       });
@@ -341,8 +338,7 @@ export const routes: RouteDef[] = [
   {
     method: 'POST', path: '//dashboard/projects/:project/keys/:key/revoke', scope: null, decl: decl('Revoke a key (401 for it within about a second)', { params: PK, post: true }),
     handler: member(async (req, ctx, s, p) => {
-      const own = await ctx.store.query('SELECT id FROM api_keys WHERE id = $1 AND project_id = $2', [req.params.key, p.id]);
-      if (!own.rows[0]) throw new HttpError(404, 'not_found', 'No such key in this project.');
+      if (!(await projectHasKey(ctx.store, p.id, req.params.key))) throw new HttpError(404, 'not_found', 'No such key in this project.');
       const r = await revokeKey(ctx.store, req.params.key);
       await audit(ctx.store, { project: p.id, actor: actor(s), action: 'key.revoke', target: req.params.key, detail: { display: r?.display }, ip: req.ip });
       return redirect(`/dashboard/projects/${p.id}`);

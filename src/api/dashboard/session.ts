@@ -6,6 +6,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AppContext, Req } from '../../http/types.ts';
 import type { Store } from '../../store/index.ts';
+import { deleteSession, insertSession, sessionByHash } from '../../store/sessions.ts';
 import { HttpError } from '../../http/types.ts';
 
 export const SESSION_COOKIE = 'svc_session';
@@ -39,26 +40,20 @@ export function cookie(req: Req, ctx: AppContext, name: string, value: string, m
 export async function startSession(store: Store, accountId: string): Promise<{ cookieValue: string; csrf: string }> {
   const value = token();
   const csrf = token();
-  await store.query(
-    `INSERT INTO sessions (id_hash, account_id, csrf, expires_at) VALUES ($1, $2, $3, now() + make_interval(hours => $4))`,
-    [sha(value), accountId, csrf, SESSION_HOURS]);
-  // Old sessions of anyone: cheap to sweep here rather than on a timer.
-  await store.query('DELETE FROM sessions WHERE expires_at < now()');
+  await insertSession(store, { idHash: sha(value), accountId, csrf, hours: SESSION_HOURS });
   return { cookieValue: value, csrf };
 }
 
 export async function loadSession(req: Req, store: Store): Promise<Session | null> {
   const v = cookies(req).get(SESSION_COOKIE);
   if (!v || v.length > 100) return null;
-  const r = await store.query(
-    `SELECT s.csrf, a.id, a.email FROM sessions s JOIN accounts a ON a.id = s.account_id WHERE s.id_hash = $1 AND s.expires_at > now()`, [sha(v)]);
-  const row = r.rows[0];
+  const row = await sessionByHash(store, sha(v));
   return row ? { account: { id: row.id, email: row.email }, csrf: row.csrf } : null;
 }
 
 export async function endSession(req: Req, store: Store): Promise<void> {
   const v = cookies(req).get(SESSION_COOKIE);
-  if (v) await store.query('DELETE FROM sessions WHERE id_hash = $1', [sha(v)]);
+  if (v) await deleteSession(store, sha(v));
 }
 
 const same = (a: string, b: string) => {

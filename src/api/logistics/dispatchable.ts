@@ -2,12 +2,13 @@
 // road within DISPATCH_ROAD_M, that road on the main road network, inside a road extract — with
 // the reasons when not (judged in src/api/address.ts, the roads read by the road_access task).
 import type { RouteDef } from '../../http/types.ts';
+import { route } from '../../http/types.ts';
 import { owner, notFound } from './owner.ts';
 import { loadStop, currentPin } from './stops.ts';
 import { dispatchableAt, dispatchSchema, DISPATCH_ROAD_M } from '../address.ts';
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET', path: '/stops/:id/dispatchable', scope: 'logistics',
     capabilities: ['dispatchable'],
     ready: (ctx) => ctx.pool.has('road_access') && ctx.pool.hasDataset('road'),
@@ -29,5 +30,5 @@ export const routes: RouteDef[] = [
       const pin = currentPin(stop);
       return { json: { stop_id: stop.id, pin: { lat: pin.lat, lng: pin.lng, confirmed: pin.confirmed }, dispatchable: await dispatchableAt(ctx, pin.lat, pin.lng, pin.confirmed, o.sandbox) } };
     },
-  },
+  }),
 ];

@@ -2,15 +2,17 @@
 // assembled from what the service holds — the stop and its pin history, the POD
 // metadata and the delivering device's trail around the delivery time. The pack is
 // stored with the dispute, so it shows what was known when the dispute was opened.
-import { HttpError, type RouteDef } from '../../http/types.ts';
+import { HttpError, type RouteDef, route } from '../../http/types.ts';
 import { owner, notFound } from './owner.ts';
 import { F, invalid } from './validate.ts';
-import { B, type Schema } from '../../http/operation.ts';
+import { B, type Schema } from '../../http/declaration.ts';
 import { loadStop, loadHistory, stopJson } from './stops.ts';
 import { loadPod, podJson } from './pod.ts';
-import { trailWindow } from './pings.ts';
+import { trailWindow } from '../../store/pings.ts';
 import { newId, isId } from './ids.ts';
 import { emitEvent } from '../../webhooks/events.ts';
+import { latestPodIdOfStop } from '../../store/pods.ts';
+import { disputeById, insertDispute } from '../../store/disputes.ts';
 
 /** Trail taken into the pack: this long either side of the delivery time. */
 const WINDOW_MS = 30 * 60_000;
@@ -37,7 +39,7 @@ const DISPUTE: Schema = {
 const disputeReply = (description: string) => ({ description, schema: { type: 'object', required: ['dispute'], properties: { dispute: DISPUTE } } });
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'POST', path: '/disputes', scope: 'logistics', capabilities: ['disputes'],
     note: 'POST /api/v1/disputes opens a dispute on a POD or stop and answers an evidence pack: stop, pin history, POD metadata and the device trail ±30 min around delivery.',
     decl: {
@@ -66,11 +68,8 @@ export const routes: RouteDef[] = [
       let thePod = pod;
       if (!thePod) {
         // Disputed on a stop: the latest POD of that stop, if any, is the delivery in question.
-        const r = await ctx.store.query(
-          'SELECT id FROM pods WHERE project_id = $1 AND sandbox = $2 AND stop_id = $3 ORDER BY delivered_at DESC LIMIT 1',
-          [o.project, o.sandbox, stop.id],
-        );
-        if (r.rows[0]) thePod = await loadPod(ctx.store, o, r.rows[0].id);
+        const latest = await latestPodIdOfStop(ctx.store, o, stop.id);
+        if (latest) thePod = await loadPod(ctx.store, o, latest);
       }
       device ??= thePod?.device ?? undefined;
       const history = await loadHistory(ctx.store, o, stop.id);
@@ -92,21 +91,17 @@ export const routes: RouteDef[] = [
       };
       // The dispute and its dispute.opened webhook event commit together.
       const r = await ctx.store.tx(async (c) => {
-        const ins = await c.query(
-        `INSERT INTO disputes (project_id, sandbox, id, stop_id, pod_id, reason, category, partner, evidence)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id, status, stop_id, pod_id, reason, category, partner, evidence, created_at`,
-        [o.project, o.sandbox, newId('dsp'), stop.id, thePod?.id ?? null, reason, category ?? null, partner ?? null, JSON.stringify(evidence)],
-        );
+        const ins = await insertDispute(c, o, { id: newId('dsp'), stopId: stop.id, podId: thePod?.id ?? null, reason, category: category ?? null, partner: partner ?? null, evidence });
         // The event carries the dispute without the trail (it can hold thousands of points): GET /disputes/{id} has it.
-        const d = disputeJson(ins.rows[0]);
+        const d = disputeJson(ins);
         await emitEvent(c, o, 'dispute.opened', { dispute: { ...d, evidence: { ...evidence, trail: undefined, trail_points: trail.length } } });
         return ins;
       });
       ctx.webhooks?.wake();
-      return { status: 201, json: { dispute: disputeJson(r.rows[0]) } };
+      return { status: 201, json: { dispute: disputeJson(r) } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/disputes/:id', scope: 'logistics', capabilities: ['disputes'],
     note: 'GET /api/v1/disputes/{id} answers the dispute with the evidence pack as assembled when it was opened.',
     decl: {
@@ -119,12 +114,9 @@ export const routes: RouteDef[] = [
       const o = owner(req);
       const id = req.params.id;
       if (!isId('dsp', id)) throw notFound('dispute', id);
-      const r = await ctx.store.query(
-        'SELECT id, status, stop_id, pod_id, reason, category, partner, evidence, created_at FROM disputes WHERE project_id = $1 AND sandbox = $2 AND id = $3',
-        [o.project, o.sandbox, id],
-      );
-      if (!r.rows[0]) throw notFound('dispute', id);
-      return { json: { dispute: disputeJson(r.rows[0]) } };
+      const d = await disputeById(ctx.store, o, id);
+      if (!d) throw notFound('dispute', id);
+      return { json: { dispute: disputeJson(d) } };
     },
-  },
+  }),
 ];

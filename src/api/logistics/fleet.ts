@@ -1,14 +1,16 @@
 // GET /fleet/vehicles: the project's devices with their last position, from the
 // devices table the ingest statement keeps current (no scan over the pings).
 import type { RouteDef } from '../../http/types.ts';
-import { Q } from '../../http/operation.ts';
+import { route } from '../../http/types.ts';
+import { Q } from '../../http/declaration.ts';
 import { owner } from './owner.ts';
 import { DEVICE_PATTERN } from './validate.ts';
+import { devicesPage } from '../../store/fleet.ts';
 
 const MAX_PAGE = 1000;
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET', path: '/fleet/vehicles', scope: 'fleet', capabilities: ['fleet_vehicles'],
     note: 'GET /api/v1/fleet/vehicles lists the project\'s tracked devices with last position, speed and last-seen time (from real pings only).',
     decl: {
@@ -35,12 +37,8 @@ export const routes: RouteDef[] = [
       const o = owner(req);
       const limit: number = req.q.limit;
       const after: string | null = req.q.after ?? null;
-      const r = await ctx.store.query(
-        `SELECT device, last_ts, lat, lng, speed_mps, heading_deg, accuracy_m, first_seen, last_received_at FROM devices
-         WHERE project_id = $1 AND sandbox = $2 AND ($3::text IS NULL OR device > $3) ORDER BY device LIMIT $4`,
-        [o.project, o.sandbox, after, limit + 1],
-      );
-      const rows = r.rows.slice(0, limit);
+      const page = await devicesPage(ctx.store, o, after, limit + 1);
+      const rows = page.slice(0, limit);
       const now = Date.now();
       return {
         json: {
@@ -51,10 +49,10 @@ export const routes: RouteDef[] = [
             seconds_since_seen: Math.max(0, Math.round((now - v.last_ts.getTime()) / 1000)),
             first_seen: v.first_seen.toISOString(),
           })),
-          has_more: r.rows.length > limit,
-          next_after: r.rows.length > limit ? rows[rows.length - 1].device : null,
+          has_more: page.length > limit,
+          next_after: page.length > limit ? rows[rows.length - 1].device : null,
         },
       };
     },
-  },
+  }),
 ];

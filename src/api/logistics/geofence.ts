@@ -4,14 +4,17 @@
 // at most MAX_ZONES zones and VERTEX_BUDGET positions in all, listings are paginated, and a
 // check runs against an in-memory index of the project's zones (zone-index.ts), rebuilt only
 // when the project's zones change.
-import { HttpError, type RouteDef } from '../../http/types.ts';
-import { B, Q, type Schema } from '../../http/operation.ts';
+import { HttpError, type RouteDef, route } from '../../http/types.ts';
+import { B, Q, type Schema } from '../../http/declaration.ts';
 import { owner, notFound, type Owner } from './owner.ts';
 import { object, invalid, DEVICE_PATTERN, DEVICE_HINT, type Obj } from './validate.ts';
 import { bbox, ringArea } from './geo-math.ts';
 import { newId, isId } from './ids.ts';
 import { encodeCursor, decodeCursor } from './page-cursor.ts';
 import { buildZoneSet, ZoneCache } from './zone-index.ts';
+import type { Db } from '../../store/db.ts';
+import { allZones, deleteZone, insertZone, zoneById, zonesPage, zonesVersion, zoneUsage } from '../../store/zones.ts';
+import { deviceLast } from '../../store/fleet.ts';
 
 const MAX_RINGS = 50;
 const MAX_POSITIONS = 10_000;
@@ -74,26 +77,15 @@ function zoneJson(r: any, withPolygon = true) {
 }
 
 /** The project's zones as an index: rebuilt only when its zones changed (read on every check, so any node's change counts). */
-async function zoneSet(store: any, o: Owner) {
-  const v = await store.query(
-    'SELECT count(*)::int AS n, max(created_at)::text AS at FROM zones WHERE project_id = $1 AND sandbox = $2',
-    [o.project, o.sandbox]);
-  const version = `${v.rows[0].n}|${v.rows[0].at}`;
+async function zoneSet(store: Db, o: Owner) {
+  const version = await zonesVersion(store, o);
   const key = `${o.project}|${o.sandbox}`;
   let set = cache.get(key, version);
   if (!set) {
-    const r = await store.query(
-      'SELECT id, name, polygon, min_lat, min_lng, max_lat, max_lng FROM zones WHERE project_id = $1 AND sandbox = $2 ORDER BY created_at, id',
-      [o.project, o.sandbox]);
-    set = buildZoneSet(r.rows);
+    set = buildZoneSet(await allZones(store, o));
     cache.set(key, version, set);
   }
   return set;
-}
-
-async function deviceLast(store: any, o: Owner, device: string) {
-  const r = await store.query('SELECT lat, lng, last_ts FROM devices WHERE project_id = $1 AND sandbox = $2 AND device = $3', [o.project, o.sandbox, device]);
-  return r.rows[0] ?? null;
 }
 
 const ZONE: Schema = {
@@ -104,7 +96,7 @@ const zoneReply = (description: string) => ({ description, schema: { type: 'obje
 const ZONE_ID = { schema: { type: 'string', maxLength: 64 }, required: true, description: 'zon_…' };
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'POST', path: '/geofence/zones', scope: 'fleet', capabilities: ['geofence_check'],
     note: 'POST/GET/DELETE /api/v1/geofence/zones manage the account\'s GeoJSON Polygon zones (validated: closed rings, ranges, ≤ 10,000 positions).',
     decl: {
@@ -124,25 +116,20 @@ export const routes: RouteDef[] = [
       const bb = bbox(rings);
       const polygon = { type: 'Polygon', coordinates: rings };
       const vertices = countPositions(rings);
-      // Count and insert in one statement so concurrent creates cannot overshoot the caps by much.
-      const r = await ctx.store.query(
-        `INSERT INTO zones (project_id, sandbox, id, name, polygon, min_lat, min_lng, max_lat, max_lng)
-         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9
-         FROM (SELECT count(*) AS n, coalesce(sum((SELECT coalesce(sum(jsonb_array_length(r)), 0) FROM jsonb_array_elements(polygon->'coordinates') AS r)), 0) AS v FROM zones WHERE project_id = $1 AND sandbox = $2) AS used
-         WHERE used.n < $10::int AND used.v + $11::int <= $12::bigint
-         RETURNING id, name, polygon, min_lat, min_lng, max_lat, max_lng, created_at`,
-        [o.project, o.sandbox, newId('zon'), name, JSON.stringify(polygon), bb.minLat, bb.minLng, bb.maxLat, bb.maxLng, MAX_ZONES, vertices, VERTEX_BUDGET],
-      );
-      if (!r.rows[0]) {
-        const u = await ctx.store.query(`SELECT count(*)::int AS n, coalesce(sum((SELECT coalesce(sum(jsonb_array_length(r)), 0) FROM jsonb_array_elements(polygon->'coordinates') AS r)), 0)::int AS v FROM zones WHERE project_id = $1 AND sandbox = $2`, [o.project, o.sandbox]);
-        if (u.rows[0].n >= MAX_ZONES) throw new HttpError(409, 'limit_reached', `A project may hold at most ${MAX_ZONES} zones; delete some first.`);
+      const zone = await insertZone(ctx.store, o, {
+        id: newId('zon'), name, polygon, minLat: bb.minLat, minLng: bb.minLng, maxLat: bb.maxLat, maxLng: bb.maxLng,
+        vertices, maxZones: MAX_ZONES, vertexBudget: VERTEX_BUDGET,
+      });
+      if (!zone) {
+        const u = await zoneUsage(ctx.store, o);
+        if (u.n >= MAX_ZONES) throw new HttpError(409, 'limit_reached', `A project may hold at most ${MAX_ZONES} zones; delete some first.`);
         throw new HttpError(409, 'limit_reached',
-          `A project may hold at most ${VERTEX_BUDGET} polygon positions in all; it holds ${u.rows[0].v} and this zone has ${vertices}. Simplify the polygon or delete zones first.`);
+          `A project may hold at most ${VERTEX_BUDGET} polygon positions in all; it holds ${u.v} and this zone has ${vertices}. Simplify the polygon or delete zones first.`);
       }
-      return { status: 201, json: { zone: zoneJson(r.rows[0]) } };
+      return { status: 201, json: { zone: zoneJson(zone) } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/geofence/zones', scope: 'fleet', capabilities: ['geofence_check'],
     decl: {
       summary: "The project's zones, a page at a time", tag: 'fleet',
@@ -157,19 +144,14 @@ export const routes: RouteDef[] = [
       const o = owner(req);
       const limit: number = req.q.limit;
       const after = req.q.cursor ? decodeCursor(req.q.cursor, 'zon') : null;
-      const r = await ctx.store.query(
-        `SELECT id, name, polygon, min_lat, min_lng, max_lat, max_lng, created_at, created_at::text AS at FROM zones
-         WHERE project_id = $1 AND sandbox = $2 AND ($3::timestamptz IS NULL OR (created_at, id) > ($3::timestamptz, $4))
-         ORDER BY created_at, id LIMIT $5`,
-        [o.project, o.sandbox, after?.[0] ?? null, after?.[1] ?? '', limit + 1],
-      );
-      const page = r.rows.slice(0, limit);
+      const rows = await zonesPage(ctx.store, o, after, limit + 1);
+      const page = rows.slice(0, limit);
       const last = page[page.length - 1];
-      const next = r.rows.length > limit ? encodeCursor(last.at, last.id) : null;
+      const next = rows.length > limit ? encodeCursor(last.at, last.id) : null;
       return { json: { zones: page.map((z) => zoneJson(z)), next_cursor: next } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/geofence/zones/:id', scope: 'fleet', capabilities: ['geofence_check'],
     decl: {
       summary: 'One zone', tag: 'fleet',
@@ -181,15 +163,12 @@ export const routes: RouteDef[] = [
       const o = owner(req);
       const id = req.params.id;
       if (!isId('zon', id)) throw notFound('zone', id);
-      const r = await ctx.store.query(
-        'SELECT id, name, polygon, min_lat, min_lng, max_lat, max_lng, created_at FROM zones WHERE project_id = $1 AND sandbox = $2 AND id = $3',
-        [o.project, o.sandbox, id],
-      );
-      if (!r.rows[0]) throw notFound('zone', id);
-      return { json: { zone: zoneJson(r.rows[0]) } };
+      const zone = await zoneById(ctx.store, o, id);
+      if (!zone) throw notFound('zone', id);
+      return { json: { zone: zoneJson(zone) } };
     },
-  },
-  {
+  }),
+  route({
     method: 'DELETE', path: '/geofence/zones/:id', scope: 'fleet', capabilities: ['geofence_check'],
     decl: {
       summary: 'Delete a zone', tag: 'fleet',
@@ -201,12 +180,11 @@ export const routes: RouteDef[] = [
       const o = owner(req);
       const id = req.params.id;
       if (!isId('zon', id)) throw notFound('zone', id);
-      const r = await ctx.store.query('DELETE FROM zones WHERE project_id = $1 AND sandbox = $2 AND id = $3 RETURNING id', [o.project, o.sandbox, id]);
-      if (!r.rows[0]) throw notFound('zone', id);
+      if (!(await deleteZone(ctx.store, o, id))) throw notFound('zone', id);
       return { json: { deleted: true, id } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/geofence/check', scope: 'fleet', capabilities: ['geofence_check'],
     note: 'GET /api/v1/geofence/check?lat&lng (or &device for its last position) lists the caller\'s zones containing the point (polygons with holes).',
     decl: {
@@ -249,5 +227,5 @@ export const routes: RouteDef[] = [
       const inside = (await zoneSet(ctx.store, o)).contains(ln, la);
       return { json: { point: { lat: la, lng: ln, ...(deviceName ? { device: deviceName, ts: at } : {}) }, inside } };
     },
-  },
+  }),
 ];

@@ -1,4 +1,4 @@
-// The proof layer (issue 5): stops and pin confirmation, delivery codes, GPS tracking,
+// The proof layer: stops and pin confirmation, delivery codes, GPS tracking,
 // proof of delivery, disputes, trip outcomes, geofences and fleet — all on Postgres,
 // every row scoped to the key's project and sandbox (see owner.ts).
 import type { RouteDef } from '../../http/types.ts';

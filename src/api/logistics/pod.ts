@@ -1,13 +1,15 @@
 // Proof of delivery: metadata only. The caller hosts the photo and sends its https
 // address; we record who, when and where, and how far the delivery was from the stop's
 // pin (flagged beyond 100 m). Test keys are validated in full but never stored (SPEC §5.3).
-import { HttpError, type RouteDef } from '../../http/types.ts';
-import type { Store } from '../../store/index.ts';
+import { HttpError, type RouteDef, route } from '../../http/types.ts';
+import type { Db } from '../../store/db.ts';
+import { insertPod, podById } from '../../store/pods.ts';
 import { owner, notFound, type Owner } from './owner.ts';
 import { F, time, invalid, measured } from './validate.ts';
-import { B, type Schema } from '../../http/operation.ts';
+import { B, type Schema } from '../../http/declaration.ts';
 import { checkPhotoUrl } from './photo-url.ts';
-import { loadStop, stopByCode, codeParam, currentPin, round1 } from './stops.ts';
+import { loadStop, codeParam, currentPin, round1 } from './stops.ts';
+import { stopByCode } from '../../store/stops.ts';
 import { haversine } from '../../core/geometry.ts';
 import { newId, isId } from './ids.ts';
 import { emitEvent } from '../../webhooks/events.ts';
@@ -15,9 +17,6 @@ import { endTripLinks } from '../ride/trip-links.ts';
 
 /** Beyond this distance from the pin a delivery is flagged for review. */
 export const FAR_FROM_PIN_M = 100;
-
-export const POD_COLS = `id, stop_id, photo_url, recipient_name, delivered_at, lat, lng, accuracy_m, device, partner, notes,
-  pin_lat, pin_lng, pin_confirmed, distance_from_pin_m, flags, created_at`;
 
 export function podJson(r: any, stored: boolean, deliveryCode?: string) {
   return {
@@ -56,14 +55,14 @@ export const POD: Schema = {
 };
 const podReply = (description: string) => ({ description, schema: { type: 'object', required: ['pod'], properties: { pod: POD } } });
 
-export async function loadPod(store: Store, o: Owner, id: string): Promise<any | null> {
+/** A POD by id (null for an id that is not a POD id). */
+export async function loadPod(q: Db, o: Owner, id: string): Promise<any | null> {
   if (!isId('pod', id)) return null;
-  const r = await store.query(`SELECT ${POD_COLS} FROM pods WHERE project_id = $1 AND sandbox = $2 AND id = $3`, [o.project, o.sandbox, id]);
-  return r.rows[0] ?? null;
+  return podById(q, o, id);
 }
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'POST', path: '/pod', scope: 'logistics', capabilities: ['pod'],
     note: 'POST /api/v1/pod stores delivery metadata and the caller-hosted https photo address, with the distance from the stop pin (flagged over 100 m); test keys are validated but never stored.',
     decl: {
@@ -114,22 +113,20 @@ export const routes: RouteDef[] = [
       }
       // The POD and its pod.created webhook event commit together (test keys store neither).
       const r = await ctx.store.tx(async (c) => {
-        const ins = await c.query(
-        `INSERT INTO pods (project_id, sandbox, id, stop_id, photo_url, recipient_name, delivered_at, lat, lng, accuracy_m, device,
-           partner, notes, pin_lat, pin_lng, pin_confirmed, distance_from_pin_m, flags)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING ${POD_COLS}`,
-        [o.project, o.sandbox, newId('pod'), stop.id, photoUrl, row.recipient_name, row.delivered_at, la, ln, row.accuracy_m, row.device,
-          row.partner, row.notes, pin.lat, pin.lng, pin.confirmed, distance, flags],
-        );
-        await emitEvent(c, o, 'pod.created', { pod: podJson(ins.rows[0], true, stop.delivery_code) });
+        const ins = await insertPod(c, o, {
+          id: newId('pod'), stopId: stop.id, photoUrl, recipientName: row.recipient_name, deliveredAt: row.delivered_at, lat: la, lng: ln,
+          accuracy: row.accuracy_m, device: row.device, partner: row.partner, notes: row.notes,
+          pinLat: pin.lat, pinLng: pin.lng, pinConfirmed: pin.confirmed, distanceFromPin: distance, flags,
+        });
+        await emitEvent(c, o, 'pod.created', { pod: podJson(ins, true, stop.delivery_code) });
         await endTripLinks(c, o, stop.id, 'delivered');
         return ins;
       });
       ctx.webhooks?.wake();
-      return { status: 201, json: { pod: podJson(r.rows[0], true, stop.delivery_code) } };
+      return { status: 201, json: { pod: podJson(r, true, stop.delivery_code) } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/pod/:id', scope: 'logistics', capabilities: ['pod'],
     note: 'GET /api/v1/pod/{id} answers stored POD metadata.',
     decl: {
@@ -144,5 +141,5 @@ export const routes: RouteDef[] = [
       if (!r) throw notFound('proof of delivery', req.params.id);
       return { json: { pod: podJson(r, true) } };
     },
-  },
+  }),
 ];

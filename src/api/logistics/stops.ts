@@ -1,21 +1,16 @@
 // Stops and pin confirmation (SPEC §3): POST /stops creates a stop with pinConfirmed
 // false; POST /stops/confirm is the only operation that sets it true, and every
 // confirmation is kept in stop_confirmations. GET /stops/:id and GET /delivery/:code read.
-import type pg from 'pg';
-import { HttpError, type AppContext, type RouteDef } from '../../http/types.ts';
+import { HttpError, type AppContext, type RouteDef, route } from '../../http/types.ts';
 import { owner, notFound, type Owner } from './owner.ts';
 import { F, time, invalid, measured } from './validate.ts';
-import { B, type Schema } from '../../http/operation.ts';
+import { B, type Schema } from '../../http/declaration.ts';
 import { newCode, parseCode, AFRICAN_COUNTRIES } from './delivery-code.ts';
 import { newId, isId } from './ids.ts';
 import { haversine } from '../../core/geometry.ts';
 import { emitEvent } from '../../webhooks/events.ts';
-
-// A pooled query or one inside a transaction: both take (text, values).
-type Q = { query: (text: string, values?: unknown[]) => Promise<pg.QueryResult<any>> };
-
-export const STOP_COLS = `id, external_ref, address, country_code, delivery_code, created_lat, created_lng,
-  pin_confirmed, pin_lat, pin_lng, pin_accuracy_m, pin_confirmed_at, pin_confirmed_by, created_at, updated_at`;
+import type { Db } from '../../store/db.ts';
+import { confirmPin, insertStop, pinHistory, stopByCode, stopById, stopByRefForUpdate, stopIdByRef } from '../../store/stops.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -55,26 +50,13 @@ const historyJson = (h: any) => ({
   confirmed_at: iso(h.confirmed_at), recorded_at: iso(h.recorded_at),
 });
 
-export async function loadStop(q: Q, o: Owner, id: string, forUpdate = false): Promise<any | null> {
+/** A stop by id (null for an id that is not a stop id); `forUpdate` locks the row. */
+export async function loadStop(q: Db, o: Owner, id: string, forUpdate = false): Promise<any | null> {
   if (!isId('stp', id)) return null;
-  const r = await q.query(`SELECT ${STOP_COLS} FROM stops WHERE project_id = $1 AND sandbox = $2 AND id = $3${forUpdate ? ' FOR UPDATE' : ''}`, [o.project, o.sandbox, id]);
-  return r.rows[0] ?? null;
+  return stopById(q, o, id, forUpdate);
 }
 
-export async function loadHistory(q: Q, o: Owner, id: string): Promise<any[]> {
-  const r = await q.query(
-    `SELECT seq, lat, lng, accuracy_m, confirmed_by, confirmed_at, recorded_at FROM stop_confirmations
-     WHERE project_id = $1 AND sandbox = $2 AND stop_id = $3 ORDER BY seq`,
-    [o.project, o.sandbox, id],
-  );
-  return r.rows;
-}
-
-/** Stop by delivery code (already canonical). */
-export async function stopByCode(q: Q, o: Owner, code: string): Promise<any | null> {
-  const r = await q.query(`SELECT ${STOP_COLS} FROM stops WHERE project_id = $1 AND sandbox = $2 AND delivery_code = $3`, [o.project, o.sandbox, code]);
-  return r.rows[0] ?? null;
-}
+export const loadHistory = pinHistory;
 
 /** A delivery code as typed by a person: 400 when malformed or its check fails. */
 export function codeParam(raw: string, field: string): string {
@@ -110,7 +92,7 @@ async function countryOfPin(ctx: AppContext, la: number, ln: number): Promise<st
 }
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'POST', path: '/stops', scope: 'logistics', capabilities: ['delivery_code'],
     note: 'POST /api/v1/stops creates a stop (pinConfirmed false) with a delivery code.',
     decl: {
@@ -138,24 +120,22 @@ export const routes: RouteDef[] = [
       // A random code can collide with an existing one in the project; retry a few times.
       for (let attempt = 0; attempt < 5; attempt++) {
         try {
-          const r = await ctx.store.query(
-            `INSERT INTO stops (project_id, sandbox, id, external_ref, address, country_code, delivery_code, created_lat, created_lng)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${STOP_COLS}`,
-            [o.project, o.sandbox, newId('stp'), externalRef ?? null, address ?? null, country ?? null, newCode(country ?? null), la, ln],
-          );
-          return { status: 201, json: { stop: stopJson(r.rows[0], []) } };
+          const row = await insertStop(ctx.store, o, {
+            id: newId('stp'), externalRef: externalRef ?? null, address: address ?? null, country: country ?? null, code: newCode(country ?? null), lat: la, lng: ln,
+          });
+          return { status: 201, json: { stop: stopJson(row, []) } };
         } catch (e: any) {
           if (e?.code !== '23505') throw e;
           if (String(e.constraint ?? e.message).includes('external_ref')) {
-            const ex = await ctx.store.query('SELECT id FROM stops WHERE project_id = $1 AND sandbox = $2 AND external_ref = $3', [o.project, o.sandbox, externalRef]);
-            throw new HttpError(409, 'conflict', `Field 'external_ref' '${externalRef}' is already used by stop ${ex.rows[0]?.id ?? ''} in this project.`);
+            const holder = await stopIdByRef(ctx.store, o, externalRef);
+            throw new HttpError(409, 'conflict', `Field 'external_ref' '${externalRef}' is already used by stop ${holder ?? ''} in this project.`);
           }
         }
       }
       throw new HttpError(503, 'unavailable', 'Could not allocate a unique delivery code; retry.');
     },
-  },
-  {
+  }),
+  route({
     method: 'POST', path: '/stops/confirm', scope: 'logistics', capabilities: ['pin_confirm'],
     note: 'POST /api/v1/stops/confirm is the only operation that sets pinConfirmed to true; every confirmation is kept in the stop\'s pin_history.',
     decl: {
@@ -182,38 +162,24 @@ export const routes: RouteDef[] = [
         // The row lock orders concurrent confirmations of one stop, so seq never collides.
         let stop: any;
         if (stopId) stop = await loadStop(c, o, stopId, true);
-        else {
-          const r = await c.query(`SELECT ${STOP_COLS} FROM stops WHERE project_id = $1 AND sandbox = $2 AND external_ref = $3 FOR UPDATE`, [o.project, o.sandbox, externalRef]);
-          stop = r.rows[0];
-        }
+        else stop = await stopByRefForUpdate(c, o, externalRef!);
         if (!stop) return null;
         if (stopId && externalRef && stop.external_ref !== externalRef) {
           throw invalid('external_ref', `does not match stop ${stop.id}`);
         }
-        await c.query(
-          `INSERT INTO stop_confirmations (project_id, sandbox, stop_id, seq, lat, lng, accuracy_m, confirmed_by, confirmed_at)
-           SELECT $1, $2, $3, coalesce(max(seq), 0) + 1, $4, $5, $6, $7, coalesce($8::timestamptz, now())
-           FROM stop_confirmations WHERE project_id = $1 AND sandbox = $2 AND stop_id = $3`,
-          [o.project, o.sandbox, stop.id, la, ln, acc ?? null, by ?? null, at === undefined ? null : new Date(at)],
-        );
-        const u = await c.query(
-          `UPDATE stops SET pin_confirmed = true, pin_lat = $4, pin_lng = $5, pin_accuracy_m = $6, pin_confirmed_by = $7,
-             pin_confirmed_at = coalesce($8::timestamptz, now()), updated_at = now()
-           WHERE project_id = $1 AND sandbox = $2 AND id = $3 RETURNING ${STOP_COLS}`,
-          [o.project, o.sandbox, stop.id, la, ln, acc ?? null, by ?? null, at === undefined ? null : new Date(at)],
-        );
+        const updated = await confirmPin(c, o, stop.id, { lat: la, lng: ln, accuracy: acc ?? null, by: by ?? null, at: at === undefined ? null : new Date(at) });
         const history = await loadHistory(c, o, stop.id);
         const moved = haversine(stop.created_lat, stop.created_lng, la, ln);
         // Same transaction: a confirmed pin always has its stop.pin_confirmed event queued.
-        await emitEvent(c, o, 'stop.pin_confirmed', { stop: { ...stopJson(u.rows[0], history), moved_from_requested_m: round1(moved) } });
-        return { row: u.rows[0], history, moved };
+        await emitEvent(c, o, 'stop.pin_confirmed', { stop: { ...stopJson(updated, history), moved_from_requested_m: round1(moved) } });
+        return { row: updated, history, moved };
       });
       if (!out) throw notFound('stop', stopId ?? externalRef!);
       ctx.webhooks?.wake();
       return { json: { stop: { ...stopJson(out.row, out.history), moved_from_requested_m: round1(out.moved) } } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/stops/:id', scope: 'logistics', capabilities: ['pin_confirm'],
     note: 'GET /api/v1/stops/{id} shows the stop, its pin and its confirmation history.',
     decl: {
@@ -228,8 +194,8 @@ export const routes: RouteDef[] = [
       if (!stop) throw notFound('stop', req.params.id);
       return { json: { stop: stopJson(stop, await loadHistory(ctx.store, o, stop.id)) } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/delivery/:code', scope: 'logistics', capabilities: ['delivery_code'],
     note: 'GET /api/v1/delivery/{code} resolves a code (CC-XXXX-XXXX, no 0/1/I/L/O, check character: typo 400, unknown 404).',
     decl: {
@@ -264,7 +230,7 @@ export const routes: RouteDef[] = [
         },
       };
     },
-  },
+  }),
 ];
 
 export const round1 = (x: number) => Math.round(x * 10) / 10;

@@ -1,12 +1,12 @@
 // POST /track/ping (one ping or a batch of up to 1,000) and GET /track/:device.
 // A whole batch is validated before anything is written: one bad ping rejects the
 // request with a 400 naming it ("pings[17].lat"), so a retry never half-applies.
-import { HttpError, type RouteDef, type Req, type Reply, type AppContext } from '../../http/types.ts';
+import { HttpError, type RouteDef, type Req, type Reply, type AppContext, route } from '../../http/types.ts';
 import { ATTRIBUTION } from '../../core/attribution.ts';
-import { B, Q, type Schema } from '../../http/operation.ts';
+import { B, Q, type Schema } from '../../http/declaration.ts';
 import { owner } from './owner.ts';
 import { F, time, invalid, measured, DEVICE_PATTERN, DEVICE_HINT, type Obj } from './validate.ts';
-import { ingest, readTrail, pingVersion, type Ping } from './pings.ts';
+import { ingest, readTrail, pingVersion, type Ping } from '../../store/pings.ts';
 import { TrailCache } from './trail-cache.ts';
 import { nowFor } from '../verify/clock.ts';
 import type { Store } from '../../store/index.ts';
@@ -85,7 +85,7 @@ const cacheFor = (store: Store) => {
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'POST', path: '/track/ping', scope: 'tracking', capabilities: ['track_ping'],
     note: 'POST /api/v1/track/ping takes one ping or {"pings":[…]} (up to 1,000); idempotent on (device, ts); 202 only after commit.',
     decl: {
@@ -109,8 +109,8 @@ export const routes: RouteDef[] = [
       const accepted = await ingest(ctx.store, o, pings);
       return { status: 202, json: { accepted, duplicates: pings.length - accepted, received: pings.length } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/track/:device', scope: 'tracking', capabilities: ['track_trail'],
     note: 'GET /api/v1/track/{device}?trail=1 answers the last position and the trail in time order; empty until a real ping arrives. ?matched=1 answers the trail matched to the roads.',
     decl: {
@@ -174,7 +174,7 @@ export const routes: RouteDef[] = [
       cache?.set(cacheKey, version, body);
       return { status: 200, bytes: body, contentType: JSON_TYPE };
     },
-  },
+  }),
 ];
 
 /**

@@ -4,12 +4,15 @@
 // GPS. Hints never carry prices, fees, surge or anything else money-related (SPEC §1).
 // The record and its trip_outcome.recorded webhook event commit in one transaction.
 import type { RouteDef } from '../../http/types.ts';
-import { B, Q } from '../../http/operation.ts';
+import { route } from '../../http/types.ts';
+import { B, Q } from '../../http/declaration.ts';
 import { owner, notFound } from './owner.ts';
 import { F, time, measured, SLUG_PATTERN, SLUG_HINT } from './validate.ts';
-import { loadStop, stopByCode, codeParam, currentPin, round1 } from './stops.ts';
+import { loadStop, codeParam, currentPin, round1 } from './stops.ts';
+import { stopByCode } from '../../store/stops.ts';
 import { haversine } from '../../core/geometry.ts';
 import { emitEvent } from '../../webhooks/events.ts';
+import { upsertTripOutcome } from '../../store/trip-outcomes.ts';
 
 export const BUILTIN_SLUG = 'logistics-partner';
 export const OUTCOMES = ['delivered', 'failed', 'cancelled', 'returned', 'partial'] as const;
@@ -21,7 +24,7 @@ const MAX_PINS = 200;
 interface Hint { code: string; message: string; stop_id?: string; pin_index?: number; distance_m?: number }
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'POST', path: '/integrations/:slug/trip-outcome', scope: 'logistics', capabilities: ['hints'],
     note: 'POST /api/v1/integrations/{slug}/trip-outcome records a trip pin survey and answers hints for user experience only (never prices or surge).',
     decl: {
@@ -88,14 +91,7 @@ export const routes: RouteDef[] = [
 
       const completed = completedAt ? new Date(completedAt).toISOString() : null;
       await ctx.store.tx(async (c) => {
-        await c.query(
-        `INSERT INTO trip_outcomes (project_id, sandbox, slug, trip_id, outcome, pins, hints)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (project_id, sandbox, slug, trip_id) DO UPDATE
-           SET outcome = EXCLUDED.outcome, pins = EXCLUDED.pins, hints = EXCLUDED.hints, received_at = now()`,
-        [o.project, o.sandbox, slug, tripId, outcome,
-          JSON.stringify({ device: device ?? null, completed_at: completed, pins }), JSON.stringify(hints)],
-        );
+        await upsertTripOutcome(c, o, { slug, tripId, outcome, pins: { device: device ?? null, completed_at: completed, pins }, hints });
         await emitEvent(c, o, 'trip_outcome.recorded', {
           trip_outcome: { slug, trip_id: tripId, outcome, device: device ?? null, completed_at: completed, pins, hints },
         });
@@ -109,6 +105,6 @@ export const routes: RouteDef[] = [
         },
       };
     },
-  },
+  }),
 ];
 

@@ -6,7 +6,8 @@
 // columns, which refuse magnitudes below ~1e-38 ("out of range for type real"); they are rounded to
 // two decimals (1 cm/s, 0.01°, 1 cm) on the way in, so a value such as 1e-50 is stored as 0.
 import { HttpError } from '../../http/types.ts';
-import { B, type Schema } from '../../http/operation.ts';
+import { B, type Schema } from '../../http/declaration.ts';
+import { LAT, LNG } from '../../core/points.ts';
 
 export type Obj = Record<string, unknown>;
 
@@ -38,8 +39,8 @@ export const SLUG_HINT = "must be 1-40 lower-case letters, digits and hyphens, n
 // ---- body field schemas
 
 export const F = {
-  lat: B.num({ min: -90, max: 90, description: 'Latitude, decimal degrees' }),
-  lng: B.num({ min: -180, max: 180, description: 'Longitude, decimal degrees' }),
+  lat: { ...LAT, description: 'Latitude, decimal degrees' },
+  lng: { ...LNG, description: 'Longitude, decimal degrees' },
   /** Accuracy radius in metres: 0 to 100 km (beyond that a fix says nothing about a doorstep). Stored to 0.01. */
   accuracy: B.num({ min: 0, max: 100_000, description: 'Accuracy radius in metres (stored to 0.01 m)' }),
   time: { type: ['string', 'integer'], maxLength: 40, description: "RFC 3339 with a zone ('2026-05-01T10:00:00Z') or Unix epoch milliseconds; not before 2000 nor more than 5 minutes ahead" } as Schema,

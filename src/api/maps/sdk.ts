@@ -3,8 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext, RouteDef } from '../../http/types.ts';
+import { route } from '../../http/types.ts';
 import { HttpError } from '../../http/types.ts';
-import { Q } from '../../http/operation.ts';
+import { Q } from '../../http/declaration.ts';
 import { ROOT } from '../../core/config.ts';
 import { GEOCODE_LIMIT } from '../../core/limits.ts';
 import { tileSet } from './tileset.ts';
@@ -76,7 +77,7 @@ window.svcMap = map;
 }
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET', path: '//embed/map', scope: 'maps', keyInQuery: true,
     capabilities: ['map_embed'], ready: mapsReady,
     note: 'An HTML map page for an iframe (lat, lng, zoom, theme, marker, key), drawn by MapLibre GL JS from our tiles, attribution visible.',
@@ -102,8 +103,8 @@ export const routes: RouteDef[] = [
       const html = embedHtml(ctx, { lat: req.q.lat, lng: req.q.lng, zoom: req.q.zoom, theme: req.q.theme === 'day' ? 'day' : 'dark', marker: !!req.q.marker, key });
       return { bytes: new TextEncoder().encode(html), contentType: 'text/html; charset=utf-8', headers: { 'Cache-Control': 'private, max-age=300' } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '//sdk/v1/svc.js', scope: null,
     capabilities: ['browser_map_sdk'], ready: mapsReady,
     note: 'svc.js: new svc.Map({container, center, zoom, theme, key}) on MapLibre GL JS served from this host; setTheme, addMarker, fitBounds, drawRoute; geocoder.js adapter.',
@@ -113,8 +114,8 @@ export const routes: RouteDef[] = [
       examples: [{}],
     },
     handler: (_req, ctx) => ({ bytes: asset(join(ASSETS, 'svc.js'), ctx), contentType: 'text/javascript; charset=utf-8', headers: { 'Cache-Control': SCRIPT_CACHE } }),
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '//sdk/v1/geocoder.js', scope: null,
     decl: {
       summary: 'The browser geocoder adapter (svc.Geocoder; also a maplibre-gl-geocoder API)', tag: 'maps',
@@ -122,8 +123,8 @@ export const routes: RouteDef[] = [
       examples: [{}],
     },
     handler: (_req, ctx) => ({ bytes: asset(join(ASSETS, 'geocoder.js'), ctx), contentType: 'text/javascript; charset=utf-8', headers: { 'Cache-Control': SCRIPT_CACHE } }),
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '//sdk/v1/lib/:file', scope: null,
     decl: {
       summary: 'MapLibre GL JS files the SDK loads (served from this host)', tag: 'maps',
@@ -135,8 +136,8 @@ export const routes: RouteDef[] = [
       const f = req.params.file as keyof typeof LIB_FILES;
       return { bytes: asset(join(MAPLIBRE, f)), contentType: LIB_FILES[f], headers: { 'Cache-Control': LIB_CACHE } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '//sdk/v1/geocode', scope: 'geo', keyInQuery: true, ready: geoReady,
     decl: {
       summary: 'Geocoding for the browser adapter: alt-platform status and results', tag: 'maps',
@@ -157,5 +158,5 @@ export const routes: RouteDef[] = [
       const results = (body.results ?? []).map(altResult);
       return { json: { status: results.length ? 'OK' : 'ZERO_RESULTS', results } };
     },
-  },
+  }),
 ];

@@ -3,7 +3,7 @@
 // color:, weight:, fillcolor:; and our addition `route` (or route:walk|cycle) in a path's
 // styles, which replaces its points by the route through them. Documented in docs/maps.md.
 import { HttpError } from '../../http/types.ts';
-import { latlngOf } from '../../http/operation.ts';
+import { latlngOf } from '../../core/points.ts';
 import { STATICMAP_LIMITS, type StaticMarker, type StaticPath } from '../../core/maps/staticmap.ts';
 import { decodePolyline } from '../../core/maps/polyline.ts';
 

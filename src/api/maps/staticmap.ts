@@ -2,8 +2,9 @@
 // `staticmap`, workers/render), with markers, paths (or a route) and the attribution drawn in.
 // format=json answers a signed URL on our host that renders the same image without a key.
 import type { AppContext, Reply, Req, RouteDef } from '../../http/types.ts';
+import { route } from '../../http/types.ts';
 import { HttpError } from '../../http/types.ts';
-import { Q } from '../../http/operation.ts';
+import { Q } from '../../http/declaration.ts';
 import { STATICMAP_LIMITS, fitView, type StaticMapSpec, type StaticMarker, type StaticPath } from '../../core/maps/staticmap.ts';
 import { THEMES, type Theme } from '../../core/maps/style.ts';
 import { decodePolyline, encodePolyline } from '../../core/maps/polyline.ts';
@@ -84,7 +85,7 @@ function unpackSpec(d: string): StaticMapSpec {
 const png = (bytes: Uint8Array, headers: Record<string, string>): Reply => ({ bytes, contentType: 'image/png', headers: { 'Cache-Control': IMAGE_CACHE, ...headers } });
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET', path: '/staticmap', scope: 'maps', keyInQuery: true,
     capabilities: ['staticmap'], ready,
     note: 'PNG maps up to 640x640 (scale 1-2, day or dark) drawn from our vector tiles in a worker, with markers, paths or a route, attribution in the corner; format=json answers a signed URL on this host.',
@@ -126,7 +127,7 @@ export const routes: RouteDef[] = [
         zoom ??= fit.zoom;
       }
       const theme: Theme = q.theme === 'day' ? 'day' : 'dark';
-      const spec: StaticMapSpec = { center, zoom, width, height, scale: q.scale, theme, markers, paths };
+      const spec: StaticMapSpec = { center, zoom, width, height, scale: q.scale as StaticMapSpec['scale'], theme, markers, paths };
       checkSpec(spec);
       if (q.format === 'json') {
         const d = packSpec(spec);
@@ -134,8 +135,8 @@ export const routes: RouteDef[] = [
       }
       return png(await renderStaticMap(ctx, spec), cors);
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/staticmap/signed', scope: null,
     decl: {
       summary: 'The image of a signed static-map URL (from /staticmap?format=json); no key needed', tag: 'maps',
@@ -153,5 +154,5 @@ export const routes: RouteDef[] = [
       try { spec = unpackSpec(d); } catch { throw new HttpError(400, 'invalid_parameter', "Parameter 'd' is not a static map."); }
       return png(await renderStaticMap(ctx, spec), {});
     },
-  },
+  }),
 ];

@@ -2,6 +2,7 @@
 // (graph-build/tiles), answered on the main thread without the worker pool.
 import { gunzipSync } from 'node:zlib';
 import type { AppContext, Reply, Req, RouteDef } from '../../http/types.ts';
+import { route } from '../../http/types.ts';
 import { HttpError } from '../../http/types.ts';
 import { tileSet, type TileSet } from './tileset.ts';
 import { browserGuard, queryKey } from './guard.ts';
@@ -39,7 +40,7 @@ const keyParam = { key: { schema: { type: 'string' }, description: 'API key (bro
 export function tilesUrl(ctx: AppContext): string { return ctx.config.tilesUrl; }
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET', path: '//tiles/tiles/:z/:x/:y', scope: 'maps', keyInQuery: true, ready,
     decl: {
       summary: 'A vector tile (Mapbox Vector Tile, gzip)', tag: 'maps',
@@ -69,8 +70,8 @@ export const routes: RouteDef[] = [
       if (acceptsGzip(req)) return { bytes: stored, contentType: MVT, headers: { ...headers, 'Content-Encoding': 'gzip' } };
       return { bytes: new Uint8Array(gunzipSync(stored)), contentType: MVT, headers };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '//tiles/tiles.json', scope: 'maps', keyInQuery: true, ready,
     decl: {
       summary: 'TileJSON 3.0 of the vector tile set', tag: 'maps', query: keyParam,
@@ -89,7 +90,7 @@ export const routes: RouteDef[] = [
         vector_layers: t.archive.metadata.vector_layers ?? [],
       }, { 'Cache-Control': 'public, max-age=300', ...cors });
     },
-  },
+  }),
   ...(['day', 'dark'] as const).map((theme): RouteDef => ({
     method: 'GET', path: theme === 'day' ? '//tiles/style.json' : '//tiles/style-dark.json', scope: 'maps', keyInQuery: true, ready,
     decl: {
@@ -105,7 +106,7 @@ export const routes: RouteDef[] = [
       return { bytes: t.style(tilesUrl(ctx), theme, queryKey(req)), contentType: 'application/json; charset=utf-8', headers: { 'Cache-Control': 'public, max-age=300', ...cors } };
     },
   })),
-  {
+  route({
     method: 'GET', path: '//tiles/glyphs/:fontstack/:range', scope: 'maps', keyInQuery: true, ready,
     decl: {
       summary: 'SDF glyphs of a font stack for 256 code points (MapLibre glyph PBF)', tag: 'maps',
@@ -132,8 +133,8 @@ export const routes: RouteDef[] = [
       const bytes = t.file(`glyphs/${name}/${a}-${b}.pbf`) ?? encodeEmptyGlyphs(name, `${a}-${b}`);
       return { bytes, contentType: 'application/x-protobuf', headers: { 'Cache-Control': CACHE_CONTROL, ETag: etag, ...cors } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '//tiles/sprites/:file', scope: 'maps', keyInQuery: true, ready,
     decl: {
       summary: 'Sprite sheet of the styles (sprite.json/.png, sprite@2x.json/.png)', tag: 'maps',
@@ -153,5 +154,5 @@ export const routes: RouteDef[] = [
       if (hit) return hit;
       return { bytes, contentType: f.endsWith('.png') ? 'image/png' : 'application/json; charset=utf-8', headers: { 'Cache-Control': CACHE_CONTROL, ETag: etag, ...cors } };
     },
-  },
+  }),
 ];

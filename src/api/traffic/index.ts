@@ -1,55 +1,22 @@
 // Live traffic: GET /traffic (GeoJSON segments, live or the weekly profile) and POST
-// /traffic/contribute (partner probes). The service behind them (processor + publisher timers)
-// starts with the server; see docs/traffic.md for the whole flow.
-import type { AppContext, RouteDef } from '../../http/types.ts';
+// /traffic/contribute (partner probes). The service behind them (src/traffic/: processor +
+// publisher timers) starts with the server; see docs/traffic.md for the whole flow.
+import type { RouteDef } from '../../http/types.ts';
+import { route } from '../../http/types.ts';
 import { HttpError } from '../../http/types.ts';
-import { Q } from '../../http/operation.ts';
-import { ProbeProcessor, logProcessError } from './processor.ts';
-import { SpeedPublisher, logPublishError, MIN_DEVICES } from './speeds.ts';
-import { contributeBody, probeTraces, storeTraces, MAX_PROBE_POINTS } from './ingest.ts';
+import { Q } from '../../http/declaration.ts';
+import { MIN_DEVICES } from '../../traffic/speeds.ts';
+import { contributeBody, probeTraces, MAX_PROBE_POINTS } from './ingest.ts';
+import { insertProbeTraces } from '../../store/traffic-probes.ts';
 
 /** Largest bbox one /traffic call may ask for, in square degrees (~110 × 110 km at the equator). */
 export const MAX_BBOX_DEG2 = 1;
 export const MAX_SEGMENTS = 5000;
 
-export interface TrafficService {
-  processor: ProbeProcessor;
-  publisher: SpeedPublisher;
-  /** Runs one processing round then one publication (tests and benchmarks call it to skip the timers). */
-  step(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-const services = new WeakMap<AppContext, TrafficService>();
-export const trafficService = (ctx: AppContext) => services.get(ctx);
-
-/** Starts the timers: probes are processed every TRAFFIC_PROCESS_MS, speeds published every TRAFFIC_PUBLISH_MS. */
-export function startTraffic(ctx: AppContext): TrafficService {
-  const processor = new ProbeProcessor(ctx.store, ctx.pool);
-  const publisher = new SpeedPublisher(ctx.store, ctx.pool);
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const serial = (f: () => Promise<unknown>) => (running = running.then(f, f));
-  const ready = () => ctx.pool.has('traffic_samples');
-  const process = () => serial(() => (ready() ? processor.tick().catch(logProcessError) : Promise.resolve()));
-  const publish = () => serial(() => publisher.publish().catch(logPublishError));
-  const t1 = setInterval(() => { if (!stopped) void process(); }, ctx.config.trafficProcessMs);
-  const t2 = setInterval(() => { if (!stopped) void publish(); }, ctx.config.trafficPublishMs);
-  t1.unref(); t2.unref();
-  void publish();
-  const svc: TrafficService = {
-    processor, publisher,
-    async step() { await serial(() => processor.tick()); await serial(() => publisher.publish()); },
-    async stop() { stopped = true; clearInterval(t1); clearInterval(t2); await running.catch(() => {}); },
-  };
-  services.set(ctx, svc);
-  return svc;
-}
-
 const bboxSchema = { ...Q.list({ type: 'number' }, { max: 4 }), minItems: 4, description: 'minLng,minLat,maxLng,maxLat' };
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET', path: '/traffic', scope: 'traffic',
     capabilities: ['traffic'],
     ready: (ctx) => ctx.pool.has('traffic_segments') && ctx.pool.has('traffic_samples') && ctx.pool.datasets.some((d) => d.traffic),
@@ -99,8 +66,8 @@ export const routes: RouteDef[] = [
       if (mode === 'forecast' && (dow === undefined || hour === undefined)) throw new HttpError(400, 'missing_parameter', "Parameters 'dow' and 'hour' are required with mode=forecast.");
       return { task: await ctx.pool.run('traffic_segments', { bbox: [w, s, e, n], mode, dow, hour, limit }) };
     },
-  },
-  {
+  }),
+  route({
     method: 'POST', path: '/traffic/contribute', scope: 'traffic',
     capabilities: ['traffic_contribute'],
     ready: (ctx) => ctx.pool.has('traffic_samples') && ctx.pool.datasets.some((d) => d.traffic),
@@ -125,8 +92,8 @@ export const routes: RouteDef[] = [
       const traces = probeTraces(req.body, Date.now());
       const points = traces.reduce((a, t) => a + t.points.length, 0);
       // Test keys run in the sandbox: validated like live probes, never stored into real traffic.
-      if (!req.key!.test) await storeTraces(ctx.store, req.key!.project, traces);
+      if (!req.key!.test) await insertProbeTraces(ctx.store, req.key!.project, traces);
       return { status: 202, json: { accepted_points: points, traces: traces.length, stored: !req.key!.test } };
     },
-  },
+  }),
 ];

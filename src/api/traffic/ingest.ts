@@ -1,7 +1,7 @@
 // POST /traffic/contribute: anonymous probe traces from partners, stored as received (one row
-// per trace) before the 202; map matching and speeds follow asynchronously (processor.ts).
-import type { Store } from '../../store/index.ts';
+// per trace) before the 202; map matching and speeds follow asynchronously (src/traffic/processor.ts).
 import { HttpError } from '../../http/types.ts';
+import { LAT, LNG } from '../../core/points.ts';
 
 /** Points per request, all traces together. */
 export const MAX_PROBE_POINTS = 10_000;
@@ -11,7 +11,7 @@ const MAX_FUTURE_MS = 5 * 60_000;
 
 export interface ProbeTrace { trace_id: string; points: [number, number, number][] }
 
-const time = { oneOf: [{ type: 'string', format: 'date-time' }, { type: 'integer', minimum: MIN_TIME }] };
+const time = { oneOf: [{ type: 'string', format: 'date-time' }, { type: 'integer', minimum: MIN_TIME }] } as const;
 export const contributeBody = {
   type: 'object', required: ['probes'], additionalProperties: false,
   properties: {
@@ -25,14 +25,14 @@ export const contributeBody = {
             type: 'array', minItems: 2, maxItems: MAX_PROBE_POINTS,
             items: {
               type: 'object', required: ['lat', 'lng', 'ts'], additionalProperties: false,
-              properties: { lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 }, ts: time },
+              properties: { lat: LAT, lng: LNG, ts: time },
             },
           },
         },
       },
     },
   },
-};
+} as const;
 
 /** Checks what a schema cannot (the total, the clock) and returns each trace sorted by time. */
 export function probeTraces(body: { probes: { trace_id: string; points: { lat: number; lng: number; ts: string | number }[] }[] }, now: number): ProbeTrace[] {
@@ -53,10 +53,3 @@ export function probeTraces(body: { probes: { trace_id: string; points: { lat: n
 }
 
 /** One statement: every trace of the request is stored, or none. */
-export async function storeTraces(store: Store, project: string, traces: ProbeTrace[]): Promise<void> {
-  await store.pool.query(
-    `INSERT INTO traffic_probes (project_id, trace_id, points)
-       SELECT $1, t, p::jsonb FROM unnest($2::text[], $3::text[]) AS x(t, p)`,
-    [project, traces.map((t) => t.trace_id), traces.map((t) => JSON.stringify(t.points))],
-  );
-}

@@ -1,23 +1,13 @@
 // GET /weather: current conditions and a daily forecast at a pin, from the configured
-// Open-Meteo-compatible upstream (upstream.ts). Nothing is invented: no upstream, no weather.
-import type { AppContext, RouteDef } from '../../http/types.ts';
-import { Q } from '../../http/operation.ts';
-import { summarise } from './forecast.ts';
-import { WeatherUpstream, FETCH_DAYS, CELL_DEG } from './upstream.ts';
+// Open-Meteo-compatible upstream (src/weather/upstream.ts). Nothing is invented: no upstream, no weather.
+import type { RouteDef } from '../../http/types.ts';
+import { route } from '../../http/types.ts';
+import { Q } from '../../http/declaration.ts';
+import { summarise } from '../../weather/forecast.ts';
+import { FETCH_DAYS, CELL_DEG } from '../../weather/upstream.ts';
+import { weatherUpstream } from '../../weather/service.ts';
 
 export const WEATHER_DAYS = { min: 1, max: FETCH_DAYS, default: 3 };
-
-const services = new WeakMap<AppContext, WeatherUpstream>();
-
-/** The server's weather upstream (one per running server; tests reach it to set the clock). */
-export function weatherUpstream(ctx: AppContext): WeatherUpstream {
-  let s = services.get(ctx);
-  if (!s) {
-    s = new WeatherUpstream({ url: ctx.config.weatherUrl, timeoutMs: ctx.config.weatherTimeoutMs });
-    services.set(ctx, s);
-  }
-  return s;
-}
 
 const num = { type: ['number', 'null'] };
 const dayItem = {
@@ -30,7 +20,7 @@ const dayItem = {
 };
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET', path: '/weather', scope: 'weather',
     capabilities: ['weather'],
     ready: (ctx) => weatherUpstream(ctx).configured && weatherUpstream(ctx).answered,
@@ -83,5 +73,5 @@ export const routes: RouteDef[] = [
         headers: { 'Cache-Control': a.stale ? 'no-cache' : 'public, max-age=600' },
       };
     },
-  },
+  }),
 ];

@@ -4,9 +4,9 @@
 // they are also called with directly (tests, benches).
 import type { GuidanceLang } from '../guidance.ts';
 
-/** The profiles a road extract is built and routed for. */
-export const ROUTED_MODES = ['driving', 'walk', 'cycle'] as const;
-export type RoutedMode = (typeof ROUTED_MODES)[number];
+/** The profiles a road extract is built and routed for (the travel-mode rule lives in core/modes.ts). */
+export { MODES as ROUTED_MODES, type Mode as RoutedMode } from '../modes.ts';
+import type { Mode as RoutedMode } from '../modes.ts';
 
 /** [lat, lng] */
 export type LatLng = [number, number];
@@ -172,11 +172,9 @@ export interface RoadAccessReply {
 
 // ---- the OSRM v5 layer (/osrm/…): OSRM's own bodies, errors included ({code, message}, answered 400)
 
-export type Geometries = 'polyline' | 'polyline6' | 'geojson';
-export type Overview = 'simplified' | 'full' | 'false';
-/** The route annotations OSRM defines, all of which the layer answers. */
-export const ANNOTATIONS = ['duration', 'distance', 'speed', 'weight', 'datasources', 'nodes'] as const;
-export type Annotation = (typeof ANNOTATIONS)[number];
+// the option vocabularies are core/osrm.ts's, shared with the HTTP declarations
+export { ANNOTATIONS, type Annotation, type Geometries, type Overview } from '../osrm.ts';
+import type { Geometries, Overview } from '../osrm.ts';
 
 export interface OsrmRouteArgs {
   /** [lng, lat] as OSRM writes them */

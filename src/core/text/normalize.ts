@@ -64,7 +64,7 @@ function push(out: string[], t: string) {
   out.push(t);
 }
 
-/** Typo budget by token length (issue 4: one edit from 5 letters, two from 9). */
+/** Typo budget by token length (one edit from 5 letters, two from 9: short words have near neighbours that one edit already reaches). */
 export function maxEdits(len: number): number {
   return len >= 9 ? 2 : len >= 5 ? 1 : 0;
 }

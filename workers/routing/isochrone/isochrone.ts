@@ -31,13 +31,12 @@ import { snap, type Snap } from '../locate/snap.ts';
 import { pickGraph } from '../matrix/prepare.ts';
 import { triContours } from './tri-contour.ts';
 import { collectSoon } from '../../collect.ts';
+import { ISOCHRONE_LIMITS } from '../../../src/core/limits.ts';
 
 import type { IsochroneArgs, IsochroneReply } from '../../../src/core/tasks/index.ts';
 export type { IsochroneArgs };
 
-export const MAX_CONTOURS = 4;
-export const MAX_MINUTES = 120;
-export const MAX_METERS = 100_000;
+const { contours: MAX_CONTOURS, minutes: MAX_MINUTES, meters: MAX_METERS } = ISOCHRONE_LIMITS;
 const GRID = 240;
 const OFFROAD_CELLS = 1;
 const OFFROAD_MPS = 1.4;

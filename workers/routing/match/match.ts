@@ -27,11 +27,13 @@ import { loadedGraphs } from '../graphs.ts';
 import { leg } from '../search/legs.ts';
 import { JsonCoordSink } from '../answers/coords.ts';
 import { boxSlack, nearOnSeg, project, type Snap } from '../locate/snap.ts';
+import { MAX_TRACE_POINTS } from '../../../src/core/limits.ts';
+import { coveringMost } from '../../../src/core/coverage.ts';
 
 import type { MatchArgs, MatchReply, TracePoint } from '../../../src/core/tasks/index.ts';
 export type { MatchArgs, TracePoint };
 
-export const MAX_POINTS = 2000;
+const MAX_POINTS = MAX_TRACE_POINTS;
 export const SIGMA_M = 10;
 export const BETA_M = 15;
 const MIN_SEARCH_M = 50;
@@ -210,14 +212,7 @@ export function matchTask(args: MatchArgs): JsonText<MatchReply> {
     return { lat, lng, ts: p.ts, accuracy_m: p.accuracy_m };
   });
   // The extract covering the most fixes (an outlier far out must not refuse the whole trace).
-  let graph: LoadedGraph | null = null, most = 0;
-  for (const g of loadedGraphs()) {
-    if (g.profile !== mode) continue;
-    let k = 0;
-    for (const p of pts) if (g.covers(p.lat, p.lng, MAX_SEARCH_M)) k++;
-    if (k > most) { most = k; graph = g; }
-  }
-  if (!graph) throw new TaskError(400, 'out_of_coverage', `No ${mode} road extract covers these points.`);
+  const graph = coveringMost(loadedGraphs(), mode, pts, MAX_SEARCH_M);
   const r = matchTrace(graph, pts);
   const geoms: string[] = [];
   const matchings = r.matchings.map((m) => {

@@ -3,6 +3,7 @@
 // space as another thread wrote it).
 import { TaskError } from '../../../src/core/task.ts';
 import type { MatrixArgs } from '../../../src/core/tasks/index.ts';
+import { coveringAll } from '../../../src/core/coverage.ts';
 import { loadedGraphs, type LoadedGraph } from '../graphs.ts';
 import type { Snap } from '../locate/snap.ts';
 import { candidates, modeAndRadius, checkPoint } from '../locate/candidates.ts';
@@ -13,13 +14,7 @@ export interface Space { data: Float64Array; at: number; n: number }
 
 /** The extract that covers every point (the smallest such), as /route picks one. */
 export function pickGraph(mode: string, pts: [number, number][], radius: number): LoadedGraph {
-  const graphs = loadedGraphs();
-  const g = graphs.find((x) => x.profile === mode && pts.every(([la, lo]) => x.covers(la, lo, radius)));
-  if (g) return g;
-  const any = graphs.some((x) => x.profile === mode && pts.some(([la, lo]) => x.covers(la, lo, radius)));
-  throw new TaskError(400, 'out_of_coverage', any
-    ? 'The points lie in different road extracts; no single extract covers them all.'
-    : `No ${mode} road extract covers these points.`);
+  return coveringAll(loadedGraphs(), mode, pts, radius)[0];
 }
 
 /** A matrix request checked and snapped: sources of rows [r0, r1) and every destination. */

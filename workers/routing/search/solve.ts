@@ -4,6 +4,7 @@
 // layer's route service; the answers are written from what it returns (answers/route-json.ts).
 import { TaskError } from '../../../src/core/task.ts';
 import { SNAP_RADIUS } from '../../../src/core/limits.ts';
+import { coveringAll } from '../../../src/core/coverage.ts';
 import type { RouteArgs } from '../../../src/core/tasks/index.ts';
 import { loadedGraphs, type LoadedGraph } from '../graphs.ts';
 import type { Snap } from '../locate/snap.ts';
@@ -22,14 +23,7 @@ export function solve<S extends CoordSink | null, T extends LegTrace = LegTrace>
   const mode = args.mode ?? 'driving';
   const radius = args.radius ?? SNAP_RADIUS.default;
   const pts = [args.from, ...(args.via ?? []), args.to];
-  const graphs = loadedGraphs();
-  const cands = graphs.filter((g) => g.profile === mode && pts.every(([la, lo]) => g.covers(la, lo, radius)));
-  if (cands.length === 0) {
-    const any = graphs.some((g) => g.profile === mode && pts.some(([la, lo]) => g.covers(la, lo, radius)));
-    throw new TaskError(400, 'out_of_coverage', any
-      ? 'The points lie in different road extracts; no single extract covers them all.'
-      : `No ${mode} road extract covers these points.`);
-  }
+  const cands = coveringAll(loadedGraphs(), mode, pts, radius);
   let firstMiss: string | null = null;
   let noRoute: string | null = null;
   for (const graph of cands) {

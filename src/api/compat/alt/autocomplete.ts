@@ -1,6 +1,6 @@
 // /compat/alt/autocomplete: per-keystroke predictions in the platform's Place Autocomplete shape,
 // over our typo-tolerant prefix suggest task.
-import { Q } from '../../../http/operation.ts';
+import { Q } from '../../../http/declaration.ts';
 import { haversine } from '../../../core/geometry.ts';
 import { fold } from '../../../core/text/normalize.ts';
 import { altRoute } from './define.ts';
@@ -114,7 +114,8 @@ export const autocomplete = altRoute({
     let hits = (await mustTask(ctx, req, 'suggest', args)).suggestions as any[];
     if (comp.country.length > 1) hits = hits.filter((h) => comp.country.includes(h.country_code));
     if (typeOk) hits = hits.filter((h) => typeOk(placeTypes(h.type)));
-    if (q.strictbounds) hits = hits.filter((h) => haversine(q.location[0], q.location[1], h.lat, h.lng) <= q.radius);
+    const { location, radius } = q; // both present with strictbounds (checked above)
+    if (q.strictbounds && location && radius) hits = hits.filter((h) => haversine(location[0], location[1], h.lat, h.lng) <= radius);
     hits = hits.slice(0, AUTOCOMPLETE_MAX);
     if (!hits.length) return answer('ZERO_RESULTS', { predictions: [] }, { suggestions: [] });
     return answer('OK', { predictions: hits.map((h) => predictionOf(h, input, q.origin)) }, { suggestions: hits });

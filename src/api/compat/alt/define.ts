@@ -3,7 +3,7 @@
 // when every endpoint of it works end to end in this build).
 import type { TaskOp } from '../../../core/tasks/index.ts';
 import type { AppContext, RouteDef } from '../../../http/types.ts';
-import type { Declaration } from '../../../http/operation.ts';
+import type { Declaration } from '../../../http/declaration.ts';
 import { errorBodyWith } from './envelope.ts';
 
 interface Needs { ops: TaskOp[]; datasets: ('road' | 'gazetteer')[]; ready?: (ctx: AppContext) => boolean }
@@ -23,7 +23,7 @@ export function working(ctx: AppContext): Record<string, boolean> {
   return Object.fromEntries(Object.entries(NEEDS).map(([k, n]) => [k, works(ctx, n)]));
 }
 
-export interface AltRoute {
+export interface AltRoute<D extends Declaration = Declaration> {
   /** Path below /compat/alt, e.g. "geocode". */
   name: string;
   scope: 'geo' | 'routing' | 'maps';
@@ -31,10 +31,10 @@ export interface AltRoute {
   datasets: ('road' | 'gazetteer')[];
   /** A further readiness check (e.g. the tile set for static maps). */
   ready?: (ctx: AppContext) => boolean;
-  decl: Declaration;
+  decl: D;
   /** Result containers of the error body (e.g. { results: [] }). */
   empty: Record<string, unknown>;
-  handler: RouteDef['handler'];
+  handler: RouteDef<D>['handler'];
 }
 
 /** Every error of the layer, auth failures included, in the platform's envelope (errorBodyWith). */
@@ -60,7 +60,7 @@ function withAltErrors(d: Declaration): Declaration {
   return { ...d, responses };
 }
 
-export function altRoute(r: AltRoute): RouteDef {
+export function altRoute<const D extends Declaration>(r: AltRoute<D>): RouteDef {
   NEEDS[r.name] = { ops: r.ops, datasets: r.datasets, ready: r.ready };
   return {
     method: 'GET',
@@ -76,6 +76,6 @@ export function altRoute(r: AltRoute): RouteDef {
     keyInQuery: true,
     errorBody: errorBodyWith(r.empty),
     decl: withAltErrors({ tag: 'compat', ...r.decl }),
-    handler: r.handler,
+    handler: r.handler as RouteDef['handler'],
   };
 }

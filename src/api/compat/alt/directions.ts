@@ -2,10 +2,11 @@
 // Places may be coordinates, addresses or place_id:svc:…; waypoints may be stopovers or via:
 // points, optionally reordered by our trip optimiser (optimize:true). Transit is not offered:
 // ZERO_RESULTS with a message, never a made-up route.
-import { GUIDANCE_LANGS, type GuidanceLang } from '../../../core/guidance.ts';
 import type { GuidedRouteArgs } from '../../../core/tasks/index.ts';
 import type { Reply } from '../../../http/types.ts';
-import { Q } from '../../../http/operation.ts';
+import { Q } from '../../../http/declaration.ts';
+import { guidanceLang, type GuidanceLang } from '../../../core/guidance.ts';
+import { ALT_MODES, ALT_MODE_VALUES, ALT_TRAVEL_MODE, type AltMode } from '../../../core/modes.ts';
 import { altRoute } from './define.ts';
 import { answer, invalid } from './envelope.ts';
 import { task, ok } from './tasks.ts';
@@ -21,18 +22,13 @@ export const MAX_WAYPOINTS = 25;
 /** How far from a road a place may be: addresses geocode to settlement centres, which can sit off the network. */
 export const SNAP_RADIUS_M = 5000;
 
-const MODES = { driving: 'driving', walking: 'walk', bicycling: 'cycle' } as const;
-const TRAVEL_MODE = { driving: 'DRIVING', walking: 'WALKING', bicycling: 'BICYCLING' } as const;
-type Mode = keyof typeof MODES;
 
 /** Extra routes asked for with alternatives=true (the platform gives up to three routes in all). */
 const ALTERNATIVES = 2;
 
-/** Instruction languages of our guidance; others fall back to English. */
-const isLang = (l: string): l is GuidanceLang => (GUIDANCE_LANGS as readonly string[]).includes(l);
+/** The `language` parameter as one of our guidance languages; others fall back to English. */
 function langOf(language: unknown): GuidanceLang {
-  const l = String(language ?? 'en').toLowerCase().split(/[-_]/)[0];
-  return isLang(l) ? l : 'en';
+  return guidanceLang(String(language ?? 'en')) ?? 'en';
 }
 
 export const COPYRIGHTS = 'Map data © OpenStreetMap contributors (ODbL)';
@@ -53,7 +49,7 @@ export function parseWaypoints(raw: string | undefined): { optimize: boolean; po
 
 const ll = (p: { lat: number; lng: number }): LatLng => ({ lat: p.lat, lng: p.lng });
 
-function warningsOf(mode: Mode, q: Record<string, any>): string[] {
+function warningsOf(mode: AltMode, q: Record<string, any>): string[] {
   const w: string[] = [];
   if (mode === 'walking') w.push('Walking directions follow mapped roads and paths: sidewalks and crossings may be missing. Use caution.');
   if (q.avoid) w.push(`avoid=${String(q.avoid).slice(0, 60)} is not applied: the road data in this build carries no toll, ferry or motorway restrictions for routing.`);
@@ -62,7 +58,7 @@ function warningsOf(mode: Mode, q: Record<string, any>): string[] {
 }
 
 /** One platform route from one of our routes through the ordered points (snapped as the best route snapped them). */
-function platformRoute(r: any, snapped: LatLng[], pts: Resolved[], stop: boolean[], mode: Mode, units: 'metric' | 'imperial', order: number[], warnings: string[]) {
+function platformRoute(r: any, snapped: LatLng[], pts: Resolved[], stop: boolean[], mode: AltMode, units: 'metric' | 'imperial', order: number[], warnings: string[]) {
   const coords: number[][] = r.geometry.coordinates;
   const ourLegs: any[] = r.legs;
   const legs: Record<string, unknown>[] = [];
@@ -79,7 +75,7 @@ function platformRoute(r: any, snapped: LatLng[], pts: Resolved[], stop: boolean
       dur += ourLegs[i].duration_s;
       for (const { name, ...st } of stepsOf(ourLegs[i], units)) {
         named.push({ name, distance: st.distance });
-        steps.push({ ...st, travel_mode: TRAVEL_MODE[mode] });
+        steps.push({ ...st, travel_mode: ALT_TRAVEL_MODE[mode] });
       }
     }
     legs.push({
@@ -126,7 +122,7 @@ export const directions = altRoute({
       origin: { schema: Q.str({ maxLength: 200 }), required: true, description: 'LAT,LNG, an address, or place_id:svc:…' },
       destination: { schema: Q.str({ maxLength: 200 }), required: true, description: 'LAT,LNG, an address, or place_id:svc:…' },
       waypoints: { schema: Q.str({ maxLength: 6000 }), description: 'optimize:true|via:LAT,LNG|address|place_id:svc:…' },
-      mode: { schema: Q.enum(['driving', 'walking', 'bicycling', 'transit'], 'driving'), description: 'transit answers ZERO_RESULTS' },
+      mode: { schema: Q.enum(ALT_MODE_VALUES, 'driving'), description: 'transit answers ZERO_RESULTS' },
       alternatives: { schema: Q.bool(false), description: 'Also return alternative routes (without waypoints)' },
       units: { schema: Q.enum(['metric', 'imperial'], 'metric'), description: 'Units of the distance texts (values are always metres)' },
       avoid: { schema: Q.str({ maxLength: 100 }), description: 'Accepted, not applied (warning)' },
@@ -147,7 +143,7 @@ export const directions = altRoute({
   },
   async handler(req, ctx) {
     const q = req.q;
-    const mode = q.mode as Mode | 'transit';
+    const mode = q.mode as AltMode | 'transit';
     const units = q.units as 'metric' | 'imperial';
     const wp = parseWaypoints(q.waypoints);
     if (mode === 'transit') {
@@ -162,7 +158,7 @@ export const directions = altRoute({
     let stop = raws.map((p) => !p.via);
     let order = wp.points.map((_, i) => i);
     if (wp.optimize && wp.points.length > 1) {
-      const o = await optimizeOrder(ctx, req, pts, MODES[mode], SNAP_RADIUS_M);
+      const o = await optimizeOrder(ctx, req, pts, ALT_MODES[mode], SNAP_RADIUS_M);
       if (!Array.isArray(o)) return answer('ZERO_RESULTS', { geocoded_waypoints: requested.map(geocoded), routes: [] }, { error: o }, o.message);
       order = o;
       pts = [pts[0], ...order.map((i) => pts[i + 1]), pts[pts.length - 1]];
@@ -170,7 +166,7 @@ export const directions = altRoute({
     }
     const args: GuidedRouteArgs = {
       from: [pts[0].lat, pts[0].lng], to: [pts[pts.length - 1].lat, pts[pts.length - 1].lng],
-      via: pts.slice(1, -1).map((p) => [p.lat, p.lng]), mode: MODES[mode], radius: SNAP_RADIUS_M,
+      via: pts.slice(1, -1).map((p) => [p.lat, p.lng]), mode: ALT_MODES[mode], radius: SNAP_RADIUS_M,
       steps: true, lang: langOf(q.language), ...(q.alternatives && pts.length === 2 ? { alternatives: ALTERNATIVES } : {}),
     };
     const r = await task(ctx, req, 'route', args);

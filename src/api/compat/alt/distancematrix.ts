@@ -1,7 +1,8 @@
 // /compat/alt/distancematrix: origins × destinations in the platform's Distance Matrix shape, on
 // our many-to-many matrix task.
 import type { AppContext, Req } from '../../../http/types.ts';
-import { Q } from '../../../http/operation.ts';
+import { Q } from '../../../http/declaration.ts';
+import { ALT_MODES, ALT_MODE_VALUES, type AltMode } from '../../../core/modes.ts';
 import { altRoute } from './define.ts';
 import { answer, invalid } from './envelope.ts';
 import { resolvePlace, type Resolved } from './places.ts';
@@ -13,7 +14,6 @@ import { envelope, matrixElement } from './schemas.ts';
 export const MATRIX_MAX_SIDE = 25;
 export const MATRIX_MAX_ELEMENTS = 100;
 
-const MODES = { driving: 'driving', walking: 'walk', bicycling: 'cycle' } as const;
 
 function places(raw: string, param: string): string[] {
   const ps = raw.split('|').map((p) => p.trim()).filter(Boolean);
@@ -44,7 +44,7 @@ export const distancematrix = altRoute({
     query: {
       origins: { schema: Q.str({ maxLength: 6000 }), required: true, description: 'Places separated by |' },
       destinations: { schema: Q.str({ maxLength: 6000 }), required: true, description: 'Places separated by |' },
-      mode: { schema: Q.enum(['driving', 'walking', 'bicycling', 'transit'], 'driving'), description: 'transit: ZERO_RESULTS elements' },
+      mode: { schema: Q.enum(ALT_MODE_VALUES, 'driving'), description: 'transit: ZERO_RESULTS elements' },
       units: { schema: Q.enum(['metric', 'imperial'], 'metric'), description: 'Units of the distance texts' },
       avoid: { schema: Q.str({ maxLength: 100 }), description: 'Accepted, not applied' },
       departure_time: { schema: Q.str({ maxLength: 20 }), description: 'Accepted, not applied' },
@@ -76,7 +76,7 @@ export const distancematrix = altRoute({
         rows: o.map(() => ({ elements: d.map(() => ({ status: 'ZERO_RESULTS' })) })),
       }, { mode: 'transit' }, 'Transit is not offered by this service: no timetable routing.');
     }
-    const cells = await matrix(ctx, req, o, d, MODES[q.mode as keyof typeof MODES]);
+    const cells = await matrix(ctx, req, o, d, ALT_MODES[q.mode as AltMode]);
     return answer('OK', {
       origin_addresses: o.map(addr),
       destination_addresses: d.map(addr),

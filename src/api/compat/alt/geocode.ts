@@ -2,7 +2,7 @@
 // the platform's geocoding shape. Every result is completed with its detail (locality, admin-1,
 // country) so address_components come from our data, not from splitting the address text.
 import type { AppContext, Req } from '../../../http/types.ts';
-import { Q } from '../../../http/operation.ts';
+import { Q } from '../../../http/declaration.ts';
 import { altRoute } from './define.ts';
 import { answer, invalid, notFound } from './envelope.ts';
 import { task, mustTask } from './tasks.ts';

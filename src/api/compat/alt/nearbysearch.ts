@@ -2,7 +2,7 @@
 // page, with real page tokens (pagetoken.ts).
 import type { AppContext, Req } from '../../../http/types.ts';
 import type { Config } from '../../../core/config.ts';
-import { Q } from '../../../http/operation.ts';
+import { Q } from '../../../http/declaration.ts';
 import { ATTRIBUTION } from '../../../core/attribution.ts';
 import { resolveCategory } from '../../../core/categories.ts';
 import { NEARBY_RADIUS } from '../../../core/limits.ts';

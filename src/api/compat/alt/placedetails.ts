@@ -1,5 +1,5 @@
 // /compat/alt/placedetails: one place by its stable id, in the platform's Place Details shape.
-import { Q } from '../../../http/operation.ts';
+import { Q } from '../../../http/declaration.ts';
 import { ATTRIBUTION } from '../../../core/attribution.ts';
 import { altRoute } from './define.ts';
 import { answer, notFound } from './envelope.ts';

@@ -1,7 +1,7 @@
 // The ways the platform names a place in a request — "LAT,LNG", "place_id:<id>" or an address
 // — resolved to a point with our stable id and address, and `components=country:KE|locality:…`.
 import type { AppContext, Req } from '../../../http/types.ts';
-import { latlngOf } from '../../../http/operation.ts';
+import { latlngOf } from '../../../core/points.ts';
 import { fold } from '../../../core/text/normalize.ts';
 import { invalid } from './envelope.ts';
 import { task, mustTask, ok } from './tasks.ts';

@@ -1,6 +1,6 @@
 // JSON Schemas of the platform's response shapes as we answer them (OpenAPI, and the tests
 // validate every answer against them).
-import type { Schema } from '../../../http/operation.ts';
+import type { Schema } from '../../../http/declaration.ts';
 import { STATUSES } from './envelope.ts';
 
 const num = { type: 'number' };

@@ -1,7 +1,8 @@
 // /compat/alt/staticmap: the platform's Static Maps request grammar (center as coordinates or an
 // address, zoom, size, scale, markers, path, visible) rendered by our static map renderer.
 import type { AppContext, Req } from '../../../http/types.ts';
-import { Q, latlngOf } from '../../../http/operation.ts';
+import { Q } from '../../../http/declaration.ts';
+import { latlngOf } from '../../../core/points.ts';
 import { STATICMAP_LIMITS as L, fitView, type StaticMapSpec } from '../../../core/maps/staticmap.ts';
 import { renderStaticMap } from '../../maps/index.ts';
 import { parseMarkers, parsePaths } from '../../maps/staticmap-params.ts';
@@ -120,7 +121,7 @@ export const staticmap = altRoute({
         zoom = zoom === undefined ? fit.zoom : Math.min(zoom, fit.zoom);
       }
     }
-    const spec: StaticMapSpec = { center: center!, zoom: zoom!, width, height, scale: q.scale, theme: 'day', markers, paths };
+    const spec: StaticMapSpec = { center: center!, zoom: zoom!, width, height, scale: q.scale as StaticMapSpec['scale'], theme: 'day', markers, paths };
     const bytes = await renderStaticMap(ctx, spec);
     return { bytes, contentType: 'image/png', headers: { 'Cache-Control': 'public, max-age=86400', ...cors } };
   },

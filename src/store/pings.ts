@@ -3,8 +3,8 @@
 // (project, sandbox, device, ts) key makes retries idempotent), chained in the same
 // statement to the per-device last-position upsert. One statement is one implicit
 // transaction, so the 202 goes out only after it committed.
-import type { Store } from '../../store/index.ts';
-import type { Owner } from './owner.ts';
+import type { Store } from './store.ts';
+import type { Tenant } from './db.ts';
 
 export interface Ping {
   device: string;
@@ -53,7 +53,7 @@ WITH input AS (
 )
 SELECT project_id, sandbox, device, (extract(epoch FROM ts) * 1000)::int8 AS ms FROM ins`;
 
-export interface Batch { o: Owner; pings: Ping[] }
+export interface Batch { o: Tenant; pings: Ping[] }
 
 const keyOf = (project: string, sandbox: boolean, device: string, ms: number) => `${project}\u0000${sandbox ? 1 : 0}\u0000${device}\u0000${ms}`;
 
@@ -116,7 +116,7 @@ export class Ingestor {
 
   constructor(private store: Store, private lanes = 4, private maxRows = 5000) {}
 
-  submit(o: Owner, pings: Ping[]): Promise<number> {
+  submit(o: Tenant, pings: Ping[]): Promise<number> {
     return new Promise((resolve, reject) => {
       this.queue.push({ batch: { o, pings }, resolve, reject });
       this.pump();
@@ -147,7 +147,7 @@ export class Ingestor {
 const ingestors = new WeakMap<Store, Ingestor>();
 
 /** Store the pings (group-committed with concurrent requests); returns how many were new. */
-export function ingest(store: Store, o: Owner, pings: Ping[]): Promise<number> {
+export function ingest(store: Store, o: Tenant, pings: Ping[]): Promise<number> {
   let g = ingestors.get(store);
   if (!g) ingestors.set(store, (g = new Ingestor(store)));
   return g.submit(o, pings);
@@ -175,7 +175,7 @@ const toTs = (i: number) => `timestamptz 'epoch' + $${i}::bigint * interval '1 m
  * Without: the latest `limit` pings up to `until`. Either way the page is in time order.
  * Reads limit + 1 rows to learn whether more exist, without a second scan.
  */
-export async function readTrail(store: Store, o: Owner, q: TrailQuery): Promise<Trail> {
+export async function readTrail(store: Store, o: Tenant, q: TrailQuery): Promise<Trail> {
   const fromStart = q.since !== null;
   const page = store.pool.query<any[]>({
     text: `SELECT j FROM pings WHERE project_id = $1 AND sandbox = $2 AND device = $3
@@ -204,7 +204,7 @@ export async function readTrail(store: Store, o: Owner, q: TrailQuery): Promise<
  * ?delete_pings=true) deletes the row too; the count restarts with a new row, so the creation
  * time keeps a version from before the deletion from ever matching again.
  */
-export async function pingVersion(store: Store, o: Owner, device: string): Promise<string> {
+export async function pingVersion(store: Store, o: Tenant, device: string): Promise<string> {
   const r = await store.pool.query<any[]>({
     text: `SELECT pings_total || '@' || (extract(epoch FROM first_seen) * 1000000)::int8 FROM devices WHERE project_id = $1 AND sandbox = $2 AND device = $3`,
     values: [o.project, o.sandbox, device],
@@ -214,7 +214,7 @@ export async function pingVersion(store: Store, o: Owner, device: string): Promi
 }
 
 /** Pings of one device in [from, to], oldest first (evidence packs). */
-export async function trailWindow(store: Store, o: Owner, device: string, from: Date, to: Date, limit: number): Promise<unknown[]> {
+export async function trailWindow(store: Store, o: Tenant, device: string, from: Date, to: Date, limit: number): Promise<unknown[]> {
   const r = await store.pool.query<any[]>({
     text: `SELECT j FROM pings WHERE project_id = $1 AND sandbox = $2 AND device = $3 AND ts >= $4 AND ts <= $5 ORDER BY ts LIMIT $6`,
     values: [o.project, o.sandbox, device, from, to, limit],

@@ -2,11 +2,12 @@
 // seconds the live speed of each directed edge from the last 15 minutes of samples, and every
 // minute the weekly profile. PostgreSQL holds the samples, so every node of a cluster publishes
 // the same speeds. A speed is published only with samples from ≥ 3 distinct devices or traces.
-import type { WorkerPool } from '../../pool/worker-pool.ts';
-import type { Store } from '../../store/index.ts';
-import { openGraph, type GraphViews } from '../../core/format/route.ts';
-import { TrafficState, PROFILE_SLOTS } from '../../core/traffic-state.ts';
-import { log } from '../../core/log.ts';
+import type { WorkerPool } from '../pool/worker-pool.ts';
+import type { Store } from '../store/index.ts';
+import { openGraph, type GraphViews } from '../core/format/route.ts';
+import { TrafficState, PROFILE_SLOTS } from '../core/traffic-state.ts';
+import { log } from '../core/log.ts';
+import { profileSpeeds, samplesBetween } from '../store/traffic.ts';
 
 export const LIVE_WINDOW_MS = 15 * 60_000;
 /** Weight of a sample halves every ~3.5 minutes: the estimate follows a change within minutes. */
@@ -83,11 +84,7 @@ export class SpeedPublisher {
   }
 
   private async publishLive(now: number): Promise<number> {
-    const { rows } = await this.store.pool.query(
-      `SELECT extract, profile, edge, dir, (extract(epoch FROM ts) * 1000)::float8 AS ms, speed_kph, device, from_m, to_m
-         FROM traffic_samples WHERE ts > $1 AND ts <= $2`,
-      [new Date(now - LIVE_WINDOW_MS), new Date(now)],
-    );
+    const rows = await samplesBetween(this.store, new Date(now - LIVE_WINDOW_MS), new Date(now));
     const locate = this.locator();
     const groups = new Map<Target, Map<number, { ms: number[]; kph: number[]; devices: Set<string>; from: number; to: number }>>(this.targets.map((t) => [t, new Map()]));
     for (const r of rows) {
@@ -124,8 +121,7 @@ export class SpeedPublisher {
   }
 
   private async publishProfile(): Promise<number> {
-    const { rows } = await this.store.pool.query(
-      `SELECT extract, profile, edge, dir, dow, hour, sum_kph / n AS kph FROM traffic_profile WHERE devices >= $1`, [MIN_DEVICES]);
+    const rows = await profileSpeeds(this.store, MIN_DEVICES);
     const locate = this.locator();
     const fresh = new Map<Target, { set: Map<number, number>; counts: Int32Array }>(this.targets.map((t) => [t, { set: new Map(), counts: new Int32Array(PROFILE_SLOTS) }]));
     let n = 0;

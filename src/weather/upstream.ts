@@ -1,7 +1,7 @@
 // The weather upstream (any server speaking Open-Meteo's /v1/forecast), behind a cache of one
 // entry per ~0.1° cell, stale-while-revalidate, a per-call timeout and a circuit breaker, so a
 // slow or failing upstream costs our callers at most one timeout and never a pile-up.
-import { HttpError } from '../../http/types.ts';
+import { Unavailable } from '../core/errors.ts';
 import { HOURLY, parseUpstream, type Upstream } from './forecast.ts';
 
 export interface UpstreamOptions {
@@ -108,6 +108,6 @@ export class WeatherUpstream {
   }
 }
 
-function unavailable(message: string, retryAfter: number): HttpError {
-  return new HttpError(503, 'weather_unavailable', message, { 'Retry-After': String(retryAfter) });
+function unavailable(message: string, retryAfter: number): Unavailable {
+  return new Unavailable('weather_unavailable', message, retryAfter);
 }

@@ -10,7 +10,7 @@
 // Free key exact from its first request. The burst limit stays per node.
 // A restart loses at most the last flush interval of far-from-limit counts.
 import type { Store } from '../store/index.ts';
-import type { KeyInfo } from '../http/types.ts';
+import type { KeyInfo } from './key-info.ts';
 import { PLANS } from './scopes.ts';
 import { log } from '../core/log.ts';
 
@@ -45,7 +45,7 @@ export function secondsToMonthEnd(ms: number): number {
   return Math.max(1, Math.ceil((next - ms) / 1000));
 }
 
-export class Limits {
+export class Quota {
   private counters = new Map<string, Counter>();
   private loading = new Map<string, Promise<Counter>>();
   private buckets = new Map<string, { tokens: number; at: number }>();

@@ -1,13 +1,13 @@
-// The burst limit and the monthly quota decided by src/auth/limits.ts, on an injected clock
+// The burst limit and the monthly quota decided by src/auth/quota.ts, on an injected clock
 // and an in-memory stand-in for the key_usage table (the same three statements PostgreSQL
 // runs; the real database is exercised by the store, API and multi-node suites).
 import { describe, it, expect, vi, afterEach } from 'vitest';
-import { Limits, monthOf, secondsToMonthEnd, type Verdict } from '../../src/auth/limits.ts';
+import { Quota, monthOf, secondsToMonthEnd, type Verdict } from '../../src/auth/quota.ts';
 import type { KeyInfo } from '../../src/http/types.ts';
 import type { Store } from '../../src/store/index.ts';
 import { log as logger } from '../../src/core/log.ts';
 
-/** key_usage as a Map, answering the statements Limits sends. */
+/** key_usage as a Map, answering the statements Quota sends. */
 function fakeStore() {
   const rows = new Map<string, number>(); // `${key}|${month}` → count
   const daily = new Map<string, number>(); // `${key}|${day}` → count
@@ -54,7 +54,7 @@ function fakeStore() {
 
 const key = (plan: KeyInfo['plan'], id = `key_${plan}`): KeyInfo => ({ id, project: 'p', plan, scopes: [], test: false });
 const T0 = Date.UTC(2026, 10, 24, 12, 0, 0); // 24 Nov 2026 12:00 UTC
-const admit = async (l: Limits, k: KeyInfo): Promise<Verdict> => l.admit(k);
+const admit = async (l: Quota, k: KeyInfo): Promise<Verdict> => l.admit(k);
 
 describe('month arithmetic', () => {
   it('names the UTC month and counts the seconds to its end', () => {
@@ -74,7 +74,7 @@ describe('burst limit on an injected clock', () => {
   it('admits exactly BURST_RPS at once, then one per 1/BURST_RPS s, with Retry-After', async () => {
     let now = T0;
     const { store } = fakeStore();
-    const l = new Limits(store, 5, 500, () => now, 0);
+    const l = new Quota(store, 5, 500, () => now, 0);
     const k = key('enterprise');
     const first: Verdict[] = [];
     for (let i = 0; i < 8; i++) first.push(await admit(l, k));
@@ -100,11 +100,11 @@ describe('burst limit on an injected clock', () => {
   it('keeps one bucket per key, and BURST_RPS 0 disables it', async () => {
     const now = T0;
     const { store } = fakeStore();
-    const l = new Limits(store, 2, 500, () => now, 0);
+    const l = new Quota(store, 2, 500, () => now, 0);
     const a = key('enterprise', 'key_a'), b = key('enterprise', 'key_b');
     expect([(await admit(l, a)).ok, (await admit(l, a)).ok, (await admit(l, a)).ok]).toEqual([true, true, false]);
     expect((await admit(l, b)).ok).toBe(true);
-    const off = new Limits(store, 0, 500, () => now, 0);
+    const off = new Quota(store, 0, 500, () => now, 0);
     for (let i = 0; i < 100; i++) expect((await admit(off, a)).ok).toBe(true);
   });
 });
@@ -113,7 +113,7 @@ describe('monthly quota', () => {
   it('refuses the Free plan after exactly 1,000 with Retry-After to the month end, counted in the database', async () => {
     const now = T0;
     const { store, rows, log } = fakeStore();
-    const l = new Limits(store, 0, 500, () => now, 1000);
+    const l = new Quota(store, 0, 500, () => now, 1000);
     const k = key('free');
     let ok = 0;
     for (let i = 0; i < 1005; i++) if ((await admit(l, k)).ok) ok++;
@@ -130,7 +130,7 @@ describe('monthly quota', () => {
   it('counts in memory far from the limit and switches to exact counting within the margin', async () => {
     const now = T0;
     const { store, rows, log } = fakeStore();
-    const l = new Limits(store, 0, 500, () => now, 10);
+    const l = new Quota(store, 0, 500, () => now, 10);
     const k = key('free');
     rows.set('key_free|2026-11', 900);
     for (let i = 0; i < 90; i++) expect((await admit(l, k)).ok).toBe(true);
@@ -149,8 +149,8 @@ describe('monthly quota', () => {
     const now = T0;
     const { store, rows } = fakeStore();
     // The margin covers what the other node may admit between two reads (here: 100 each).
-    const a = new Limits(store, 0, 500, () => now, 200);
-    const b = new Limits(store, 0, 500, () => now, 200);
+    const a = new Quota(store, 0, 500, () => now, 200);
+    const b = new Quota(store, 0, 500, () => now, 200);
     const k = key('free');
     for (let i = 0; i < 400; i++) await admit(a, k);
     for (let i = 0; i < 500; i++) await admit(b, k);
@@ -169,7 +169,7 @@ describe('monthly quota', () => {
   it('never refuses an unlimited plan and never asks the database per request for it', async () => {
     const now = T0;
     const { store, log } = fakeStore();
-    const l = new Limits(store, 0, 500, () => now, 1000);
+    const l = new Quota(store, 0, 500, () => now, 1000);
     const k = key('enterprise');
     for (let i = 0; i < 5000; i++) expect((await admit(l, k)).ok).toBe(true);
     expect(log).toEqual(['load']);
@@ -182,7 +182,7 @@ describe('monthly quota', () => {
   it('starts a new count when the month rolls over, after flushing the old one', async () => {
     let now = Date.UTC(2026, 10, 30, 23, 59, 59);
     const { store, rows } = fakeStore();
-    const l = new Limits(store, 0, 500, () => now, 0);
+    const l = new Quota(store, 0, 500, () => now, 0);
     const k = key('developer');
     for (let i = 0; i < 3; i++) await admit(l, k);
     now = Date.UTC(2026, 11, 1, 0, 0, 1);
@@ -196,7 +196,7 @@ describe('monthly quota', () => {
   it('keeps counts whose flush failed and writes them on the next one', async () => {
     const now = T0;
     const { store, rows, setFail } = fakeStore();
-    const l = new Limits(store, 0, 500, () => now, 0);
+    const l = new Quota(store, 0, 500, () => now, 0);
     const k = key('developer');
     for (let i = 0; i < 7; i++) await admit(l, k);
     setFail(true);
@@ -210,7 +210,7 @@ describe('monthly quota', () => {
   it('admits (and counts in memory) when the database cannot be reached near the limit', async () => {
     const now = T0;
     const { store, setFail } = fakeStore();
-    const l = new Limits(store, 0, 500, () => now, 1000);
+    const l = new Quota(store, 0, 500, () => now, 1000);
     const k = key('free');
     expect((await admit(l, k)).ok).toBe(true);
     setFail(true);
@@ -233,7 +233,7 @@ describe('per-key burst limits', () => {
   it('a key may carry its own rate; null means the server default', async () => {
     const now = T0;
     const { store } = fakeStore();
-    const l = new Limits(store, 10, 500, () => now, 0);
+    const l = new Quota(store, 10, 500, () => now, 0);
     const own = { ...key('enterprise', 'key_own'), burstRps: 2 };
     const dflt = { ...key('enterprise', 'key_dflt'), burstRps: null };
     const seen: boolean[] = [];
@@ -247,7 +247,7 @@ describe('per-key burst limits', () => {
   it('a refusal says the rate and to retry within a second', async () => {
     let now = T0;
     const { store } = fakeStore();
-    const l = new Limits(store, 1, 500, () => now, 0);
+    const l = new Quota(store, 1, 500, () => now, 0);
     const k = key('enterprise');
     expect((await admit(l, k)).ok).toBe(true);
     expect(await admit(l, k)).toEqual({ ok: false, code: 'rate_limited', message: 'Too many requests: this key may send 1 requests per second.', retryAfter: 1 });
@@ -265,7 +265,7 @@ describe('counting', () => {
     const now = T0;
     const { store, rows, log } = fakeStore();
     rows.set('key_developer|2026-11', 5);
-    const l = new Limits(store, 0, 500, () => now, 0);
+    const l = new Quota(store, 0, 500, () => now, 0);
     const k = key('developer');
     expect(l.usage(k.id)).toBeUndefined();
     const vs = await Promise.all([l.admit(k), l.admit(k), l.admit(k)]);
@@ -279,12 +279,12 @@ describe('counting', () => {
   it('counts the day as well as the month, in memory and exactly', async () => {
     const now = T0;
     const { store, daily } = fakeStore();
-    const l = new Limits(store, 0, 500, () => now, 0);
+    const l = new Quota(store, 0, 500, () => now, 0);
     const dev = key('developer');
     for (let i = 0; i < 4; i++) await admit(l, dev);
     await l.flush();
     expect(daily.get('key_developer|2026-11-24')).toBe(4);
-    const exact = new Limits(store, 0, 500, () => now, 1000);
+    const exact = new Quota(store, 0, 500, () => now, 1000);
     const free = key('free');
     for (let i = 0; i < 3; i++) await admit(exact, free);
     expect(daily.get('key_free|2026-11-24')).toBe(3);
@@ -294,7 +294,7 @@ describe('counting', () => {
     vi.useFakeTimers();
     const now = T0;
     const { store, rows } = fakeStore();
-    const l = new Limits(store, 0, 500, () => now, 0);
+    const l = new Quota(store, 0, 500, () => now, 0);
     const k = key('developer');
     for (let i = 0; i < 3; i++) await admit(l, k);
     l.start();
@@ -315,7 +315,7 @@ describe('counting', () => {
   it('stop without start still flushes', async () => {
     const now = T0;
     const { store, rows } = fakeStore();
-    const l = new Limits(store, 0, 500, () => now, 0);
+    const l = new Quota(store, 0, 500, () => now, 0);
     await admit(l, key('developer'));
     await l.stop();
     expect(rows.get('key_developer|2026-11')).toBe(1);
@@ -324,7 +324,7 @@ describe('counting', () => {
   it('a key refused by the database stays refused without asking again', async () => {
     const now = T0;
     const { store, rows, log } = fakeStore();
-    const l = new Limits(store, 0, 500, () => now, 1000);
+    const l = new Quota(store, 0, 500, () => now, 1000);
     const k = key('free');
     expect((await admit(l, k)).ok).toBe(true);
     rows.set('key_free|2026-11', 1000); // another node used the rest
@@ -343,7 +343,7 @@ describe('counting', () => {
   it('exact counting uses the current plan: an upgraded key is admitted past its old limit', async () => {
     const now = T0;
     const { store, rows } = fakeStore();
-    const l = new Limits(store, 0, 500, () => now, 100_000);
+    const l = new Quota(store, 0, 500, () => now, 100_000);
     rows.set('key_up|2026-11', 1000);
     expect((await admit(l, key('free', 'key_up'))).ok).toBe(false);
     expect((await admit(l, key('developer', 'key_up'))).ok).toBe(true);
@@ -353,7 +353,7 @@ describe('counting', () => {
   it('reads back only limited keys of the current month, and a count never shrinks', async () => {
     let now = T0;
     const { store, rows, log } = fakeStore();
-    const l = new Limits(store, 0, 500, () => now, 0);
+    const l = new Quota(store, 0, 500, () => now, 0);
     const k = key('developer');
     for (let i = 0; i < 10; i++) await admit(l, k);
     await l.flush();
@@ -373,12 +373,12 @@ describe('counting', () => {
     const errors = vi.spyOn(logger, 'error').mockImplementation(() => {});
     const now = T0;
     const { store, setFail } = fakeStore();
-    const l = new Limits(store, 0, 500, () => now, 0);
+    const l = new Quota(store, 0, 500, () => now, 0);
     await admit(l, key('developer'));
     setFail(true);
     await l.flush();
     expect(errors).toHaveBeenLastCalledWith('usage_flush', { error: 'Error: database down' });
-    const exact = new Limits(store, 0, 500, () => now, 1000);
+    const exact = new Quota(store, 0, 500, () => now, 1000);
     setFail(false);
     await admit(exact, key('free'));
     setFail(true);
@@ -391,7 +391,7 @@ describe('counting', () => {
 describe('counting around other requests', () => {
   it('uses the real clock by default', async () => {
     const { store, rows } = fakeStore();
-    const l = new Limits(store, 0);
+    const l = new Quota(store, 0);
     await admit(l, key('developer'));
     await l.flush();
     expect(rows.get(`key_developer|${monthOf(Date.now())}`)).toBe(1);
@@ -400,7 +400,7 @@ describe('counting around other requests', () => {
   it('refuses at the limit from memory once the count is known, without asking the database', async () => {
     const now = T0;
     const { store, log } = fakeStore();
-    const l = new Limits(store, 0, 500, () => now, 0);
+    const l = new Quota(store, 0, 500, () => now, 0);
     const k = key('free');
     for (let i = 0; i < 1000; i++) expect((await admit(l, k)).ok).toBe(true);
     expect(l.usage(k.id)).toBe(1000);
@@ -411,7 +411,7 @@ describe('counting around other requests', () => {
   it('a flush asked for during another runs after it, with what was counted meanwhile', async () => {
     const now = T0;
     const { store, rows, log } = fakeStore();
-    const l = new Limits(store, 0, 500, () => now, 0);
+    const l = new Quota(store, 0, 500, () => now, 0);
     const k = key('developer');
     for (let i = 0; i < 3; i++) await admit(l, k);
     const first = l.flush();
@@ -425,7 +425,7 @@ describe('counting around other requests', () => {
   it("a key's count in memory survives another key's first load, which flushes nothing", async () => {
     const now = T0;
     const { store, rows } = fakeStore();
-    const l = new Limits(store, 0, 500, () => now, 0);
+    const l = new Quota(store, 0, 500, () => now, 0);
     const a = key('developer', 'key_a'), b = key('developer', 'key_b');
     for (let i = 0; i < 3; i++) await admit(l, a);
     const loadingB = l.admit(b); // B is loading: A takes the slow path
@@ -454,7 +454,7 @@ describe('counting around other requests', () => {
     for (const failing of [false, true]) {
       fail = failing;
       now = Date.UTC(2026, 10, 30, 23, 59, 59);
-      const l = new Limits(store, 0, 500, () => now, 0);
+      const l = new Quota(store, 0, 500, () => now, 0);
       const k = key('developer', `key_${failing}`);
       fake.rows.set(`${k.id}|2026-11`, 500);
       for (let i = 0; i < 3; i++) await admit(l, k);
