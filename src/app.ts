@@ -13,7 +13,7 @@ import { Metrics } from './http/metrics.ts';
 import { HttpServer } from './http/server.ts';
 import { allRoutes } from './api/index.ts';
 import { startTraffic } from './traffic/service.ts';
-import { Verifier } from './api/verify/sweeper.ts';
+import { Verifier } from './verify/sweeper.ts';
 import { tripKey } from './api/ride/trip-links.ts';
 import { TRIP_TOKEN_PREFIX } from './api/ride/trip-token.ts';
 import type { AppContext, RouteDef } from './http/types.ts';

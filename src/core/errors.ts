@@ -33,3 +33,11 @@ export class NotImplemented extends Error {
     this.name = 'NotImplemented';
   }
 }
+
+/** A change the resource's current state no longer allows (already completed, cancelled…); answered 409. */
+export class Conflict extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'Conflict';
+  }
+}

@@ -4,7 +4,7 @@
 // statement to the per-device last-position upsert. One statement is one implicit
 // transaction, so the 202 goes out only after it committed.
 import type { Store } from './store.ts';
-import type { Tenant } from './db.ts';
+import type { Db, Tenant } from './db.ts';
 
 export interface Ping {
   device: string;
@@ -221,4 +221,22 @@ export async function trailWindow(store: Store, o: Tenant, device: string, from:
     rowMode: 'array',
   });
   return r.rows.map((row) => JSON.parse(row[0]));
+}
+
+/** Fixes of one device in [from, to], oldest first: [epoch ms, lat, lng, accuracy_m] (dwell evidence). */
+export async function fixesBetween(store: Store, o: Tenant, device: string, from: Date, to: Date, limit: number): Promise<{ ts: number; lat: number; lng: number; accuracy_m: number | null }[]> {
+  const r = await store.pool.query<any[]>({
+    text: `SELECT (extract(epoch FROM ts) * 1000)::int8, lat, lng, accuracy_m FROM pings
+           WHERE project_id = $1 AND sandbox = $2 AND device = $3 AND ts >= $4 AND ts <= $5 ORDER BY ts LIMIT $6`,
+    values: [o.project, o.sandbox, device, from, to, limit],
+    rowMode: 'array',
+  });
+  return r.rows.map((x) => ({ ts: Number(x[0]), lat: x[1], lng: x[2], accuracy_m: x[3] }));
+}
+
+/** Deletes every ping of a device and its last-position row; how many pings went. */
+export async function deleteDevicePings(q: Db, o: Tenant, device: string): Promise<number> {
+  const n = (await q.query('DELETE FROM pings WHERE project_id = $1 AND sandbox = $2 AND device = $3', [o.project, o.sandbox, device])).rowCount ?? 0;
+  await q.query('DELETE FROM devices WHERE project_id = $1 AND sandbox = $2 AND device = $3', [o.project, o.sandbox, device]);
+  return n;
 }

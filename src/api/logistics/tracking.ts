@@ -8,7 +8,7 @@ import { owner } from './owner.ts';
 import { F, time, invalid, measured, DEVICE_PATTERN, DEVICE_HINT, type Obj } from './validate.ts';
 import { ingest, readTrail, pingVersion, type Ping } from '../../store/pings.ts';
 import { TrailCache } from './trail-cache.ts';
-import { nowFor } from '../verify/clock.ts';
+import { nowFor } from '../../verify/clock.ts';
 import type { Store } from '../../store/index.ts';
 
 export const MAX_BATCH = 1000;

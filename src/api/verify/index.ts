@@ -13,9 +13,16 @@ import { encodeCursor, decodeCursor } from '../logistics/page-cursor.ts';
 import { haversine } from '../../core/geometry.ts';
 import { MAX_ADDRESS_CHARS, componentsSchema, runJson } from '../address.ts';
 import { PRODUCTS, STATES, LIMITS, CATALOGUE, FIELD_MAX_ACCURACY_M, type Product } from './products.ts';
-import { isZone, zoneFor } from './timezone.ts';
-import { nowFor } from './clock.ts';
-import { AVR_COLS, DUE, verificationJson, loadVerification, loadVisits, evaluate, recordOutcome } from './records.ts';
+import { isZone, zoneFor } from '../../verify/timezone.ts';
+import { nowFor } from '../../verify/clock.ts';
+import { verificationJson } from '../../verify/json.ts';
+import { evaluate, recordOutcome } from '../../verify/evaluation.ts';
+import { insertVerification, verificationById, visitsOf, insertVisit, duePage, verificationsPage, deleteVerification } from '../../store/verifications.ts';
+import { deleteDevicePings } from '../../store/pings.ts';
+import type { Store } from '../../store/index.ts';
+
+/** A verification of this project by id; a malformed id is answered 404 without a query. */
+const loadVerification = (store: Store, o: Owner, id: string) => (isId('avr', id) ? verificationById(store, o, id) : Promise.resolve(null));
 import { routes as sandboxClock } from './sandbox-clock.ts';
 
 const DAY = 86_400_000;
@@ -84,7 +91,7 @@ async function resolveAddress(ctx: AppContext, b: any, sb: boolean): Promise<Rec
 }
 
 async function reply(ctx: AppContext, req: { key: any }, o: Owner, row: any) {
-  const visits = row.product === 'field' ? await loadVisits(ctx.store, o, row.id) : undefined;
+  const visits = row.product === 'field' ? await visitsOf(ctx.store, o, row.id) : undefined;
   return verificationJson(row, { trail: trailScope(req), visits });
 }
 
@@ -140,15 +147,12 @@ const verifications: RouteDef[] = [
       const zone: string = b.timezone ?? zoneFor(country, b.lat, b.lng);
       const now = await nowFor(ctx.store, o);
       const start = new Date(now);
-      const r = await ctx.store.query(
-        `INSERT INTO address_verifications (project_id, sandbox, id, product, subject_id, device, external_ref, address, components, country,
-           pin_lat, pin_lng, resolution, timezone, radius_m, min_nights, window_start, window_end, consent_at, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $17, $17) RETURNING ${AVR_COLS}`,
-        [o.project, o.sandbox, newId('avr'), product, subject, device, b.external_ref ?? null, b.address ?? null,
-          b.components === undefined ? null : JSON.stringify(b.components), country, b.lat, b.lng,
-          resolution === null ? null : JSON.stringify(resolution), zone, radius, minNights, start, new Date(now + windowDays * DAY)],
-      );
-      return { status: 201, json: { address_verification: await reply(ctx, req, o, r.rows[0]) } };
+      const row = await insertVerification(ctx.store, o, {
+        id: newId('avr'), product, subject, device, externalRef: b.external_ref ?? null, address: b.address ?? null,
+        components: b.components, country, lat: b.lat, lng: b.lng, resolution, timezone: zone, radius, minNights,
+        start, end: new Date(now + windowDays * DAY),
+      });
+      return { status: 201, json: { address_verification: await reply(ctx, req, o, row) } };
     },
   },
   {
@@ -169,24 +173,13 @@ const verifications: RouteDef[] = [
       const limit: number = req.q.limit;
       const after = req.q.cursor ? decodeCursor(req.q.cursor, 'avr') : null;
       // The page's due rows are evaluated first, so the states listed are current.
-      const due = await ctx.store.query(
-        `SELECT ${AVR_COLS} FROM address_verifications v WHERE project_id = $1 AND sandbox = $2 AND ${DUE}
-           AND ($3::timestamptz IS NULL OR (created_at, id) > ($3::timestamptz, $4)) AND ($6::text IS NULL OR subject_id = $6)
-         ORDER BY created_at, id LIMIT $5`,
-        [o.project, o.sandbox, after?.[0] ?? null, after?.[1] ?? '', limit + 1, req.q.subject_id ?? null],
-      );
-      for (const row of due.rows) await evaluate(ctx.store, o, row);
-      if (due.rows.length) ctx.webhooks?.wake();
-      const r = await ctx.store.query(
-        `SELECT ${AVR_COLS}, created_at::text AS at FROM address_verifications
-         WHERE project_id = $1 AND sandbox = $2 AND ($3::timestamptz IS NULL OR (created_at, id) > ($3::timestamptz, $4))
-           AND ($6::text IS NULL OR status = $6) AND ($7::text IS NULL OR subject_id = $7)
-         ORDER BY created_at, id LIMIT $5`,
-        [o.project, o.sandbox, after?.[0] ?? null, after?.[1] ?? '', limit + 1, req.q.status ?? null, req.q.subject_id ?? null],
-      );
-      const page = r.rows.slice(0, limit);
+      const due = await duePage(ctx.store, o, after, limit + 1, req.q.subject_id ?? null);
+      for (const row of due) await evaluate(ctx.store, o, row);
+      if (due.length) ctx.webhooks?.wake();
+      const rows = await verificationsPage(ctx.store, o, after, limit + 1, req.q.status ?? null, req.q.subject_id ?? null);
+      const page = rows.slice(0, limit);
       const last = page[page.length - 1];
-      const next = r.rows.length > limit ? encodeCursor(last.at, last.id) : null;
+      const next = rows.length > limit ? encodeCursor(last.at, last.id) : null;
       const items = [];
       for (const row of page) items.push(await reply(ctx, req, o, row));
       return { json: { address_verifications: items, next_cursor: next } };
@@ -247,12 +240,7 @@ const verifications: RouteDef[] = [
       // Closer visits earn more: 1 at the pin, 0.5 at the edge of the radius; a rejected visit, 0.
       const confidence = accepted ? Math.round((1 - 0.5 * distance / row.radius_m) * 100) / 100 : 0;
       const out = await recordOutcome(ctx.store, o, row.id, { status: accepted ? 'verified' : 'failed', reason, evidence, confidence, completed_at: new Date(at) }, new Date(), async (c) => {
-        await c.query(
-          `INSERT INTO address_verification_visits (project_id, sandbox, verification_id, seq, photo_url, lat, lng, accuracy_m, visited_at, agent, notes, distance_m, accepted)
-           SELECT $1, $2, $3, coalesce(max(seq), 0) + 1, $4, $5, $6, $7, $8, $9, $10, $11, $12
-           FROM address_verification_visits WHERE project_id = $1 AND sandbox = $2 AND verification_id = $3`,
-          [o.project, o.sandbox, row.id, photo, b.lat, b.lng, acc, new Date(at), b.agent ?? null, b.notes ?? null, distance, accepted],
-        );
+        await insertVisit(c, o, row.id, { photoUrl: photo, lat: b.lat, lng: b.lng, accuracy: acc, visitedAt: new Date(at), agent: b.agent ?? null, notes: b.notes ?? null, distance, accepted });
       });
       ctx.webhooks?.wake();
       return { status: 201, json: { address_verification: await reply(ctx, req, o, out) } };
@@ -294,14 +282,9 @@ const verifications: RouteDef[] = [
       const id = req.params.id;
       if (!isId('avr', id)) throw notFound('address verification', id);
       const out = await ctx.store.tx(async (c) => {
-        const d = await c.query('DELETE FROM address_verifications WHERE project_id = $1 AND sandbox = $2 AND id = $3 RETURNING device', [o.project, o.sandbox, id]);
-        if (!d.rows[0]) return null;
-        const device: string | null = d.rows[0].device;
-        let pings = 0;
-        if (req.q.delete_pings && device) {
-          pings = (await c.query('DELETE FROM pings WHERE project_id = $1 AND sandbox = $2 AND device = $3', [o.project, o.sandbox, device])).rowCount ?? 0;
-          await c.query('DELETE FROM devices WHERE project_id = $1 AND sandbox = $2 AND device = $3', [o.project, o.sandbox, device]);
-        }
+        const d = await deleteVerification(c, o, id);
+        if (!d) return null;
+        const pings = req.q.delete_pings && d.device ? await deleteDevicePings(c, o, d.device) : 0;
         return { pings };
       });
       if (!out) throw notFound('address verification', id);

@@ -1,7 +1,7 @@
 // What can be ordered from /verify/addresses, and the limits each order may set. The catalogue
 // is data (GET /verify/products serves it as is), so the docs, the validation and the answer
 // cannot disagree about a default.
-import { NIGHT_START_H, NIGHT_END_H, MIN_DWELL_MIN, MAX_ACCURACY_M, MAX_SPEED_MPS, MAX_GAP_MIN } from './dwell.ts';
+import { NIGHT_START_H, NIGHT_END_H, MIN_DWELL_MIN, MAX_ACCURACY_M, MAX_SPEED_MPS, MAX_GAP_MIN } from '../../verify/dwell.ts';
 
 export const PRODUCTS = ['digital', 'field'] as const;
 export type Product = (typeof PRODUCTS)[number];

@@ -4,8 +4,8 @@
 import { HttpError, type RouteDef } from '../../http/types.ts';
 import { B, type Schema } from '../../http/operation.ts';
 import { owner } from '../logistics/owner.ts';
-import { sandboxOffset, advanceSandbox } from './clock.ts';
-import { sweep } from './records.ts';
+import { sandboxOffset, advanceSandbox } from '../../store/sandbox-clocks.ts';
+import { sweep } from '../../verify/evaluation.ts';
 
 /** Most a sandbox clock moves in one call: a year. */
 const MAX_ADVANCE_S = 366 * 86_400;

@@ -1,12 +1,12 @@
 // The background evaluator: every VERIFY_SWEEP_MS it evaluates the pending address verifications
 // that may have moved (pings received since their last evaluation, or a window that ended), on
-// every server at once if there are several — evaluation is idempotent (records.ts), so two
+// every server at once if there are several — evaluation is idempotent (evaluation.ts), so two
 // servers evaluating the same row record its outcome and webhook once. State lives in the
 // database: after a restart the first sweep picks everything up again.
-import type { Store } from '../../store/index.ts';
-import type { Dispatcher } from '../../webhooks/dispatcher.ts';
-import { log } from '../../core/log.ts';
-import { sweep } from './records.ts';
+import type { Store } from '../store/index.ts';
+import type { Dispatcher } from '../webhooks/dispatcher.ts';
+import { log } from '../core/log.ts';
+import { sweep } from './evaluation.ts';
 
 export class Verifier {
   private timer: NodeJS.Timeout | null = null;

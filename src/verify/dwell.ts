@@ -13,7 +13,7 @@
 //    adds nothing: presence is shown over time, never assumed between sparse points.
 // 5. A night counts when its dwell reaches MIN_DWELL_MIN; the address is verified when
 //    `min_nights` distinct nights count within the window.
-import { haversine } from '../../core/geometry.ts';
+import { haversine } from '../core/geometry.ts';
 import { offsetAt } from './timezone.ts';
 
 export const NIGHT_START_H = 20;
