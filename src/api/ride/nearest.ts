@@ -9,6 +9,7 @@ import { haversine } from '../../core/geometry.ts';
 import { NEAREST_LIMIT, NEAREST_MAX_ETA_S, NEAREST_FRESH_S, NEAREST_CANDIDATES, SNAP_RADIUS } from '../../core/limits.ts';
 import { owner } from '../logistics/owner.ts';
 import type { FleetEtaReply } from '../../core/tasks/index.ts';
+import { freshDevicesNear, deviceCounts, type DevicePosition } from '../../store/fleet.ts';
 
 /**
  * Fastest road speed assumed when choosing which vehicles to route: one further away in a straight
@@ -31,7 +32,7 @@ const unreachable: Schema = {
   properties: { device: { type: 'string' }, reason: { enum: ['out_of_coverage', 'no_road', 'no_route'] }, straight_m: { type: 'number' }, age_s: { type: 'integer' } },
 };
 
-interface Row { device: string; last_ts: Date; lat: number; lng: number; speed_mps: number | null; heading_deg: number | null; accuracy_m: number | null }
+type Row = DevicePosition;
 
 export const routes: RouteDef[] = [
   {
@@ -77,24 +78,15 @@ export const routes: RouteDef[] = [
       // Fresh vehicles in the box around the rider, nearest in a straight line first (planar
       // distance in degrees scaled by cos(lat): an ordering, not a distance).
       const cos = Math.cos((lat * Math.PI) / 180);
+      const box = { lat, lng, dLat, dLng, cos };
       const [cand, count] = await Promise.all([
-        ctx.store.query(
-          `SELECT device, last_ts, lat, lng, speed_mps, heading_deg, accuracy_m FROM devices
-           WHERE project_id = $1 AND sandbox = $2 AND last_ts >= $3 AND lat BETWEEN $4 AND $5 AND lng BETWEEN $6 AND $7
-           ORDER BY (lat - $8) * (lat - $8) + ((lng - $9) * $10) * ((lng - $9) * $10), device LIMIT $11`,
-          [o.project, o.sandbox, cutoff, lat - dLat, lat + dLat, lng - dLng, lng + dLng, lat, lng, cos, NEAREST_CANDIDATES + 1],
-        ),
-        ctx.store.query(
-          `SELECT count(*) FILTER (WHERE last_ts >= $3)::int AS fresh, count(*) FILTER (WHERE last_ts < $3)::int AS stale,
-                  count(*) FILTER (WHERE last_ts >= $3 AND lat BETWEEN $4 AND $5 AND lng BETWEEN $6 AND $7)::int AS in_box
-           FROM devices WHERE project_id = $1 AND sandbox = $2`,
-          [o.project, o.sandbox, cutoff, lat - dLat, lat + dLat, lng - dLng, lng + dLng],
-        ),
+        freshDevicesNear(ctx.store, o, cutoff, box, NEAREST_CANDIDATES + 1),
+        deviceCounts(ctx.store, o, cutoff, box),
       ]);
       const now = Date.now();
-      const fetched = (cand.rows as Row[]).map((r) => ({ r, straight: haversine(lat, lng, r.lat, r.lng) }));
+      const fetched = cand.map((r) => ({ r, straight: haversine(lat, lng, r.lat, r.lng) }));
       const routed = fetched.filter((x) => x.straight <= reach).slice(0, NEAREST_CANDIDATES);
-      const { fresh: nFresh, stale, in_box: inBox } = count.rows[0] as { fresh: number; stale: number; in_box: number };
+      const { fresh: nFresh, stale, in_box: inBox } = count;
       // fresh = routed + beyond_reach (further than max_eta_s at MAX_ROAD_SPEED_MPS) + not_routed (past NEAREST_CANDIDATES)
       const outside = fetched.filter((x) => x.straight > reach).length;
       const counts = {

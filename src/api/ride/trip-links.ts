@@ -9,6 +9,9 @@ import { HttpError, type AppContext, type RouteDef } from '../../http/types.ts';
 import type { KeyInfo } from '../../http/types.ts';
 import { B, Q, type Schema } from '../../http/operation.ts';
 import type { Store } from '../../store/index.ts';
+import type { Db } from '../../store/db.ts';
+import { insertTripLink, tripLinkById, ownTripLink, revokeTripLink, endTripLinksOfStop, type TripLinkRow } from '../../store/trip-links.ts';
+import { devicePosition } from '../../store/fleet.ts';
 import type { Lookup } from '../../auth/authenticator.ts';
 import { owner, notFound, type Owner } from '../logistics/owner.ts';
 import { F } from '../logistics/validate.ts';
@@ -22,8 +25,8 @@ export const TRIP_TTL = { min: 60, default: 4 * 3600, max: 2 * 86400 };
 /** How long a link's row is trusted from memory by the public routes and the tiles (a revocation shows within it). */
 const ROW_CACHE_MS = 2000;
 
-const COLS = 'id, project_id, sandbox, key_id, plan, device, stop_id, label, created_at, expires_at, revoked_at, revoked_reason';
-interface Row { id: string; project_id: string; sandbox: boolean; key_id: string; plan: KeyInfo['plan']; device: string; stop_id: string | null; label: string | null; created_at: Date; expires_at: Date; revoked_at: Date | null; revoked_reason: string | null }
+/** A link's row; its plan is the one of the key that made it. */
+type Row = Omit<TripLinkRow, 'plan'> & { plan: KeyInfo['plan'] };
 
 const mapsReady = (ctx: AppContext) => tileSet(ctx) !== null;
 const statusOf = (r: Row, now = Date.now()) => (r.revoked_at ? 'revoked' : r.expires_at.getTime() <= now ? 'expired' : 'active');
@@ -51,8 +54,7 @@ function cacheOf(store: Store) {
 async function rowById(store: Store, id: string): Promise<Row | null> {
   const c = cacheOf(store), hit = c.get(id), now = Date.now();
   if (hit && now - hit.at < ROW_CACHE_MS) return hit.row;
-  const r = await store.query(`SELECT ${COLS} FROM trip_links WHERE id = $1`, [id]);
-  const row = (r.rows[0] as Row | undefined) ?? null;
+  const row = ((await tripLinkById(store, id)) as Row | undefined) ?? null;
   if (c.size > 10_000) c.clear();
   c.set(id, { row, at: now });
   return row;
@@ -84,13 +86,7 @@ export async function tripKey(ctx: AppContext, token: string): Promise<Lookup> {
 }
 
 /** Ends the live links made for a stop (its proof of delivery is the end of the trip). */
-export async function endTripLinks(q: { query: Store['query'] }, o: Owner, stopId: string, reason: string): Promise<number> {
-  const r = await q.query(
-    `UPDATE trip_links SET revoked_at = now(), revoked_reason = $4 WHERE project_id = $1 AND sandbox = $2 AND stop_id = $3 AND revoked_at IS NULL`,
-    [o.project, o.sandbox, stopId, reason],
-  );
-  return r.rowCount ?? 0;
-}
+export const endTripLinks = (q: Db, o: Owner, stopId: string, reason: string): Promise<number> => endTripLinksOfStop(q, o, stopId, reason);
 
 const nstr = { type: ['string', 'null'] };
 const link: Schema = {
@@ -107,9 +103,9 @@ const tokenParam = { token: { schema: Q.str({ pattern: TRIP_TOKEN_PATTERN, hint:
 const gone = { 404: { description: 'Not a trip link' }, 410: { description: 'The link expired or was revoked (link_expired, link_revoked)' } };
 
 async function ownRow(ctx: AppContext, o: Owner, id: string): Promise<Row> {
-  const r = await ctx.store.query(`SELECT ${COLS} FROM trip_links WHERE project_id = $1 AND sandbox = $2 AND id = $3`, [o.project, o.sandbox, id]);
-  if (!r.rows[0]) throw notFound('trip link', id);
-  return r.rows[0] as Row;
+  const row = await ownTripLink(ctx.store, o, id);
+  if (!row) throw notFound('trip link', id);
+  return row as Row;
 }
 
 export const routes: RouteDef[] = [
@@ -136,11 +132,8 @@ export const routes: RouteDef[] = [
       const ttl: number = b.expires_in_s ?? TRIP_TTL.default;
       // whole seconds: the token carries the expiry in seconds
       const expires = new Date(Math.floor(Date.now() / 1000 + ttl) * 1000);
-      const r = await ctx.store.query(
-        `INSERT INTO trip_links (id, project_id, sandbox, key_id, plan, device, stop_id, label, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLS}`,
-        [newTripId(), o.project, o.sandbox, req.key!.id, req.key!.plan, b.device, b.stop_id ?? null, b.label ?? null, expires],
-      );
-      return { status: 201, json: { link: linkJson(ctx, r.rows[0] as Row) } };
+      const row = await insertTripLink(ctx.store, o, { id: newTripId(), keyId: req.key!.id, plan: req.key!.plan, device: b.device, stopId: b.stop_id ?? null, label: b.label ?? null, expiresAt: expires });
+      return { status: 201, json: { link: linkJson(ctx, row as Row) } };
     },
   },
   {
@@ -163,14 +156,10 @@ export const routes: RouteDef[] = [
     },
     async handler(req, ctx) {
       const o = owner(req);
-      const r = await ctx.store.query(
-        `UPDATE trip_links SET revoked_at = COALESCE(revoked_at, now()), revoked_reason = COALESCE(revoked_reason, 'revoked')
-         WHERE project_id = $1 AND sandbox = $2 AND id = $3 RETURNING ${COLS}`,
-        [o.project, o.sandbox, req.params.id],
-      );
-      if (!r.rows[0]) throw notFound('trip link', req.params.id);
+      const row = await revokeTripLink(ctx.store, o, req.params.id);
+      if (!row) throw notFound('trip link', req.params.id);
       cacheOf(ctx.store).delete(req.params.id);
-      return { json: { link: linkJson(ctx, r.rows[0] as Row) } };
+      return { json: { link: linkJson(ctx, row as Row) } };
     },
   },
   {
@@ -210,11 +199,7 @@ export const routes: RouteDef[] = [
     },
     async handler(req, ctx) {
       const row = await openLink(ctx, req.params.token);
-      const r = await ctx.store.query(
-        'SELECT last_ts, lat, lng, speed_mps, heading_deg, accuracy_m FROM devices WHERE project_id = $1 AND sandbox = $2 AND device = $3',
-        [row.project_id, row.sandbox, row.device],
-      );
-      const d = r.rows[0];
+      const d = await devicePosition(ctx.store, { project: row.project_id, sandbox: row.sandbox }, row.device);
       const position = d ? { lat: d.lat, lng: d.lng, ts: d.last_ts.toISOString(), speed_mps: d.speed_mps, heading_deg: d.heading_deg, accuracy_m: d.accuracy_m } : null;
       return {
         json: {
