@@ -4,8 +4,8 @@
 // capability's own route; /places/search, /places/nearby (category lodging or a lodging type) and
 // /places/{id} (svc:poi.…) answer from the same task (geo.ts). The default data has no POIs, so
 // the capability is off there with the reason.
-import { HttpError, type AppContext, type RouteDef } from '../http/types.ts';
-import { Q, type Schema } from '../http/operation.ts';
+import { HttpError, type AppContext, type RouteDef, route } from '../http/types.ts';
+import { Q, type Schema } from '../http/declaration.ts';
 import { LODGING_CATEGORIES } from '../core/format/pois.ts';
 import { PLACES_LIMITS } from './places-osm.ts';
 
@@ -35,7 +35,7 @@ const hotel: Schema = {
 };
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET', path: '/hotels', scope: 'geo',
     capabilities: ['hotels'],
     ready: hotelsReady,
@@ -65,5 +65,5 @@ export const routes: RouteDef[] = [
       if ((lat === undefined) !== (lng === undefined)) throw new HttpError(400, 'missing_parameter', `Parameter '${lat === undefined ? 'lat' : 'lng'}' is required (lat and lng go together).`);
       return { task: await ctx.pool.run('hotels_search', { q, category, min_stars, lat, lng, radius, limit }, !!req.key?.test) };
     },
-  },
+  }),
 ];

@@ -3,8 +3,8 @@
 // fresh_s; the ETAs come from the matrix engine on the driving graph (workers/routing/ride/fleet-eta.ts,
 // vehicles as sources, the rider as the destination), never from straight-line distance. Which
 // vehicle to send stays the caller's decision (SPEC §1: assignment is out of scope).
-import type { AppContext, RouteDef } from '../../http/types.ts';
-import { Q, type Schema } from '../../http/operation.ts';
+import { route, type AppContext, type RouteDef } from '../../http/types.ts';
+import { Q, type Schema } from '../../http/declaration.ts';
 import { haversine } from '../../core/geometry.ts';
 import { NEAREST_LIMIT, NEAREST_MAX_ETA_S, NEAREST_FRESH_S, NEAREST_CANDIDATES, SNAP_RADIUS } from '../../core/limits.ts';
 import { owner } from '../logistics/owner.ts';
@@ -35,7 +35,7 @@ const unreachable: Schema = {
 type Row = DevicePosition;
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET', path: '/fleet/vehicles/nearest', scope: 'fleet', capabilities: ['fleet_nearest'], ready,
     note: 'GET /api/v1/fleet/vehicles/nearest?lat&lng&limit&max_eta_s&fresh_s ranks the project\'s vehicles (last real ping, fresh within fresh_s) by driving ETA to the rider on the road graph (a one-to-many matrix search), not by straight line; vehicles that cannot reach are listed apart. Assignment stays with the caller.',
     offNote: () => 'No driving road extract is loaded, so no road ETA can be computed (straight-line ranking is not offered).',
@@ -120,5 +120,5 @@ export const routes: RouteDef[] = [
       }
       return { json: { rider, extract, ranking: 'road_eta', vehicles: out, unreachable: bad.slice(0, NEAREST_LIMIT.max), counts } };
     },
-  },
+  }),
 ];

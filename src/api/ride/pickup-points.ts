@@ -4,9 +4,9 @@
 // (GTFS stops of the gazetteer, and the businesses of a POI build when one is loaded), and the
 // walking distance from the rider to each (a one-to-many walking matrix). Every part that its data
 // does not cover is said so in `notes`; nothing is invented.
-import type { AppContext, Req, RouteDef } from '../../http/types.ts';
+import { route, type AppContext, type Req, type RouteDef } from '../../http/types.ts';
 import type { TaskReply } from '../../core/task.ts';
-import { Q, type Schema } from '../../http/operation.ts';
+import { Q, type Schema } from '../../http/declaration.ts';
 import { PICKUP_RADIUS, PICKUP_LIMIT } from '../../core/limits.ts';
 import { drivingSideOf, LEFT_HAND_TRAFFIC, type DrivingSide } from './driving-side.ts';
 
@@ -83,7 +83,7 @@ async function walking(ctx: AppContext, lat: number, lng: number, to: { lat: num
 }
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET', path: '/pickup-points', scope: 'geo', capabilities: ['pickup_points'], ready,
     note: "GET /api/v1/pickup-points?lat&lng&radius: drivable road points near the rider with the direction that puts the rider on the car's kerb side (OSRM approaches=curb; left-hand traffic in " + [...LEFT_HAND_TRAFFIC].join(', ') + ', right-hand elsewhere), named spots nearby (GTFS stops, POI-build businesses) and the walking distance to each.',
     offNote: () => 'No driving road extract is loaded: no road point can be offered.',
@@ -134,5 +134,5 @@ export const routes: RouteDef[] = [
       const named = spots.map((s, i) => ({ ...s, ...walk[r.points.length + i] }));
       return { json: { rider: { lat, lng }, extract: r.extract, country_code: country, driving_side: side, driving_side_rule: rule, points, spots: named, notes } };
     },
-  },
+  }),
 ];

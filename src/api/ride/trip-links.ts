@@ -5,9 +5,9 @@
 // and style take the same token in place of a key, read-only (the maps scope) and only while the
 // link lives. Expired or revoked → 410. A link made for a stop ends with that stop's proof of
 // delivery (endTripLinks, called by POST /pod).
-import { HttpError, type AppContext, type RouteDef } from '../../http/types.ts';
+import { HttpError, type AppContext, type RouteDef, route } from '../../http/types.ts';
 import type { KeyInfo } from '../../http/types.ts';
-import { B, Q, type Schema } from '../../http/operation.ts';
+import { B, Q, type Schema } from '../../http/declaration.ts';
 import type { Store } from '../../store/index.ts';
 import type { Db } from '../../store/db.ts';
 import { insertTripLink, tripLinkById, ownTripLink, revokeTripLink, endTripLinksOfStop, type TripLinkRow } from '../../store/trip-links.ts';
@@ -109,7 +109,7 @@ async function ownRow(ctx: AppContext, o: Owner, id: string): Promise<Row> {
 }
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'POST', path: '/trip-links', scope: 'tracking', capabilities: ['trip_share'], ready: mapsReady,
     note: 'POST /api/v1/trip-links makes a signed, expiring link (no key in it) that shows one device\'s live position on our map page; GET/DELETE /trip-links/{id} read and revoke it; a link made for a stop ends with its proof of delivery; expired or revoked → 410.',
     offNote: () => 'The tile set is not built, so the trip page would have no map (npm run graph-build -- tiles).',
@@ -135,8 +135,8 @@ export const routes: RouteDef[] = [
       const row = await insertTripLink(ctx.store, o, { id: newTripId(), keyId: req.key!.id, plan: req.key!.plan, device: b.device, stopId: b.stop_id ?? null, label: b.label ?? null, expiresAt: expires });
       return { status: 201, json: { link: linkJson(ctx, row as Row) } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/trip-links/:id', scope: 'tracking',
     decl: {
       summary: 'A trip link with its status (active, expired, revoked)', tag: 'tracking', params: idParam,
@@ -146,8 +146,8 @@ export const routes: RouteDef[] = [
     async handler(req, ctx) {
       return { json: { link: linkJson(ctx, await ownRow(ctx, owner(req), req.params.id)) } };
     },
-  },
-  {
+  }),
+  route({
     method: 'DELETE', path: '/trip-links/:id', scope: 'tracking',
     decl: {
       summary: 'Revoke a trip link: its page and feed answer 410 from now on', tag: 'tracking', params: idParam,
@@ -161,8 +161,8 @@ export const routes: RouteDef[] = [
       cacheOf(ctx.store).delete(req.params.id);
       return { json: { link: linkJson(ctx, row as Row) } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '//trip/:token', scope: null,
     decl: {
       summary: "The trip link's page: the device's live position on our map (no key; the link's token only)", tag: 'tracking',
@@ -176,8 +176,8 @@ export const routes: RouteDef[] = [
       // The page holds the token: never cached by a shared cache, never sent on as a referrer.
       return { bytes: new TextEncoder().encode(html), contentType: 'text/html; charset=utf-8', headers: { 'Cache-Control': 'private, no-store', 'Referrer-Policy': 'no-referrer' } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '//trip/:token/position', scope: null,
     decl: {
       summary: "The trip link's position feed: the device's last real position (null until a ping arrives)", tag: 'tracking',
@@ -209,5 +209,5 @@ export const routes: RouteDef[] = [
         headers: { 'Cache-Control': 'no-store' },
       };
     },
-  },
+  }),
 ];

@@ -3,8 +3,8 @@
 // address_verification.completed. `digital` reads the subject's device pings at night against
 // the pin (dwell.ts); `field` takes one agent visit with a photo. Test keys run on their
 // project's sandbox clock (clock.ts) and only ever see sandbox rows (owner.ts).
-import { HttpError, type AppContext, type RouteDef } from '../../http/types.ts';
-import { B, Q, type Schema } from '../../http/operation.ts';
+import { HttpError, type AppContext, type RouteDef, route } from '../../http/types.ts';
+import { B, Q, type Schema } from '../../http/declaration.ts';
 import { owner, notFound, type Owner } from '../logistics/owner.ts';
 import { F, time, invalid, measured, DEVICE_RE } from '../logistics/validate.ts';
 import { checkPhotoUrl } from '../logistics/photo-url.ts';
@@ -99,7 +99,7 @@ const CAP = ['verify_products'];
 const NOTE = 'Address verification products: GET /api/v1/verify/products; POST /api/v1/verify/addresses orders digital (the subject\'s device dwelling at the pin on enough distinct nights, from real pings only) or field (an agent visit with photo, position and time); states pending → verified / failed / expired / cancelled with an evidence summary, a confidence and the address_verification.completed webhook; consent required; test keys run on the sandbox clock (POST /api/v1/sandbox/clock).';
 
 const verifications: RouteDef[] = [
-  {
+  route({
     method: 'GET', path: '/verify/products', scope: 'logistics', capabilities: CAP, note: NOTE,
     decl: {
       summary: 'Address verification products: what each checks, how long it takes, its states', tag: 'verify',
@@ -107,8 +107,8 @@ const verifications: RouteDef[] = [
       examples: [{}],
     },
     handler: () => ({ json: { products: CATALOGUE } }),
-  },
-  {
+  }),
+  route({
     method: 'POST', path: '/verify/addresses', scope: 'logistics', capabilities: CAP, note: NOTE,
     decl: {
       summary: "Order an address verification for a subject's address and pin", tag: 'verify',
@@ -154,8 +154,8 @@ const verifications: RouteDef[] = [
       });
       return { status: 201, json: { address_verification: await reply(ctx, req, o, row) } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/verify/addresses', scope: 'logistics', capabilities: CAP,
     decl: {
       summary: "The project's address verifications, a page at a time (oldest first)", tag: 'verify',
@@ -184,8 +184,8 @@ const verifications: RouteDef[] = [
       for (const row of page) items.push(await reply(ctx, req, o, row));
       return { json: { address_verifications: items, next_cursor: next } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET', path: '/verify/addresses/:id', scope: 'logistics', capabilities: CAP,
     decl: {
       summary: 'One address verification: its state, evidence summary and confidence', tag: 'verify',
@@ -202,8 +202,8 @@ const verifications: RouteDef[] = [
       if (now.status !== row.status) ctx.webhooks?.wake();
       return { json: { address_verification: await reply(ctx, req, o, now) } };
     },
-  },
-  {
+  }),
+  route({
     method: 'POST', path: '/verify/addresses/:id/visits', scope: 'logistics', capabilities: CAP,
     decl: {
       summary: 'Submit the agent visit of a field verification (photo, position, time)', tag: 'verify',
@@ -245,8 +245,8 @@ const verifications: RouteDef[] = [
       ctx.webhooks?.wake();
       return { status: 201, json: { address_verification: await reply(ctx, req, o, out) } };
     },
-  },
-  {
+  }),
+  route({
     method: 'POST', path: '/verify/addresses/:id/cancel', scope: 'logistics', capabilities: CAP,
     decl: {
       summary: 'Cancel a pending address verification', tag: 'verify',
@@ -266,8 +266,8 @@ const verifications: RouteDef[] = [
       ctx.webhooks?.wake();
       return { json: { address_verification: await reply(ctx, req, o, out) } };
     },
-  },
-  {
+  }),
+  route({
     method: 'DELETE', path: '/verify/addresses/:id', scope: 'logistics', capabilities: CAP,
     decl: {
       summary: 'Delete an address verification (and, on request, the subject\'s device pings)', tag: 'verify',
@@ -290,7 +290,7 @@ const verifications: RouteDef[] = [
       if (!out) throw notFound('address verification', id);
       return { json: { deleted: true, id, pings_deleted: out.pings } };
     },
-  },
+  }),
 ];
 
 export const routes: RouteDef[] = [...verifications, ...sandboxClock];

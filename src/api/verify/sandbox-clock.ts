@@ -1,8 +1,8 @@
 // The sandbox clock over HTTP: a key reads its clock, and a test key moves its project's clock
 // forward, after which the project's due sandbox verifications are evaluated (so a test sees the
 // outcome of a window it just played through). Live keys run on real time and cannot move it.
-import { HttpError, type RouteDef } from '../../http/types.ts';
-import { B, type Schema } from '../../http/operation.ts';
+import { HttpError, type RouteDef, route } from '../../http/types.ts';
+import { B, type Schema } from '../../http/declaration.ts';
 import { owner } from '../logistics/owner.ts';
 import { sandboxOffset, advanceSandbox } from '../../store/sandbox-clocks.ts';
 import { sweep } from '../../verify/evaluation.ts';
@@ -19,7 +19,7 @@ function clockJson(offsetMs: number, simulated: boolean) {
 }
 
 export const routes: RouteDef[] = [
-  {
+  route({
     method: 'GET', path: '/sandbox/clock', scope: 'any',
     decl: {
       summary: "The key's clock: the real time for live keys, the project's sandbox clock for test keys", tag: 'verify',
@@ -31,8 +31,8 @@ export const routes: RouteDef[] = [
       const offset = o.sandbox ? await sandboxOffset(ctx.store, o.project) : 0;
       return { json: clockJson(offset, o.sandbox) };
     },
-  },
-  {
+  }),
+  route({
     method: 'POST', path: '/sandbox/clock', scope: 'any',
     decl: {
       summary: "Move the project's sandbox clock forward (test keys only)", tag: 'verify',
@@ -49,5 +49,5 @@ export const routes: RouteDef[] = [
       if (completed) ctx.webhooks?.wake();
       return { json: { ...clockJson(offset, true), completed } };
     },
-  },
+  }),
 ];
