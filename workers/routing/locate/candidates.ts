@@ -61,6 +61,33 @@ function withTwin(graph: LoadedGraph, s: Snap): Snap[] {
   return s.edge + 1 < f.length && f[s.edge + 1] & EDGE_TWIN_BACK ? [s, { ...s, edge: s.edge + 1 }] : [s];
 }
 
+/** b is a's twin: the other one-way edge of the same road at the same point (withTwin). */
+const isTwin = (a: Snap, b: Snap) => b.edge === a.edge + 1 && b.pos === a.pos && b.lat === a.lat && b.lng === a.lng;
+
+/** A point's nearest road among its candidates: the first, with its twin when that road is two one-way edges. */
+export function nearestRoad(c: Snap[]): Snap[] {
+  return c.length > 1 && isTwin(c[0], c[1]) ? c.slice(0, 2) : c.slice(0, 1);
+}
+
+/** A point's big-component alternative (with its twin), or null when its nearest road is on a big component. */
+export function bigRoad(c: Snap[]): Snap[] | null {
+  const k = nearestRoad(c).length;
+  return c.length > k ? c.slice(k) : null;
+}
+
+/**
+ * The nearest road of every point (OSRM's rule), as indices into each point's candidates; where a
+ * nearest road is two one-way edges, the direction that makes the route cheapest (choose() over
+ * the nearest roads only). Null when the nearest roads do not connect: the caller then moves the
+ * points (choose() over every candidate). With no twin it does not search: the legs tell.
+ */
+export function nearestFirst(graph: LoadedGraph, cs: Snap[][], pts: [number, number][], radius: number): number[] | null {
+  const near = cs.map(nearestRoad);
+  if (near.every((g) => g.length === 1)) return cs.map(() => 0);
+  const pick = choose(graph, near, pts, radius); // near holds copies: its extensions stay here
+  return typeof pick !== 'number' && pick.every((k, i) => k < nearestRoad(cs[i]).length) ? pick : null;
+}
+
 /**
  * How far a choice of candidates moves its points, in decimetres: choices are compared on it first
  * (the one that moves the points least), then on cost. Rounded so that two candidates at the same

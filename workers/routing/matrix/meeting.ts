@@ -4,7 +4,7 @@
 import { TaskError } from '../../../src/core/task.ts';
 import type { MatrixArgs } from '../../../src/core/tasks/index.ts';
 import { meetLayout, meetRegion, meetPublish, meetWait, meetLength, MEET_PENDING, MEET_WRITTEN, MEET_FULL, MEET_FULL_ERROR } from '../../../src/core/meet.ts';
-import { candidates } from '../locate/candidates.ts';
+import { candidates, nearestRoad } from '../locate/candidates.ts';
 import { FORWARD, BACKWARD } from '../search/upward.ts';
 import { upward, searchFrom } from './buckets.ts';
 import { checked } from './prepare.ts';
@@ -37,7 +37,7 @@ export function writeSide(args: MatrixArgs, buf: SharedArrayBuffer, c = checked(
     if (!c) continue;
     for (const s of c) { put(s.edge); put(s.pt); put(s.pos); put(s.frac); put(s.lat); put(s.lng); put(s.dist); }
     // the nearest road's space only: the other candidates serve open cells (fillRows), searched there
-    const f = searchFrom(q, graph, c.slice(0, 1), i < S ? FORWARD : BACKWARD);
+    const f = searchFrom(q, graph, nearestRoad(c), i < S ? FORWARD : BACKWARD);
     put(f.n);
     for (let k = 0; k < f.n; k++) { put(f.node[k]); put(f.d[k]); put(f.m[k]); }
   }

@@ -25,7 +25,7 @@ import type { MatrixArgs, MatrixReply, TrafficUse } from '../../../src/core/task
 import { PART_HEAD_BYTES, writePartHead } from '../../../src/core/matrix-part.ts';
 import type { LoadedGraph } from '../graphs.ts';
 import type { Snap } from '../locate/snap.ts';
-import { onComponentsNear, leastMovedPair, moved } from '../locate/candidates.ts';
+import { onComponentsNear, leastMovedPair, moved, nearestRoad, bigRoad } from '../locate/candidates.ts';
 import { collectSoon } from '../../collect.ts';
 import type { BucketIndex } from './buckets.ts';
 import { indexes, freshIndexes } from './many-to-many.ts';
@@ -49,10 +49,10 @@ export interface MatrixCosts {
   traffic?: TrafficUse | null;
 }
 
-/** A point's nearest road alone (its first candidate), or null. */
-const nearest = (c: Snap[] | null): Snap[] | null => (c ? [c[0]] : null);
-/** A point's big-component alternative alone (its second candidate, locate/candidates.ts), or null. */
-const bigAlt = (c: Snap[] | null): Snap[] | null => (c && c.length > 1 ? [c[1]] : null);
+/** A point's nearest road (with its twin: locate/candidates.ts nearestRoad), or null. */
+const nearest = (c: Snap[] | null): Snap[] | null => (c ? nearestRoad(c) : null);
+/** A point's big-component alternative (locate/candidates.ts bigRoad), or null. */
+const bigAlt = (c: Snap[] | null): Snap[] | null => (c ? bigRoad(c) : null);
 
 /**
  * Cells of source rows [i0, i1) into ms/metres (row-major from row i0), `index` built over the
@@ -84,7 +84,7 @@ export function fillRows(p: Prepared, index: BucketIndex, i0: number, i1: number
   if (!rowsX.length) return bytes;
   // Pass 2: nearest × big, big × nearest, big × big, where a point has a big-component candidate.
   const sN = rowsX.map((i) => nearest(src[i0 + i])), sB = rowsX.map((i) => bigAlt(src[i0 + i]));
-  const cjB = cj.filter((j) => dst[j]!.length > 1);
+  const cjB = cj.filter((j) => bigAlt(dst[j]) !== null);
   const R = rowsX.length, C = cjB.length;
   const bn = new Float64Array(R * cols).fill(Infinity), bnd = new Float64Array(R * cols).fill(Infinity);
   const nb = new Float64Array(R * C).fill(Infinity), nbd = new Float64Array(R * C).fill(Infinity);
@@ -103,17 +103,17 @@ export function fillRows(p: Prepared, index: BucketIndex, i0: number, i1: number
     for (const j of cj) {
       const cell = i * cols + j;
       if (ms[cell] !== Infinity) continue;
-      const t = dst[j]!, c = colB[j];
+      const t = dst[j]!, c = colB[j], sAlt = bigAlt(s), tAlt = c >= 0 ? bigAlt(t)! : null;
       // [moved decimetres, ms, metres] of each pair that routes; the least moved, then the cheapest
       let bm = Infinity, bcost = Infinity, bd = Infinity;
       const offer = (m: number, cost: number, d: number) => {
         if (cost === Infinity) return;
         if (m < bm || (m === bm && cost < bcost)) { bm = m; bcost = cost; bd = d; }
       };
-      if (s.length > 1) offer(moved(s[1]) + moved(t[0]), bn[a * cols + j], bnd[a * cols + j]);
-      if (c >= 0) {
-        offer(moved(s[0]) + moved(t[1]), nb[a * C + c], nbd[a * C + c]);
-        if (s.length > 1) offer(moved(s[1]) + moved(t[1]), bb[a * C + c], bbd[a * C + c]);
+      if (sAlt) offer(moved(sAlt[0]) + moved(t[0]), bn[a * cols + j], bnd[a * cols + j]);
+      if (tAlt) {
+        offer(moved(s[0]) + moved(tAlt[0]), nb[a * C + c], nbd[a * C + c]);
+        if (sAlt) offer(moved(sAlt[0]) + moved(tAlt[0]), bb[a * C + c], bbd[a * C + c]);
       }
       ms[cell] = bcost; metres[cell] = bd;
     }

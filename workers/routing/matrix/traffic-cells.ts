@@ -4,7 +4,7 @@ import { TRAFFIC_MATRIX_MAX_CELLS } from '../../../src/core/limits.ts';
 import type { LoadedGraph } from '../graphs.ts';
 import type { Snap } from '../locate/snap.ts';
 import { leg } from '../search/legs.ts';
-import { choosePair } from '../locate/candidates.ts';
+import { choosePair, nearestFirst } from '../locate/candidates.ts';
 import type { searchFor } from '../search/traffic-search.ts';
 
 /**
@@ -22,8 +22,10 @@ export function trafficCells(graph: LoadedGraph, q: ReturnType<typeof searchFor>
     for (let j = 0; j < cols; j++) {
       const b = dst[j];
       if (!b) continue;
-      // the nearest roads, else the pair /route would move to (choosePair), driven with traffic
-      let l = leg(graph.g, q, a[0], b[0]);
+      // the nearest roads (the direction of a two-way road of two one-way edges as /route picks it),
+      // else the pair /route would move to (choosePair), driven with traffic
+      const near = nearestFirst(graph, [a, b], [sp[i], dp[j]], radius);
+      let l = near && leg(graph.g, q, a[near[0]], b[near[1]]);
       if (!l) {
         const pair = choosePair(graph, a, b, sp[i], dp[j], radius);
         l = pair && leg(graph.g, q, pair[0], pair[1]);

@@ -8,7 +8,7 @@ import { coveringAll } from '../../../src/core/coverage.ts';
 import type { RouteArgs } from '../../../src/core/tasks/index.ts';
 import { loadedGraphs, type LoadedGraph } from '../graphs.ts';
 import type { Snap } from '../locate/snap.ts';
-import { candidates, choose } from '../locate/candidates.ts';
+import { candidates, choose, nearestFirst } from '../locate/candidates.ts';
 import { leg, type LegTrace } from './legs.ts';
 import type { CoordSink } from '../answers/coords.ts';
 import type { PathSearch } from './path-search.ts';
@@ -51,7 +51,7 @@ function route<S extends CoordSink | null, T extends LegTrace>(graph: LoadedGrap
   const mode = graph.profile;
   const n = cs.length;
   // The nearest road of every point first (OSRM's rule): a point is moved only when that fails.
-  let pick: number[] | number = cs.map(() => 0);
+  let pick: number[] | number = nearestFirst(graph, cs, pts, radius) ?? choose(graph, cs, pts, radius);
   for (let attempt = 0; ; attempt++) {
     if (typeof pick === 'number') return noRouteMessage(mode, pick - 1, pick, n);
     const snaps = cs.map((c, i) => c[(pick as number[])[i]]);
