@@ -6,7 +6,7 @@ import { TaskError, JsonText, type EngineModule, type TaskContext } from '../../
 import { SNAP_RADIUS } from '../../src/core/limits.ts';
 import { loadGraphs, type LoadedGraph } from './graphs.ts';
 import type { Snap } from './snap.ts';
-import { candidates, choose } from './candidates.ts';
+import { candidates, choose, moved } from './candidates.ts';
 import { matrixTask, type MatrixArgs } from './matrix.ts';
 import { optimizeTask, type OptimizeArgs } from './optimize.ts';
 import { matchTask, type MatchArgs } from './match.ts';
@@ -85,8 +85,10 @@ export function solve<S extends CoordSink | null, T extends LegTrace = LegTrace>
 function route<S extends CoordSink | null, T extends LegTrace>(graph: LoadedGraph, cs: Snap[][], sink: () => S, pts: [number, number][], radius: number, search: { q: PathSearch; traffic: TrafficUse | null }, trace?: () => T): Solved<S, T> | string {
   const mode = graph.profile;
   const n = cs.length;
-  // The nearest road of every point first (OSRM's rule): a point is moved only when that fails.
-  let pick: number[] | number = cs.map(() => 0);
+  // The nearest road of every point first (OSRM's rule): a point is moved only when that fails. A
+  // point on a road with a different time each way sits on two one-way twins at the same spot: then
+  // choose() takes the cheaper of them (same distance moved, lower cost).
+  let pick: number[] | number = cs.some(onTwins) ? choose(graph, cs, pts, radius) : cs.map(() => 0);
   for (let attempt = 0; ; attempt++) {
     if (typeof pick === 'number') return noRouteMessage(mode, pick - 1, pick, n);
     const snaps = cs.map((c, i) => c[(pick as number[])[i]]);
@@ -105,6 +107,8 @@ function route<S extends CoordSink | null, T extends LegTrace>(graph: LoadedGrap
     pick = choose(graph, cs, pts, radius);
   }
 }
+
+const onTwins = (c: Snap[]) => c.length > 1 && moved(c[1]) === moved(c[0]);
 
 const noRouteMessage = (mode: string, a: number, b: number, n: number) =>
   `No ${mode} route from '${pointName(a, n)}' to '${pointName(b, n)}' (the roads are not connected).`;

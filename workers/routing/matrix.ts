@@ -455,10 +455,15 @@ function readSpaces(bufs: Uint8Array[], S: number, D: number, r0: number, r1: nu
   return { src, dst, given: { src: gs, dst: gd } };
 }
 
-/** A point's nearest road alone (its first candidate), or null. */
-const nearest = (c: Snap[] | null): Snap[] | null => (c ? [c[0]] : null);
+/**
+ * How many leading candidates are the point's nearest spot: the nearest road, and its one-way twin
+ * when the road's two directions take different times (both at the same distance).
+ */
+const spot = (c: Snap[]): number => { let k = 1; while (k < c.length && moved(c[k]) === moved(c[0])) k++; return k; };
+/** A point's nearest road alone (with its twin), or null. */
+const nearest = (c: Snap[] | null): Snap[] | null => (c ? c.slice(0, spot(c)) : null);
 /** A point's big-component alternative alone (its second candidate, candidates.ts), or null. */
-const bigAlt = (c: Snap[] | null): Snap[] | null => (c && c.length > 1 ? [c[1]] : null);
+const bigAlt = (c: Snap[] | null): Snap[] | null => (c && c.length > spot(c) ? c.slice(spot(c)) : null);
 
 /**
  * Cells of source rows [i0, i1) into ms/metres (row-major from row i0), `index` built over the
