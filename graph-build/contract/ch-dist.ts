@@ -7,9 +7,17 @@ import type { BaseGraph } from './compress.ts';
 import type { CH } from './ch.ts';
 
 export function chDistances(base: BaseGraph, ch: CH): Float32Array {
+  return Float32Array.from(chSums(ch, (mid) => base.edgeDist[-mid - 1]));
+}
+
+/**
+ * A value of every CH entry summed over the original arcs it stands for; `original(mid, tail,
+ * head)` gives an original arc's own value (mid < 0 as the entry stores it).
+ */
+export function chSums(ch: Pick<CH, 'chFirst' | 'chArc' | 'chMid'>, original: (mid: number, tail: number, head: number) => number): Float64Array {
   const { chFirst, chArc, chMid } = ch;
   const k = chMid.length;
-  const out = new Float32Array(k).fill(NaN);
+  const out = new Float64Array(k).fill(NaN);
   const find = (owner: number, nbr: number, dir: number): number => {
     for (let j = chFirst[owner], e = chFirst[owner + 1]; j < e; j++) {
       const head = chArc[ARC * j + ARC_HEAD];
@@ -32,7 +40,11 @@ export function chDistances(base: BaseGraph, ch: CH): Float32Array {
     while (stack.length) {
       const j = stack[stack.length - 1];
       const mid = chMid[j];
-      if (mid < 0) { out[j] = base.edgeDist[-mid - 1]; stack.pop(); continue; }
+      if (mid < 0) {
+        const x = owner[j], head = chArc[ARC * j + ARC_HEAD], y = head >>> HEAD_SHIFT;
+        out[j] = head & HEAD_FW ? original(mid, x, y) : original(mid, y, x);
+        stack.pop(); continue;
+      }
       const [a, b] = halves(j);
       const da = out[a], db = out[b];
       if (Number.isNaN(da)) { stack.push(a); continue; }

@@ -58,7 +58,11 @@ function hilbert(x: number, y: number, bits: number): number {
   return d;
 }
 
-export function renumber(g: BaseGraph, ch: CH): { base: BaseGraph; ch: CH } {
+/**
+ * Renumber g's nodes and the hierarchy over them. `midsAreNodes`: the hierarchy is over an
+ * edge-based graph whose original arcs name their head node (-(head+1)) rather than a base edge.
+ */
+export function renumber(g: BaseGraph, ch: CH, midsAreNodes = false): { base: BaseGraph; ch: CH; id: Int32Array } {
   const n = g.nodes;
   const id = localityOrder(g, ch.rank), inv = new Int32Array(n);
   for (let v = 0; v < n; v++) inv[id[v]] = v;
@@ -78,14 +82,15 @@ export function renumber(g: BaseGraph, ch: CH): { base: BaseGraph; ch: CH } {
       const head = ch.chArc[ARC * j + ARC_HEAD];
       chArc[ARC * o + ARC_HEAD] = (id[head >>> HEAD_SHIFT] << HEAD_SHIFT) | (head & flags);
       for (let f = 1; f < ARC; f++) chArc[ARC * o + f] = ch.chArc[ARC * j + f];
-      // mids ≥ 0 are nodes (renumbered); < 0 are base edges, whose ids do not change
+      // mids ≥ 0 are nodes (renumbered); < 0 are base edges, whose ids do not change, or head nodes
       const m = ch.chMid[j];
-      chMid[o] = m >= 0 ? id[m] : m;
+      chMid[o] = m >= 0 ? id[m] : midsAreNodes ? -(id[-m - 1] + 1) : m;
     }
   }
   chFirst[n] = o;
   return {
     base: { ...g, nodeLat, nodeLon, edgeU, edgeV },
     ch: { ...ch, chFirst, chArc, chMid, rank },
+    id,
   };
 }

@@ -2,8 +2,8 @@
 // dataset. Bump a version on any layout change of its files; older builds are then refused
 // with "rebuild", and `npm start` rebuilds default datasets whose manifest says otherwise.
 export const DATASET_FORMATS = {
-  /** Routed graphs, "<profile>.route.bin" (src/core/format/route.ts). 2: packed CH entries, locality order. 3: edgeComp = strongly connected components, chDist. 4: guidance (edgeAttr, wayAttrs, adjFirst/adjEdge). 5: arcFirst/arcs, the directed adjacency of the uncontracted graph, shared by every worker's Dijkstra and isochrone search. 6: driving is OSRM's car.lua (graph-build/profiles/car.ts): per-direction times as twin edges (EDGE_TWIN_BACK), node obstacles, EDGE_NO_START edges left out of the snapping index. */
-  road: 6,
+  /** Routed graphs, "<profile>.route.bin" (src/core/format/route.ts). 2: packed CH entries, locality order. 3: edgeComp = strongly connected components, chDist. 4: guidance (edgeAttr, wayAttrs, adjFirst/adjEdge). 5: arcFirst/arcs, the directed adjacency of the uncontracted graph, shared by every worker's Dijkstra and isochrone search. 6: driving is OSRM's car.lua (graph-build/profiles/car.ts): per-direction times as twin edges (EDGE_TWIN_BACK), node obstacles, EDGE_NO_START edges left out of the snapping index. 7: the hierarchy is over the edge-based graph (turns: restrictions and turn costs), with its turns (ebOut/ebIn), chDur and edgeWeight. */ 
+  road: 7,
   /** Gazetteer features, text and spatial files (src/core/format/gazetteer.ts). 2: neighbour lists, name records. 3: admin-1 polygons (a1* sections, admin1Unit, admin1 layer). */
   gazetteer: 3,
   /** Vector tiles: one PMTiles v3 archive plus glyph ranges and sprites (graph-build/tiles, docs/maps.md). */

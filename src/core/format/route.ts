@@ -61,19 +61,42 @@ export interface GraphMeta {
   components: number;
   /** SCCs of at least 1,000 edges, and the largest: where a point off them gets its second candidate */
   big_components: number[];
+  /** nodes of the edge-based graph the hierarchy is built over (one per open direction of a base edge, plus via-way copies) and its arcs (turns) */
+  eb_nodes: number;
+  eb_arcs: number;
 }
 
-/** Views over one routed graph; node ids are dense 0..nodes-1, in the locality order of graph-build/contract/renumber.ts. */
+/**
+ * Views over one routed graph. Base nodes (junctions) are dense 0..nodes-1; the contraction
+ * hierarchy is over the edge-based graph (graph-build/contract/edge-based.ts): its nodes 0..eb_nodes-1
+ * are directed base edges (ebEdge), its arcs turns, in the locality order of graph-build/contract/renumber.ts.
+ */
 export interface GraphViews {
   meta: GraphMeta;
-  // contraction hierarchy, CSR: entries of node x are first[x] .. first[x+1]-1, all to higher-ranked nodes
+  // contraction hierarchy over edge-based nodes, CSR: entries of node x are first[x] .. first[x+1]-1, all to higher-ranked nodes
   chFirst: Uint32Array;
-  /** entry k = chArc[ARC*k], chArc[ARC*k+1]: head (neighbour and flags, see HEAD_*) and weight in ms */
+  /** entry k = chArc[ARC*k], chArc[ARC*k+1]: head (neighbour and flags, see HEAD_*) and routing weight (ms-scaled) */
   chArc: Int32Array;
-  /** entry k: ≥ 0 middle node of a shortcut, < 0 -(baseEdge+1) */
+  /** entry k: ≥ 0 middle node of a shortcut, < 0 -(head+1) of an original arc (a turn into node head) */
   chMid: Int32Array;
   /** entry k: metres of the entry's path, shortcuts fully unpacked (graph-build/contract/ch-dist.ts) */
   chDist: Float32Array;
+  /** entry k: travel time (ms) of the entry's path, turns included */
+  chDur: Int32Array;
+  /** per edge-based node: its directed base edge, +(e+1) along edgeU→edgeV, -(e+1) against */
+  ebEdge: Int32Array;
+  /** per directed base edge (2e along, 2e+1 against): its edge-based node, -1 where closed */
+  edgeEb: Int32Array;
+  /** per edge-based node: the next copy of the same directed edge (via-way restrictions), -1 at the last */
+  copyNext: Int32Array;
+  /** turns by tail, CSR: ebOut[3k] head node, ebOut[3k+1] turn weight, ebOut[3k+2] turn duration (ms) */
+  ebOutFirst: Uint32Array;
+  ebOut: Int32Array;
+  /** the same turns by head: ebIn[3k] tail node, then weight and duration */
+  ebInFirst: Uint32Array;
+  ebIn: Int32Array;
+  /** routing weight (ms-scaled; car.lua's routability) of each base edge in its open direction, beside edgeW (time) */
+  edgeWeight: Int32Array;
   // base (uncontracted, compressed) edges
   edgeU: Int32Array;
   edgeV: Int32Array;
@@ -129,6 +152,15 @@ export function openGraph(buf: ArrayBufferLike, file: string, verify = false): G
     chArc: o.get('chArc', Int32Array),
     chMid: o.get('chMid', Int32Array),
     chDist: o.get('chDist', Float32Array),
+    chDur: o.get('chDur', Int32Array),
+    ebEdge: o.get('ebEdge', Int32Array),
+    edgeEb: o.get('edgeEb', Int32Array),
+    copyNext: o.get('copyNext', Int32Array),
+    ebOutFirst: o.get('ebOutFirst', Uint32Array),
+    ebOut: o.get('ebOut', Int32Array),
+    ebInFirst: o.get('ebInFirst', Uint32Array),
+    ebIn: o.get('ebIn', Int32Array),
+    edgeWeight: o.get('edgeWeight', Int32Array),
     edgeU: o.get('edgeU', Int32Array),
     edgeV: o.get('edgeV', Int32Array),
     edgeW: o.get('edgeW', Int32Array),

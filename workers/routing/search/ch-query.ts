@@ -31,13 +31,16 @@ export class ChQuery implements PathSearch {
   private seeds: number[] = [];
   /** base edges of the last path() */
   private edges = new Int32Array(256);
+  /** ms of the last path(): its edges and the turns between them */
+  private dur = 0;
 
   constructor(private g: GraphViews) {
-    this.pages = new Pages(g.meta.nodes, 32, [STAMP], 0x7fffffff, WHOLE_BYTES);
+    const n = g.chFirst.length - 1;
+    this.pages = new Pages(n, 32, [STAMP], 0x7fffffff, WHOLE_BYTES);
     if (this.pages.whole) {
       // records in node order for good: each node's chFirst copied once, not on every first touch
       const rec = this.pages.i32, cf = g.chFirst;
-      for (let v = 0; v < g.meta.nodes; v++) rec[8 * v + FIRST] = cf[v + 1] > cf[v] ? cf[v] : -1;
+      for (let v = 0; v < n; v++) rec[8 * v + FIRST] = cf[v + 1] > cf[v] ? cf[v] : -1;
     }
   }
 
@@ -217,6 +220,7 @@ export class ChQuery implements PathSearch {
   }
 
   path(): Int32Array {
+    this.dur = 0;
     if (this.meet < 0) return this.edges.subarray(0, 0);
     let n = 0;
     // forward half, collected meet→source then unpacked in source→meet order
@@ -226,31 +230,39 @@ export class ChQuery implements PathSearch {
       this.stack[top++] = this.pred(x, 0); this.stack[top++] = x;
     }
     const stack = this.stack;
-    for (let i = top - 2; i >= 0; i -= 2) { const p = stack[i], x = stack[i + 1]; n = this.unpack(p, x, this.mid(p, x, HEAD_FW), n); }
-    for (let x = this.meet, p: number; (p = this.pred(x, 1)) >= 0; x = p) n = this.unpack(x, p, this.mid(p, x, HEAD_BW), n);
+    for (let i = top - 2; i >= 0; i -= 2) { const p = stack[i], x = stack[i + 1]; n = this.unpack(this.entry(p, x, HEAD_FW), p, n); }
+    for (let x = this.meet, p: number; (p = this.pred(x, 1)) >= 0; x = p) n = this.unpack(this.entry(p, x, HEAD_BW), p, n);
     return this.edges.subarray(0, n);
   }
 
-  /** Middle of the arc between `owner` and its higher neighbour `nbr`: owner→nbr (HEAD_FW) or nbr→owner (HEAD_BW). */
-  private mid(owner: number, nbr: number, dir: number): number {
-    const { chFirst, chArc, chMid } = this.g;
+  pathDuration(): number { return this.dur; }
+
+  /** Entry of the arc between `owner` and its higher neighbour `nbr`: owner→nbr (HEAD_FW) or nbr→owner (HEAD_BW). */
+  private entry(owner: number, nbr: number, dir: number): number {
+    const { chFirst, chArc } = this.g;
     for (let k = chFirst[owner], e = chFirst[owner + 1]; k < e; k++) {
       const head = chArc[ARC * k + ARC_HEAD];
-      if (head >>> HEAD_SHIFT === nbr && head & dir) return chMid[k];
+      if (head >>> HEAD_SHIFT === nbr && head & dir) return k;
     }
     throw new Error(`CH entry ${owner}/${nbr} missing`);
   }
 
-  /** Arc a→b: a base edge (mid < 0) or a shortcut through `mid`, whose halves sit in mid's frozen entries. */
-  private unpack(a: number, b: number, mid: number, n: number): number {
-    const g = this.g;
+  /**
+   * Entry k of `owner`'s block, an arc a→b: an original arc (a turn into b: b's base edge is
+   * driven) or a shortcut through mid, whose halves a→mid and mid→b sit in mid's frozen block.
+   */
+  private unpack(k: number, owner: number, n: number): number {
+    const g = this.g, mid = g.chMid[k];
     if (mid < 0) {
-      const e = -mid - 1;
       if (n === this.edges.length) { const x = new Int32Array(2 * n); x.set(this.edges); this.edges = x; }
-      this.edges[n] = g.edgeU[e] === a ? e + 1 : -(e + 1);
+      this.edges[n] = g.ebEdge[-mid - 1];
+      this.dur += g.chDur[k];
       return n + 1;
     }
-    n = this.unpack(a, mid, this.mid(mid, a, HEAD_BW), n);
-    return this.unpack(mid, b, this.mid(mid, b, HEAD_FW), n);
+    const head = g.chArc[ARC * k + ARC_HEAD], y = head >>> HEAD_SHIFT;
+    // HEAD_FW: the arc runs owner→y; HEAD_BW: y→owner
+    const fw = (head & HEAD_FW) !== 0, a = fw ? owner : y, b = fw ? y : owner;
+    n = this.unpack(this.entry(mid, a, HEAD_BW), mid, n);
+    return this.unpack(this.entry(mid, b, HEAD_FW), mid, n);
   }
 }

@@ -1,11 +1,10 @@
-// Plain Dijkstra on the uncontracted (compressed) graph: the reference the CH answers
-// are checked against, the baseline of the speed-up figure, and the search of traffic-aware
-// routes, whose weights change under it (a CH would need re-contracting; see docs/traffic.md).
-// Its state is paged (pages.ts): 16-byte records (f64 [2r] dist, i32 [4r+2] stamp, i32 [4r+3] pred)
-// for the pages a search reaches, so a short search holds little; the few targets sit in a list.
-// It reads the graph file's directed adjacency (arcFirst/arcs, src/core/format/route.ts), one copy shared by every
-// worker, where each worker used to build its own on first use (4 bytes a node + 16 an arc: 226 MB
-// per worker at 4M nodes).
+// Plain Dijkstra on the uncontracted edge-based graph: the reference the CH answers are checked
+// against, the baseline of the speed-up figure, and the search of traffic-aware routes, whose
+// weights change under it (a CH would need re-contracting; see docs/traffic.md).
+// Its state is paged (pages.ts): 16-byte records (f64 [2r] dist, i32 [4r+2] stamp, i32 [4r+3]
+// predecessor + 1) for the pages a search reaches, so a short search holds little; the few targets
+// sit in a list. It reads the graph file's turns (ebOutFirst/ebOut, src/core/format/route.ts), one
+// copy shared by every worker.
 import type { GraphViews } from '../../../src/core/format/route.ts';
 import type { PathSearch } from './path-search.ts';
 import { MinHeap } from '../../../src/core/heap.ts';
@@ -20,11 +19,11 @@ export class DijkstraQuery implements PathSearch {
   private tNode: number[] = []; private tCost: number[] = [];
   private edges = new Int32Array(256);
   private heap = new MinHeap(1024);
-  private cur = 0; private end = -1;
+  private cur = 0; private end = -1; private dur = 0;
   settled = 0;
 
   constructor(private g: GraphViews) {
-    this.pages = new Pages(g.meta.nodes, 16, [STAMP], 0x7fffffff);
+    this.pages = new Pages(g.ebEdge.length, 16, [STAMP], 0x7fffffff);
   }
 
   /**
@@ -76,13 +75,19 @@ export class DijkstraQuery implements PathSearch {
     if (i < 0) { this.tNode.push(v); this.tCost.push(d); } else if (d < this.tCost[i]) this.tCost[i] = d;
   }
 
+  /** Cost of driving the whole base edge of node y: traffic's time where it has one, else the routing weight. */
+  private cost(y: number): number {
+    const s = this.g.ebEdge[y], i = s > 0 ? 2 * (s - 1) : 2 * (-s - 1) + 1;
+    const o = this.override === null ? 0 : this.override[i];
+    return o > 0 ? o : this.g.edgeWeight[i >> 1];
+  }
+
   run(): number {
     const { heap, pages, tNode, tCost } = this;
-    const first = this.g.arcFirst, arcs = this.g.arcs, ew = this.g.edgeW;
+    const first = this.g.ebOutFirst, out = this.g.ebOut;
     const table = pages.table, nt = tNode.length;
     let dist = pages.f64, rec = pages.i32;
     const PS = PAGE_SHIFT, M = PAGE_MASK; // locals: an imported binding is a property load per use under a CommonJS loader (tsx)
-    const ov = this.override;
     const cur = this.cur;
     let best = Infinity, end = -1, settled = 0;
     while (heap.length) {
@@ -93,21 +98,20 @@ export class DijkstraQuery implements PathSearch {
       settled++;
       for (let j = 0; j < nt; j++) if (tNode[j] === x && d + tCost[j] < best) { best = d + tCost[j]; end = x; }
       for (let k = first[x], kEnd = first[x + 1]; k < kEnd; k++) {
-        const y = arcs[2 * k], s = arcs[2 * k + 1], e = s > 0 ? s - 1 : -s - 1;
-        const o = ov === null ? 0 : ov[s > 0 ? 2 * e : 2 * e + 1];
-        const nd = d + (o > 0 ? o : ew[e]);
+        const y = out[3 * k];
+        const nd = d + out[3 * k + 1] + this.cost(y);
         let b = table[y >>> PS];
         if (b < 0) { b = pages.attach(y >>> PS); dist = pages.f64; rec = pages.i32; }
         const r = b + (y & M);
-        if (rec[4 * r + STAMP] !== cur || nd < dist[2 * r]) { rec[4 * r + STAMP] = cur; dist[2 * r] = nd; rec[4 * r + PRED] = s; heap.push(nd, y); }
+        if (rec[4 * r + STAMP] !== cur || nd < dist[2 * r]) { rec[4 * r + STAMP] = cur; dist[2 * r] = nd; rec[4 * r + PRED] = x + 1; heap.push(nd, y); }
       }
     }
     this.end = end; this.settled = settled;
     return best;
   }
 
-  /** Edge by which x was reached (signed as in path()), 0 at a source. */
-  private pred(x: number): number { return this.pages.i32[4 * (this.pages.table[x >>> PAGE_SHIFT] + (x & PAGE_MASK)) + PRED]; }
+  /** Node x was reached from, -1 at a source. */
+  private pred(x: number): number { return this.pages.i32[4 * (this.pages.table[x >>> PAGE_SHIFT] + (x & PAGE_MASK)) + PRED] - 1; }
 
   /** Bytes of query state held now (pages, heap, scratch), for the memory figures (the adjacency is the shared graph's). */
   bytes(): number { return this.pages.bytes() + this.edges.byteLength + 12 * this.heap.keys.length; }
@@ -116,18 +120,28 @@ export class DijkstraQuery implements PathSearch {
 
   startNode(): number {
     let x = this.end;
-    while (x >= 0 && this.pred(x) !== 0) { const e = this.pred(x); x = e > 0 ? this.g.edgeU[e - 1] : this.g.edgeV[-e - 1]; }
+    while (x >= 0 && this.pred(x) >= 0) x = this.pred(x);
     return x;
   }
 
   path(): Int32Array {
     let n = 0;
-    for (let x = this.end; x >= 0 && this.pred(x) !== 0;) {
-      const e = this.pred(x);
+    this.dur = 0;
+    const g = this.g;
+    for (let x = this.end, p: number; x >= 0 && (p = this.pred(x)) >= 0; x = p) {
       if (n === this.edges.length) { const a = new Int32Array(2 * n); a.set(this.edges); this.edges = a; }
-      this.edges[n++] = e;
-      x = e > 0 ? this.g.edgeU[e - 1] : this.g.edgeV[-e - 1];
+      const s = g.ebEdge[x];
+      this.edges[n++] = s;
+      this.dur += turnDuration(g, p, x) + this.edgeWeight(s > 0 ? s - 1 : -s - 1, s > 0 ? 0 : 1);
     }
     return this.edges.subarray(0, n).reverse();
   }
+
+  pathDuration(): number { return this.dur; }
+}
+
+/** ms of the turn from edge-based node a into b. */
+export function turnDuration(g: GraphViews, a: number, b: number): number {
+  for (let k = g.ebOutFirst[a]; k < g.ebOutFirst[a + 1]; k++) if (g.ebOut[3 * k] === b) return g.ebOut[3 * k + 2];
+  return 0;
 }

@@ -1,14 +1,18 @@
-// One route through snapped points: per leg, phantom start/end costs on the snapped
-// edges, a shortest-path search, then distance and (optionally) geometry by unpacking.
+// One route through snapped points: per leg, phantom start/end costs on the snapped edges
+// (locate/seeds.ts), a shortest-path search over the edge-based graph, then time, distance and
+// (optionally) geometry by unpacking.
 import type { GraphViews } from '../../../src/core/format/route.ts';
 import { E7 } from '../../../src/core/format/route.ts';
 import type { PathSearch } from './path-search.ts';
 import type { Snap } from '../locate/snap.ts';
 import type { CoordSink } from '../answers/coords.ts';
+import { sourceSeeds, targetSeeds, aheadOf, upTo, weightShare, timeShare, type PartCost, type SourceSeed, type TargetSeed } from '../locate/seeds.ts';
 
 export interface Leg {
-  /** ms */
+  /** ms of travel time */
   cost: number;
+  /** routing weight (ms-scaled; what the route minimises: car.lua's routability) */
+  weight: number;
   /** metres, from edge lengths and snapped positions */
   dist: number;
   settled: number;
@@ -25,34 +29,31 @@ export interface LegTrace {
   piece(edge: number, forward: boolean, from: number, to: number): void;
 }
 
+const srcSeeds: SourceSeed[] = [], tgtSeeds: TargetSeed[] = [];
+
 /**
  * Best path between two snapped points. Returns null when there is none.
  * With `coords`, appends the leg's points (the sink drops a point equal to the last one).
  */
 export function leg(g: GraphViews, q: PathSearch, s: Snap, t: Snap, coords?: CoordSink, trace?: LegTrace): Leg | null {
   const es = s.edge, et = t.edge;
-  const fs = g.edgeFlags[es], ft = g.edgeFlags[et];
-  // The partial end edges: a share of the edge's time, or, with a search of its own weights
-  // (traffic), what that search says metres x..y of the edge take (partWeight: an edge's live time
-  // may have been observed on a part of it only).
-  const lenS = g.edgeDist[es], lenT = g.edgeDist[et];
-  const part = q.partWeight
-    ? (e: number, dir: 0 | 1, x: number, y: number) => q.partWeight!(e, dir, x, y)
-    : (e: number, _dir: 0 | 1, x: number, y: number) => { const len = g.edgeDist[e]; return len > 0 ? ((y - x) / len) * g.edgeW[e] : 0; };
-  const ch = !q.partWeight, wS = g.edgeW[es], wT = g.edgeW[et];
+  // The partial end edges: a share of the edge's weight and time, or, with a search of its own
+  // weights (traffic), what that search says metres x..y of the edge take (partWeight: an edge's
+  // live time may have been observed on a part of it only).
+  const weight: PartCost = q.partWeight ? (e, d, x, y) => q.partWeight!(e, d, x, y) : weightShare(g);
+  const time: PartCost = q.partWeight ? weight : timeShare(g);
   q.reset();
-  // (the contraction hierarchy keeps its products of fractions: the same rounding as its matrix)
-  if (fs & 1) q.addSource(g.edgeV[es], r(ch ? (1 - s.frac) * wS : part(es, 0, s.pos, lenS)));
-  if (fs & 2) q.addSource(g.edgeU[es], r(ch ? s.frac * wS : part(es, 1, 0, s.pos)));
-  if (ft & 1) q.addTarget(g.edgeU[et], r(ch ? t.frac * wT : part(et, 0, 0, t.pos)));
-  if (ft & 2) q.addTarget(g.edgeV[et], r(ch ? (1 - t.frac) * wT : part(et, 1, t.pos, lenT)));
+  const sources = sourceSeeds(g, s, srcSeeds), targets = targetSeeds(g, t, tgtSeeds);
+  for (const a of sources) q.addSource(a.node, r(weight(es, a.dir, ...aheadOf(g, s, a.dir))));
+  for (const b of targets) q.addTarget(b.node, r(b.turnWeight + weight(et, b.dir, ...upTo(g, t, b.dir))));
   let cost = q.run();
   const settled = q.settled;
   // Both points on one edge: going straight along it may beat leaving it.
   let direct = 0; // 1 along u→v, -1 against
   if (es === et) {
-    if (fs & 1 && s.pos <= t.pos) { const c = r(ch ? (t.frac - s.frac) * wS : part(es, 0, s.pos, t.pos)); if (c <= cost) { cost = c; direct = 1; } }
-    if (fs & 2 && s.pos >= t.pos) { const c = r(ch ? (s.frac - t.frac) * wS : part(es, 1, t.pos, s.pos)); if (c <= cost) { cost = c; direct = -1; } }
+    const fs = g.edgeFlags[es];
+    if (fs & 1 && s.pos <= t.pos) { const c = r(weight(es, 0, s.pos, t.pos)); if (c <= cost) { cost = c; direct = 1; } }
+    if (fs & 2 && s.pos >= t.pos) { const c = r(weight(es, 1, t.pos, s.pos)); if (c <= cost) { cost = c; direct = -1; } }
   }
   if (cost === Infinity) return null;
   if (direct) {
@@ -63,15 +64,18 @@ export function leg(g: GraphViews, q: PathSearch, s: Snap, t: Snap, coords?: Coo
       push(coords, t.lng, t.lat);
     }
     trace?.piece(es, direct > 0, s.pos, t.pos);
-    return { cost, dist: Math.abs(t.pos - s.pos), settled };
+    const dur = direct > 0 ? time(es, 0, s.pos, t.pos) : time(es, 1, t.pos, s.pos);
+    return { cost: r(dur), weight: cost, dist: Math.abs(t.pos - s.pos), settled };
   }
   const a = q.startNode(), b = q.endNode();
-  // Which way the source edge was left and the target edge entered (a loop edge has u == v: use costs).
-  const leaveForward = fs & 1 && g.edgeV[es] === a && (!(fs & 2) || g.edgeU[es] !== a || (1 - s.frac) <= s.frac);
-  const enterForward = ft & 1 && g.edgeU[et] === b && (!(ft & 2) || g.edgeV[et] !== b || t.frac <= 1 - t.frac);
+  const leaveDir: 0 | 1 = g.ebEdge[a] > 0 ? 0 : 1;
+  const end = targetEnd(g, targets, b, t, weight);
+  const enterDir = end.dir;
+  const leaveForward = leaveDir === 0, enterForward = enterDir === 0;
   let dist = (leaveForward ? g.edgeDist[es] - s.pos : s.pos) + (enterForward ? t.pos : g.edgeDist[et] - t.pos);
   const path = q.path(), n = path.length;
   for (let i = 0; i < n; i++) { const e = path[i]; dist += g.edgeDist[e > 0 ? e - 1 : -e - 1]; }
+  const dur = time(es, leaveDir, ...aheadOf(g, s, leaveDir)) + q.pathDuration() + end.turnDur + time(et, enterDir, ...upTo(g, t, enterDir));
   if (coords) {
     push(coords, s.lng, s.lat);
     const s0 = g.edgeShape[es], s1 = g.edgeShape[es + 1];
@@ -87,8 +91,20 @@ export function leg(g: GraphViews, q: PathSearch, s: Snap, t: Snap, coords?: Coo
     else for (let p = t1 - 1; p > t.pt; p--) pushPt(g, coords, p);
     push(coords, t.lng, t.lat);
   }
-  if (trace) tracePath(g, trace, es, !!leaveForward, s.pos, path, n, et, !!enterForward, t.pos);
-  return { cost, dist, settled };
+  if (trace) tracePath(g, trace, es, leaveForward, s.pos, path, n, et, enterForward, t.pos);
+  return { cost: r(dur), weight: cost, dist, settled };
+}
+
+/** The target seed a search that ended at node b used: the cheapest of those seeded at b. */
+export function targetEnd(g: GraphViews, targets: TargetSeed[], b: number, t: Snap, weight: PartCost): TargetSeed {
+  let best: TargetSeed | null = null, bc = Infinity;
+  for (const x of targets) {
+    if (x.node !== b) continue;
+    const c = x.turnWeight + weight(t.edge, x.dir, ...upTo(g, t, x.dir));
+    if (c < bc) { bc = c; best = x; }
+  }
+  if (!best) throw new Error(`search ended at ${b}, which is no target seed`);
+  return best;
 }
 
 /** The pieces of a leg that leaves edge es, drives path[0..n), and enters edge et. */

@@ -1,20 +1,24 @@
 // The shape every shortest-path search here shares, so CH and the plain-Dijkstra
-// reference run the very same snapping, phantom-node and geometry code.
+// reference run the very same snapping, phantom-node and geometry code. Nodes are the edge-based
+// graph's (directed base edges; graph-build/contract/edge-based.ts): a cost at node x is the cost of
+// standing at the far end of x's edge. Seeds come from locate/seeds.ts.
 export interface PathSearch {
   /** Forget the previous query (O(1): version stamps, no clearing). */
   reset(): void;
-  /** A start node reached at cost d from the source point. */
+  /** A start node reached at cost d from the source point (the rest of its edge driven). */
   addSource(node: number, d: number): void;
-  /** A node from which the target point is reached at cost d. */
+  /** A node from which the target point is reached at cost d (the turn and the part of the target edge). */
   addTarget(node: number, d: number): void;
   /** Best cost source→target (Infinity when none). */
   run(): number;
   /**
-   * After run(): base edges of the best path, in order; +(e+1) along u→v, -(e+1) against. A view of
-   * the search's own scratch, grown to the longest path so far (never sized to the graph), valid
-   * until the next call.
+   * After run(): the base edges of the best path's nodes after the start node up to the end node,
+   * in order; +(e+1) along u→v, -(e+1) against. A view of the search's own scratch, grown to the
+   * longest path so far (never sized to the graph), valid until the next call.
    */
   path(): Int32Array;
+  /** After path(): travel time (ms) of those edges and of the turns onto them. */
+  pathDuration(): number;
   /** Source node where the best path starts and target node where it ends (after run()). */
   startNode(): number;
   endNode(): number;
