@@ -20,6 +20,8 @@ export interface BuiltGraph {
 }
 
 export interface GraphOptions extends ContractOptions {
+  /** OSRM's name of what edgeWeight holds (the profile's weight_name); 'duration' by default */
+  weightName?: string;
   /** The turns of the compressed graph (graph-build/turns); every turn free, u-turns at dead ends only, without. */
   turns?: (base: BaseGraph) => TurnTable;
 }
@@ -44,7 +46,7 @@ export function buildGraph(segs: Segments, profile: string, opts: GraphOptions =
   const chDur = Int32Array.from(chSums(ch, (_mid, tail, head) => turnOf(eb, tail, head, 2) + dirDur(eb.ebEdge[head])));
   const t3 = performance.now();
   const meta: GraphMeta = {
-    profile, nodes: base.nodes, edges: base.edges, arcs: ch.arcs, shortcuts: ch.shortcuts, eb_nodes: eb.nodes, eb_arcs: eb.out.length / 3,
+    profile, nodes: base.nodes, edges: base.edges, arcs: ch.arcs, shortcuts: ch.shortcuts, eb_nodes: eb.nodes, eb_arcs: eb.out.length / 3, weight_name: opts.weightName ?? 'duration',
     shape_points: base.shapeLat.length, bbox: sp.bbox, index_cos_lat: sp.cosLat, weight_unit: WEIGHT_UNIT,
     main_component: cc.main, main_component_nodes: cc.mainNodes, components: cc.count, big_components: cc.big,
   };

@@ -64,6 +64,8 @@ export interface GraphMeta {
   /** nodes of the edge-based graph the hierarchy is built over (one per open direction of a base edge, plus via-way copies) and its arcs (turns) */
   eb_nodes: number;
   eb_arcs: number;
+  /** what the hierarchy minimises, by OSRM's name: the profile's weight_name ('routability' for car.lua, 'duration') */
+  weight_name: string;
 }
 
 /**

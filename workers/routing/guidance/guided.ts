@@ -26,8 +26,9 @@ export interface GuideOptions {
   instructions?: boolean;
 }
 
-export interface GuidedLeg { cost: number; dist: number; pieces: Pieces; steps?: Step[] }
-export interface GuidedRoute { cost: number; dist: number; line: E7Line; legs: GuidedLeg[] }
+/** cost: ms of travel time; weight: the routing weight minimised (ms-scaled) */
+export interface GuidedLeg { cost: number; weight: number; dist: number; pieces: Pieces; steps?: Step[] }
+export interface GuidedRoute { cost: number; weight: number; dist: number; line: E7Line; legs: GuidedLeg[] }
 export interface Guided { graph: LoadedGraph; snaps: Snap[]; routes: GuidedRoute[]; traffic: TrafficUse | null }
 
 const vias = new WeakMap<LoadedGraph, ViaSearch>();
@@ -41,7 +42,7 @@ export function guide(args: RouteArgs, o: GuideOptions): Guided {
   const solved = solve(args, () => null, () => new Pieces());
   const { graph, snaps } = solved;
   const g = graph.g;
-  const legs: GuidedLeg[] = solved.legs.map((l) => ({ cost: l.cost, dist: l.dist, pieces: l.trace! }));
+  const legs: GuidedLeg[] = solved.legs.map((l) => ({ cost: l.cost, weight: l.weight, dist: l.dist, pieces: l.trace! }));
   const routes: GuidedRoute[] = [assemble(g, legs, o)];
   if (o.alternatives > 0 && snaps.length === 2) {
     for (const alt of alternatives(graph, snaps[0], snaps[1], legs[0], Math.min(o.alternatives, MAX_ALTERNATIVES))) routes.push(assemble(g, [alt], o));
@@ -54,12 +55,12 @@ export function assemble(g: GraphViews, legs: GuidedLeg[], o: GuideOptions): Gui
   // grows at the top of that space)
   const ranges = legs.map((l) => ({ start: takeInts(l.pieces.length), end: takeInts(l.pieces.length) }));
   const c = new Coords();
-  let cost = 0, dist = 0;
+  let cost = 0, weight = 0, dist = 0;
   legs.forEach((l, i) => {
     // every piece's first point is the previous piece's last (the node, or the via point between legs)
     const { start, end } = ranges[i];
     for (let k = 0; k < l.pieces.length; k++) { start[k] = Math.max(0, c.points - 1); pieceCoords(g, l.pieces, k, c); end[k] = c.points - 1; }
-    cost += l.cost; dist += l.dist;
+    cost += l.cost; weight += l.weight; dist += l.dist;
   });
   const line = c.done();
   if (o.steps) {
@@ -67,7 +68,7 @@ export function assemble(g: GraphViews, legs: GuidedLeg[], o: GuideOptions): Gui
       l.steps = legSteps(g, l.pieces, l.cost, { lang: o.lang, mode: o.stepMode, legIndex: i, legCount: legs.length, intersections: o.intersections, instructions: o.instructions }, { c: line, ...ranges[i] });
     });
   }
-  return { cost, dist, line: new E7Line(line), legs };
+  return { cost, weight, dist, line: new E7Line(line), legs };
 }
 
 /** Alternatives of a one-leg route (via points: none, as OSRM). */
@@ -93,7 +94,7 @@ function alternatives(graph: LoadedGraph, s: Snap, t: Snap, best: GuidedLeg, wan
     tracePath(g, tr, es, leaveForward, s.pos, a.edges, a.edges.length, et, enterForward, t.pos);
     let dist = 0;
     for (let k = 0; k < tr.length; k++) dist += tr.len(k);
-    out.push({ cost: a.cost, dist, pieces: tr });
+    out.push({ cost: a.cost, weight: a.cost, dist, pieces: tr });
   }
   return out;
 }

@@ -126,7 +126,7 @@ export function choose(graph: LoadedGraph, cs: Snap[][], pts: [number, number][]
           if (m > nm[b]) continue; // cannot win: skip its search
           const l = leg(graph.g, graph.query, cs[i - 1][a], cs[i][b]);
           if (!l) continue;
-          const c = bc[a] + l.cost;
+          const c = bc[a] + l.weight;
           if (m < nm[b] || c < nc[b]) { nm[b] = m; nc[b] = c; nf[b] = a; }
         }
       }
@@ -157,15 +157,15 @@ export function choose(graph: LoadedGraph, cs: Snap[][], pts: [number, number][]
  * least, then the cheapest: what choose() picks for two points over the same candidates. Pairs are
  * tried in order of moved decimetres and the search stops after the first distance that routes.
  */
-export function leastMovedPair(graph: LoadedGraph, a: Snap[], b: Snap[]): { s: Snap; t: Snap; cost: number; dist: number } | null {
+export function leastMovedPair(graph: LoadedGraph, a: Snap[], b: Snap[]): { s: Snap; t: Snap; cost: number; weight: number; dist: number } | null {
   const pairs: [number, Snap, Snap][] = [];
   for (const s of a) for (const t of b) pairs.push([moved(s) + moved(t), s, t]);
   pairs.sort((x, y) => x[0] - y[0]);
-  let best: { s: Snap; t: Snap; cost: number; dist: number } | null = null, at = Infinity;
+  let best: { s: Snap; t: Snap; cost: number; weight: number; dist: number } | null = null, at = Infinity;
   for (const [m, s, t] of pairs) {
     if (m > at) break;
     const l = leg(graph.g, graph.query, s, t);
-    if (l && (!best || l.cost < best.cost)) { best = { s, t, cost: l.cost, dist: l.dist }; at = m; }
+    if (l && (!best || l.weight < best.weight)) { best = { s, t, cost: l.cost, weight: l.weight, dist: l.dist }; at = m; }
   }
   return best;
 }

@@ -58,8 +58,8 @@ function osrmRoute(g: GraphViews, rt: GuidedRoute, a: OsrmRouteArgs, geom: (l: E
   out.legs = rt.legs.map((l) => osrmLeg(g, l, a, geom));
   out.distance = r1(rt.dist);
   out.duration = r1(rt.cost / 1000);
-  out.weight_name = 'duration';
-  out.weight = r1(rt.cost / 1000);
+  out.weight_name = g.meta.weight_name ?? 'duration';
+  out.weight = r1(rt.weight / 1000);
 
   return out;
 }
@@ -68,7 +68,7 @@ function osrmLeg(g: GraphViews, l: GuidedLeg, a: OsrmRouteArgs, geom: (l: E7Line
   const out: Record<string, unknown> = {
     steps: l.steps ? l.steps.map((s) => osrmStep(s, geom)) : [],
     summary: l.steps ? summary(l.steps) : '',
-    weight: r1(l.cost / 1000),
+    weight: r1(l.weight / 1000),
     duration: r1(l.cost / 1000),
     distance: r1(l.dist),
   };
@@ -308,12 +308,12 @@ export function osrmMatchTask(a: OsrmMatchArgs): JsonText<OsrmReply> | OsrmReply
     for (let k = 1; k < m.snaps.length; k++) {
       const tr = new Pieces();
       const l = leg(g, graph!.query, m.snaps[k - 1], m.snaps[k], undefined, tr);
-      legs.push(l ? { cost: l.cost, dist: l.dist, pieces: tr } : { cost: 0, dist: 0, pieces: new Pieces() });
+      legs.push(l ? { cost: l.cost, weight: l.weight, dist: l.dist, pieces: tr } : { cost: 0, weight: 0, dist: 0, pieces: new Pieces() });
     }
     if (!legs.length || legs.every((l) => !l.pieces.length)) {
       // one matched fix: a zero-length route at it
       const s = m.snaps[0];
-      legs.splice(0, legs.length, { cost: 0, dist: 0, pieces: Pieces.of(s.edge, true, s.pos, s.pos) });
+      legs.splice(0, legs.length, { cost: 0, weight: 0, dist: 0, pieces: Pieces.of(s.edge, true, s.pos, s.pos) });
     }
     const rt = assemble(g, legs.filter((l) => l.pieces.length), opts);
     return { ...osrmRoute(g, rt, { ...a, alternatives: 0, radius: 0 }, geom), confidence: Math.round(m.confidence * 1000) / 1000 };

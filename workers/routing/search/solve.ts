@@ -16,7 +16,7 @@ import { searchFor, type TrafficUse } from './traffic-search.ts';
 
 const pointName = (i: number, n: number) => (i === 0 ? 'from' : i === n - 1 ? 'to' : `via[${i - 1}]`);
 
-export interface Solved<S extends CoordSink | null = CoordSink | null, T extends LegTrace = LegTrace> { graph: LoadedGraph; snaps: Snap[]; legs: { cost: number; dist: number; trace?: T }[]; coords: S; settled: number; traffic: TrafficUse | null }
+export interface Solved<S extends CoordSink | null = CoordSink | null, T extends LegTrace = LegTrace> { graph: LoadedGraph; snaps: Snap[]; legs: { cost: number; weight: number; dist: number; trace?: T }[]; coords: S; settled: number; traffic: TrafficUse | null }
 
 /** Pick the extract by coverage, snap every point, route every leg (with `trace`, recording each leg's pieces). */
 export function solve<S extends CoordSink | null, T extends LegTrace = LegTrace>(args: RouteArgs, sink: () => S, trace?: () => T): Solved<S, T> {
@@ -56,13 +56,13 @@ function route<S extends CoordSink | null, T extends LegTrace>(graph: LoadedGrap
     if (typeof pick === 'number') return noRouteMessage(mode, pick - 1, pick, n);
     const snaps = cs.map((c, i) => c[(pick as number[])[i]]);
     const coords = sink();
-    const legs: { cost: number; dist: number; trace?: T }[] = [];
+    const legs: { cost: number; weight: number; dist: number; trace?: T }[] = [];
     let settled = 0, failed = false;
     for (let i = 0; i + 1 < n; i++) {
       const tr = trace?.();
       const l = leg(graph.g, search.q, snaps[i], snaps[i + 1], coords ?? undefined, tr);
       if (!l) { failed = true; break; }
-      legs.push({ cost: l.cost, dist: l.dist, trace: tr });
+      legs.push({ cost: l.cost, weight: l.weight, dist: l.dist, trace: tr });
       settled += l.settled;
     }
     if (!failed) return { graph, snaps, legs, coords, settled, traffic: search.traffic };
