@@ -70,11 +70,13 @@ export function components(g: BaseGraph): Components {
       if (depth >= 0) { const p = call[depth]; if (low[v] < low[p]) low[p] = low[v]; }
     }
   }
-  let main = -1, mainNodes = 0;
-  for (let c = 0; c < count; c++) if (size[c] > mainNodes) { mainNodes = size[c]; main = c; }
   const edgeComp = new Int32Array(m);
-  const edgesIn = new Int32Array(count);
-  for (let e = 0; e < m; e++) { const a = comp[g.edgeU[e]]; edgeComp[e] = a === comp[g.edgeV[e]] ? a : -1; if (edgeComp[e] >= 0) edgesIn[a]++; }
+  const edgesIn = new Int32Array(count), length = new Float64Array(count);
+  for (let e = 0; e < m; e++) { const a = comp[g.edgeU[e]]; edgeComp[e] = a === comp[g.edgeV[e]] ? a : -1; if (edgeComp[e] >= 0) { edgesIn[a]++; length[a] += g.edgeDist[e]; } }
+  // the most nodes; between components of as many nodes (after compression a lone road has two
+  // whatever its length), the most road
+  let main = -1, mainNodes = 0;
+  for (let c = 0; c < count; c++) if (size[c] > mainNodes || (size[c] === mainNodes && length[c] > length[main])) { mainNodes = size[c]; main = c; }
   const big: number[] = [];
   for (let c = 0; c < count; c++) if (c === main || edgesIn[c] >= BIG_EDGES) big.push(c);
   return { edgeComp, main, mainNodes, count, big };
