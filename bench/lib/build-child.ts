@@ -54,7 +54,7 @@ if (mode === 'pbf') {
     }
   }
   const g = openGraph(buf, 'synthetic');
-  const n = g.meta.nodes, rand = rng(seed + 1);
+  const n = g.ebEdge.length, rand = rng(seed + 1);
   const pairs = Array.from({ length: Math.max(queries, djQueries) }, () => [Math.floor(rand() * n), Math.floor(rand() * n)]);
   const ch = new ChQuery(g), dj = new DijkstraQuery(g);
   const time = (q: ChQuery | DijkstraQuery, k: number) => {
