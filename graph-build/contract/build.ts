@@ -33,7 +33,7 @@ export function buildGraph(segs: Segments, profile: string, opts: ContractOption
   };
   const sections: Record<string, Section> = {
     chFirst: ch.chFirst, chArc: ch.chArc, chMid: ch.chMid, chDist,
-    edgeU: base.edgeU, edgeV: base.edgeV, edgeW: base.edgeW, edgeDist: base.edgeDist, edgeFlags: base.edgeFlags,
+    edgeU: base.edgeU, edgeV: base.edgeV, edgeW: base.edgeW, edgeWeight: base.edgeWeight, edgeDist: base.edgeDist, edgeFlags: base.edgeFlags,
     edgeShape: base.edgeShape, shapeLat: base.shapeLat, shapeLon: base.shapeLon, shapeCum: base.shapeCum,
     nodeLat: base.nodeLat, nodeLon: base.nodeLon, edgeComp: cc.edgeComp, segEdge: sp.segEdge, segPt: sp.segPt, spatial: sp.spatial,
     ...guidanceSections(base), ...arcSections(base),

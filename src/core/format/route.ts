@@ -79,6 +79,12 @@ export interface GraphViews {
   edgeV: Int32Array;
   /** travel time, integer ms (≥ 1) */
   edgeW: Int32Array;
+  /**
+   * the profile's weight (car.lua's routability: side roads, service roads… weigh more than their
+   * time), in the same ms scale, in the direction(s) the edge is open; equal to edgeW where the
+   * profile weighs time. A file written before it existed reads edgeW here.
+   */
+  edgeWeight: Int32Array;
   /** metres */
   edgeDist: Float32Array;
   /**
@@ -132,6 +138,7 @@ export function openGraph(buf: ArrayBufferLike, file: string, verify = false): G
     edgeU: o.get('edgeU', Int32Array),
     edgeV: o.get('edgeV', Int32Array),
     edgeW: o.get('edgeW', Int32Array),
+    edgeWeight: o.sections.edgeWeight ? o.get('edgeWeight', Int32Array) : o.get('edgeW', Int32Array),
     edgeDist: o.get('edgeDist', Float32Array),
     edgeFlags: o.get('edgeFlags', Uint8Array),
     edgeShape: o.get('edgeShape', Uint32Array),
