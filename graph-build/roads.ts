@@ -2,7 +2,8 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { join, basename, resolve } from 'node:path';
 import { readOsm, type RawNetwork, type OsmInfo } from './osm/read.ts';
-import { PROFILES, type ProfileName } from './profiles/index.ts';
+import { PROFILES, profileFor, type ProfileName } from './profiles/index.ts';
+import { buildTurns } from './turns/index.ts';
 import { profileSegments } from './contract/segments.ts';
 import { buildGraph, writeGraph } from './contract/build.ts';
 import { writeManifest, type Manifest } from '../src/core/format/index.ts';
@@ -29,8 +30,13 @@ export function buildRoadNetwork(net: RawNetwork, o: { name: string; out: string
   const counts: Record<string, unknown> = {};
   let bbox: [number, number, number, number] | null = null;
   for (const p of profiles) {
-    const segs = profileSegments(net, p);
-    const g = buildGraph(segs, p, { onProgress: (f) => bar.update(`contract ${p}`, f) });
+    // obstacles (signals, gates, stops) are charged on the turns through their node, as OSRM does
+    const segs = profileSegments(net, p, { obstacles: 'turns' });
+    const profile = profileFor(p);
+    const g = buildGraph(segs, p, {
+      turns: (base) => buildTurns(net, segs, base, profile), weightName: profile.properties.weightName,
+      onProgress: (f) => bar.update(`contract ${p}`, f),
+    });
     bar.done();
     const file = `${p}.route.bin`;
     const bytes = writeGraph(join(dir, file), g);

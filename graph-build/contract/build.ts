@@ -62,10 +62,8 @@ export function buildGraph(segs: Segments, profile: string, opts: GraphOptions =
   return { meta, sections, base, seconds: { compress: (t1 - t0) / 1000, contract: (t2 - t1) / 1000, index: (t3 - t2) / 1000 } };
 }
 
-/** Routing weight of every base edge: the profile's (routability) where compress gave one, else its time. */
-function edgeWeight(b: BaseGraph): Int32Array {
-  return (b as BaseGraph & { edgeWeight?: Int32Array }).edgeWeight ?? b.edgeW;
-}
+/** Routing weight of every base edge: the profile's (routability), as compress gave it. */
+const edgeWeight = (b: BaseGraph): Int32Array => b.edgeWeight;
 
 /**
  * The edge-based graph as the contractor takes a graph: a node per edge-based node, placed at the
@@ -86,7 +84,7 @@ function arcGraph(base: BaseGraph, eb: EdgeBasedGraph): BaseGraph {
     nodeLat[x] = base.nodeLat[v]; nodeLon[x] = base.nodeLon[v];
   }
   return {
-    nodes: n, edges: m, edgeU, edgeV, edgeW, edgeFlags: new Uint8Array(m).fill(1), nodeLat, nodeLon,
+    nodes: n, edges: m, edgeU, edgeV, edgeW, edgeWeight: edgeW, edgeFlags: new Uint8Array(m).fill(1), nodeLat, nodeLon,
     edgeDist: new Float32Array(0), edgeShape: new Uint32Array(0), shapeLat: new Int32Array(0), shapeLon: new Int32Array(0),
     shapeCum: new Float32Array(0), edgeAttr: new Int32Array(0), attrs: [],
   };

@@ -1,20 +1,26 @@
 // Graph compression: interior nodes of degree 2 (where direction rules agree) become
 // shape points of one edge between junctions. Every OSM shape point is kept so
 // geometry unpacks exactly and snapping can land anywhere on the road.
-// An edge open both ways whose two directions take different times (maxspeed:forward/backward,
-// a directed traffic signal) becomes two one-way edges over the same shape, the second flagged
-// EDGE_TWIN_BACK, because an edge stores one weight.
+// An edge open both ways whose two directions take different times or weights (maxspeed:forward/backward,
+// a directed traffic signal, a side road's routability) becomes two one-way edges over the same shape,
+// the second flagged EDGE_TWIN_BACK, because an edge stores one duration and one weight.
 import type { Segments } from './segments.ts';
 import { osrmDistance } from './distance.ts';
 import { E7, EDGE_NO_START, EDGE_TWIN_BACK, type GraphViews, type WayAttr } from '../../src/core/format/route.ts';
 
 /** The compressed (uncontracted) graph: the base-edge and shape sections of the route file, plus counts. */
 export type BaseGraph = Pick<GraphViews,
-  'nodeLat' | 'nodeLon' | 'edgeU' | 'edgeV' | 'edgeW' | 'edgeDist' | 'edgeFlags' | 'edgeShape' | 'shapeLat' | 'shapeLon' | 'shapeCum' | 'edgeAttr'> & {
+  'nodeLat' | 'nodeLon' | 'edgeU' | 'edgeV' | 'edgeW' | 'edgeWeight' | 'edgeDist' | 'edgeFlags' | 'edgeShape' | 'shapeLat' | 'shapeLon' | 'shapeCum' | 'edgeAttr'> & {
   nodes: number;
   edges: number;
   /** Guidance attribute rows (edgeAttr indexes them); [{cls:''}] for networks without tags. */
   attrs: WayAttr[];
+  /** Build-time only (not written): way index (RawNetwork.ways) of each edge's first segment, when the segments carry it. */
+  edgeWay?: Int32Array;
+  /** Build-time only: 1 where edge e's U→V runs in its way's node order. */
+  edgeAlong?: Uint8Array;
+  /** Build-time only: the RawNetwork node of each shape point (copies of a node map back to it), when known. */
+  shapeNode?: Int32Array;
 };
 
 /**
@@ -22,6 +28,15 @@ export type BaseGraph = Pick<GraphViews,
  * at least one (so answers agree with osrm-routed's to the 0.1 s it prints).
  */
 const segMs = (d: number, v: number) => Math.max(1, Math.round((d / v) * 10)) * 100;
+
+/**
+ * Weight of one OSM segment as OSRM stores it, ms-scaled: the profile's weight (distance / rate,
+ * or a fixed share of the way's) rounded to its weight precision, at least one unit of it.
+ */
+const segWeightMs = (w: number, precision: number) => {
+  const unit = 10 ** precision;
+  return (Math.max(1, Math.round(w * unit)) * 1000) / unit;
+};
 
 /** Direction bits of segment s as walked from node `from`. */
 const dirFrom = (s: Segments, seg: number, from: number) => (s.a[seg] === from ? s.flags[seg] : ((s.flags[seg] & 1) << 1) | ((s.flags[seg] & 2) >> 1));
@@ -59,45 +74,48 @@ export function compress(s: Segments): BaseGraph {
   const used = new Uint8Array(s.count);
   // Output buffers, grown as needed.
   let eCap = Math.max(16, s.count), pCap = Math.max(32, s.count * 2);
-  let edgeU = new Int32Array(eCap), edgeV = new Int32Array(eCap), edgeW = new Int32Array(eCap);
+  let edgeU = new Int32Array(eCap), edgeV = new Int32Array(eCap), edgeW = new Int32Array(eCap), edgeWeight = new Int32Array(eCap), edgeWay = new Int32Array(eCap), edgeAlong = new Uint8Array(eCap);
   let edgeDist = new Float32Array(eCap), edgeFlags = new Uint8Array(eCap), edgeShape = new Uint32Array(eCap + 1), edgeAttr = new Int32Array(eCap);
-  let shapeLat = new Int32Array(pCap), shapeLon = new Int32Array(pCap), shapeCum = new Float32Array(pCap);
+  let shapeLat = new Int32Array(pCap), shapeLon = new Int32Array(pCap), shapeCum = new Float32Array(pCap), shapeNode = new Int32Array(pCap);
   let m = 0, p = 0;
   const grow = () => {
     if (m + 1 >= eCap) {
       eCap *= 2;
       const g = <T extends Int32Array | Float32Array | Uint8Array | Uint32Array>(x: T, n: number): T => { const y = new (x.constructor as any)(n); y.set(x); return y; };
       edgeU = g(edgeU, eCap); edgeV = g(edgeV, eCap); edgeW = g(edgeW, eCap); edgeDist = g(edgeDist, eCap);
+      edgeWeight = g(edgeWeight, eCap); edgeWay = g(edgeWay, eCap); edgeAlong = g(edgeAlong, eCap);
       edgeFlags = g(edgeFlags, eCap); edgeShape = g(edgeShape, eCap + 1); edgeAttr = g(edgeAttr, eCap);
     }
   };
-  const pushPt = (v: number, cum: number) => {
+  const growPts = () => {
     if (p === pCap) {
       pCap *= 2;
       const a = new Int32Array(pCap); a.set(shapeLat); shapeLat = a;
       const b = new Int32Array(pCap); b.set(shapeLon); shapeLon = b;
       const c = new Float32Array(pCap); c.set(shapeCum); shapeCum = c;
+      const d = new Int32Array(pCap); d.set(shapeNode); shapeNode = d;
     }
-    shapeLat[p] = Math.round(s.lat[v] * E7); shapeLon[p] = Math.round(s.lon[v] * E7); shapeCum[p] = cum; p++;
   };
-  const pushPtRaw = (la: number, lo: number, cum: number) => {
-    if (p === pCap) {
-      pCap *= 2;
-      const a = new Int32Array(pCap); a.set(shapeLat); shapeLat = a;
-      const b = new Int32Array(pCap); b.set(shapeLon); shapeLon = b;
-      const c = new Float32Array(pCap); c.set(shapeCum); shapeCum = c;
-    }
-    shapeLat[p] = la; shapeLon[p] = lo; shapeCum[p] = cum; p++;
+  const origin = (v: number) => (s.origin ? s.origin[v] : v);
+  const pushPt = (v: number, cum: number) => {
+    growPts();
+    shapeLat[p] = Math.round(s.lat[v] * E7); shapeLon[p] = Math.round(s.lon[v] * E7); shapeCum[p] = cum; shapeNode[p] = origin(v); p++;
+  };
+  const copyPt = (k: number) => {
+    growPts();
+    shapeLat[p] = shapeLat[k]; shapeLon[p] = shapeLon[k]; shapeCum[p] = shapeCum[k]; shapeNode[p] = shapeNode[k]; p++;
   };
   const id = (v: number) => (junction[v] >= 0 ? junction[v] : (junction[v] = nodes++));
 
   const back = s.speedBack ?? s.speed;
+  const weighed = s.rate !== undefined && s.rateBack !== undefined && s.fixedWeight !== undefined;
+  const precision = s.weightPrecision ?? 1;
   const walk = (start: number, seg0: number) => {
     grow();
     edgeShape[m] = p;
     const p0 = p;
     // ms along the walk (from start) and against it
-    let cur = start, seg = seg0, dist = 0, msAlong = 0, msAgainst = 0;
+    let cur = start, seg = seg0, dist = 0, msAlong = 0, msAgainst = 0, wAlong = 0, wAgainst = 0;
     const flags = dirFrom(s, seg0, start);
     pushPt(start, 0);
     for (;;) {
@@ -110,6 +128,13 @@ export function compress(s: Segments): BaseGraph {
       const conn = s.connector !== undefined && s.connector[seg] === 1; // an obstacle's zero-length connector: its penalty only
       msAlong += (conn ? 0 : segMs(d, fw ? vAB : vBA)) + (s.penFw ? (fw ? s.penFw[seg] : s.penBw![seg]) : 0);
       msAgainst += (conn ? 0 : segMs(d, fw ? vBA : vAB)) + (s.penFw ? (fw ? s.penBw![seg] : s.penFw[seg]) : 0);
+      if (weighed) {
+        // the same with the profile's weight (an obstacle's weight is its duration in every profile svc builds)
+        const fixed = s.fixedWeight![seg], rAB = s.rate![seg], rBA = s.rateBack![seg];
+        const w = (r: number) => (conn ? 0 : segWeightMs(fixed > 0 ? fixed : r > 0 ? d / r : 0, precision));
+        wAlong += w(fw ? rAB : rBA) + (s.penFw ? (fw ? s.penFw[seg] : s.penBw![seg]) : 0);
+        wAgainst += w(fw ? rBA : rAB) + (s.penFw ? (fw ? s.penBw![seg] : s.penFw[seg]) : 0);
+      }
       pushPt(next, dist);
       if (isJ[next]) { cur = next; break; }
       const o = first[next];
@@ -120,18 +145,21 @@ export function compress(s: Segments): BaseGraph {
     const u = id(start), v = id(cur), attr = s.attr ? s.attr[seg0] : 0;
     const noStart = s.noStart && s.noStart[seg0] ? EDGE_NO_START : 0;
     const wA = Math.max(1, Math.round(msAlong)), wB = Math.max(1, Math.round(msAgainst));
-    edgeU[m] = u; edgeV[m] = v; edgeDist[m] = dist; edgeAttr[m] = attr;
-    if (flags === 3 && wA !== wB) {
-      // two directions, two times: this edge u→v, a twin v→u over the same shape
-      edgeW[m] = wA; edgeFlags[m] = 1 | noStart;
+    // without the profile's weights, weight is duration
+    const gA = weighed ? Math.max(1, Math.round(wAlong)) : wA, gB = weighed ? Math.max(1, Math.round(wAgainst)) : wB;
+    const way = s.way ? s.way[seg0] : -1, along = s.a[seg0] === start ? 1 : 0; // a segment runs a→b in its way's order
+    edgeU[m] = u; edgeV[m] = v; edgeDist[m] = dist; edgeAttr[m] = attr; edgeWay[m] = way; edgeAlong[m] = along;
+    if (flags === 3 && (wA !== wB || gA !== gB)) {
+      // two directions, two times or weights: this edge u→v, a twin v→u over the same shape
+      edgeW[m] = wA; edgeWeight[m] = gA; edgeFlags[m] = 1 | noStart;
       m++;
       grow();
       edgeShape[m] = p;
-      for (let k = p0, e = p; k < e; k++) pushPtRaw(shapeLat[k], shapeLon[k], shapeCum[k]);
-      edgeU[m] = u; edgeV[m] = v; edgeDist[m] = dist; edgeAttr[m] = attr;
-      edgeW[m] = wB; edgeFlags[m] = 2 | noStart | EDGE_TWIN_BACK;
+      for (let k = p0, e = p; k < e; k++) copyPt(k);
+      edgeU[m] = u; edgeV[m] = v; edgeDist[m] = dist; edgeAttr[m] = attr; edgeWay[m] = way; edgeAlong[m] = along;
+      edgeW[m] = wB; edgeWeight[m] = gB; edgeFlags[m] = 2 | noStart | EDGE_TWIN_BACK;
     } else {
-      edgeW[m] = flags & 1 ? wA : wB; edgeFlags[m] = flags | noStart;
+      edgeW[m] = flags & 1 ? wA : wB; edgeWeight[m] = flags & 1 ? gA : gB; edgeFlags[m] = flags | noStart;
     }
     m++;
   };
@@ -155,8 +183,9 @@ export function compress(s: Segments): BaseGraph {
   }
   return {
     nodes, nodeLat, nodeLon, edges: m,
-    edgeU: edgeU.slice(0, m), edgeV: edgeV.slice(0, m), edgeW: edgeW.slice(0, m), edgeDist: edgeDist.slice(0, m),
+    edgeU: edgeU.slice(0, m), edgeV: edgeV.slice(0, m), edgeW: edgeW.slice(0, m), edgeWeight: edgeWeight.slice(0, m), edgeDist: edgeDist.slice(0, m),
     edgeFlags: edgeFlags.slice(0, m), edgeShape: edgeShape.slice(0, m + 1), edgeAttr: edgeAttr.slice(0, m), attrs: s.attrs ?? [{ cls: '' }],
     shapeLat: shapeLat.slice(0, p), shapeLon: shapeLon.slice(0, p), shapeCum: shapeCum.slice(0, p),
+    ...(s.way ? { edgeWay: edgeWay.slice(0, m), edgeAlong: edgeAlong.slice(0, m) } : {}), shapeNode: shapeNode.slice(0, p),
   };
 }

@@ -30,3 +30,19 @@ export function osrmDistance(lat1: number, lon1: number, lat2: number, lon2: num
   const dx = dl * KX[n], dy = (lat1 - lat2) * KY[n];
   return Math.sqrt(dx * dx + dy * dy);
 }
+
+/** The ruler's metres per degree of longitude and latitude for a segment, as osrmDistance picks them. */
+function ruler(lat1: number, lat2: number): number {
+  const mid = Math.abs(Math.trunc((Math.round(lat1 * 1e6) + Math.round(lat2 * 1e6)) / 2));
+  return Math.min(NBANDS - 1, Math.max(0, Math.floor((mid - 1) / (BAND * 1e6))));
+}
+
+/** Bearing from the first point to the second, degrees clockwise from north in [0, 360], OSRM's way (cheap ruler). */
+export function osrmBearing(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const n = ruler(lat1, lat2);
+  let dl = lon2 - lon1;
+  while (dl < -180) dl += 360;
+  while (dl > 180) dl -= 360;
+  const b = (Math.atan2(dl * KX[n], (lat2 - lat1) * KY[n]) * 180) / Math.PI;
+  return b < 0 ? b + 360 : b;
+}

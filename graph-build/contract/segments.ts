@@ -1,7 +1,9 @@
 // The profile-applied network: straight segments between OSM nodes with direction flags and a
 // speed per direction. OSM extracts and synthetic benchmark networks both arrive in this form.
 //
-// Node obstacles, node-based (the edge-based graph will take them as OSRM's turns do):
+// Node obstacles, node-based by default (with `obstacles: 'turns'` only the barrier copies are
+// made and every other obstacle node stays a graph node, for graph-build/turns to charge on the
+// turns through it, as OSRM does):
 // - a blocking barrier (bollard, wall, access=no on the node…) gets one copy of its node per
 //   incident segment, so every road reaches it and none passes through: exact;
 // - an obstacle with a duration (gate 60 s, traffic signals 2 s, stop 2 s, give way 1 s) splits
@@ -41,18 +43,47 @@ export interface Segments {
   /** Guidance attributes (name, ref, class, roundabout) of each segment's way: index into `attrs`. Absent on synthetic networks. */
   attr?: Int32Array;
   attrs?: WayAttr[];
+  /** per segment: index of its way in RawNetwork.ways (connectors: the way of the segment they join) */
+  way?: Int32Array;
+  /** per node: the RawNetwork node it stands for (barrier copies and obstacle hubs' copies point back at theirs) */
+  origin?: Int32Array;
+  /**
+   * The profile's weight of a segment (OSRM: distance / rate, or a weight given for the whole way
+   * split evenly over its segments): metres per weight unit a→b and b→a (0: closed), and the fixed
+   * weight of the segment whatever its length (0 when it goes by rate). Connectors weigh their penalty.
+   */
+  rate?: Float32Array;
+  rateBack?: Float32Array;
+  fixedWeight?: Float32Array;
+  /** decimal places the profile's weights are kept to (OSRM's weight_precision) */
+  weightPrecision?: number;
 }
 
+export interface SegmentOptions {
+  /**
+   * 'hubs' (default): obstacles with a duration become hubs and connectors that carry it.
+   * 'turns': they stay plain graph nodes (kept), and graph-build/turns charges them on the turns.
+   */
+  obstacles?: 'hubs' | 'turns';
+}
+
+/** OSRM's Obstacle::Type::Turning: designated places to turn round, never compressed away. */
+const TURNING = new Set(['mini_roundabout', 'turning_loop', 'turning_circle']);
+
 /** Apply one profile to every way and tagged node; ways the mode may not use are dropped. */
-export function profileSegments(net: RawNetwork, name: ProfileName): Segments {
+export function profileSegments(net: RawNetwork, name: ProfileName, opts: SegmentOptions = {}): Segments {
   const profile = profileFor(name);
+  const onTurns = opts.obstacles === 'turns';
   const N = net.lat.length;
   // node obstacles: blocking barriers, and those that cost time
   const blocked = new Uint8Array(N);
   const timed = new Map<number, Obstacle[]>();
+  const onTurnNodes: number[] = [];
   if (net.nodeTags) for (const [v, tags] of net.nodeTags) {
     const obs = profile.processNode(tags);
     if (obs.some((o) => o.type === 'barrier')) { blocked[v] = 1; continue; }
+    // on turns: every node whose obstacle a turn may pay, or where a u-turn is allowed
+    if (onTurns) { if (obs.some((o) => o.duration > 0 || o.weight > 0 || o.type === 'stop_minor' || TURNING.has(o.type))) onTurnNodes.push(v); continue; }
     const t = obs.filter((o) => o.duration > 0 && o.type !== 'stop_minor');
     if (t.length) timed.set(v, t);
   }
@@ -62,6 +93,8 @@ export function profileSegments(net: RawNetwork, name: ProfileName): Segments {
   const speed = new Float32Array(cap), speedBack = new Float32Array(cap), penFw = new Float32Array(cap), penBw = new Float32Array(cap);
   const noStart = new Uint8Array(cap), attr = new Int32Array(cap), connector = new Uint8Array(cap), table = new WayAttrTable();
   const wayOf = new Int32Array(cap);
+  const rate = new Float32Array(cap), rateBack = new Float32Array(cap), fixedWeight = new Float32Array(cap);
+  const byDuration = profile.properties.weightName === 'duration';
   let n = 0, asymmetric = false;
   for (let wi = 0; wi < net.ways.length; wi++) {
     const w = net.ways[wi];
@@ -79,10 +112,17 @@ export function profileSegments(net: RawNetwork, name: ProfileName): Segments {
     const f = (fOpen ? 1 : 0) | (bOpen ? 2 : 0);
     if (fOpen && bOpen && sf !== sb) asymmetric = true;
     const at = table.id(w.tags);
+    // OSRM's weight: a duration profile weighs time; otherwise distance / rate, or the way's whole
+    // weight (duration for a duration profile) divided evenly over its OSM segments
+    const byWay = byDuration ? r.duration : r.weight;
+    const fixed = byWay >= 0 ? byWay / (refs.length - 1) : 0;
+    const rf = byWay >= 0 || !fOpen ? 0 : byDuration ? r.forwardSpeed / 3.6 : r.forwardRate;
+    const rb = byWay >= 0 || !bOpen ? 0 : byDuration ? r.backwardSpeed / 3.6 : r.backwardRate;
     for (let i = 1; i < refs.length; i++) {
       if (refs[i - 1] === refs[i]) continue; // repeated node: no segment
       a[n] = refs[i - 1]; b[n] = refs[i]; flags[n] = f; speed[n] = fOpen ? sf : sb; speedBack[n] = bOpen ? sb : sf;
-      attr[n] = at; noStart[n] = r.isStartpoint ? 0 : 1; wayOf[n] = wi; n++;
+      attr[n] = at; noStart[n] = r.isStartpoint ? 0 : 1; wayOf[n] = wi;
+      rate[n] = fOpen ? rf : rb; rateBack[n] = bOpen ? rb : rf; fixedWeight[n] = fixed; n++;
     }
   }
   const base = n;
@@ -116,7 +156,7 @@ export function profileSegments(net: RawNetwork, name: ProfileName): Segments {
           asymmetric = true;
         }
         a[n] = c; b[n] = v; flags[n] = 3; speed[n] = speedBack[n] = 1; penFw[n] = inFw; penBw[n] = outFw;
-        attr[n] = attr[s]; noStart[n] = 1; connector[n] = 1; wayOf[n] = wayOf[s]; n++;
+        attr[n] = attr[s]; noStart[n] = 1; connector[n] = 1; wayOf[n] = wayOf[s]; rate[n] = rateBack[n] = 1; n++;
       }
     }
   }
@@ -137,11 +177,18 @@ export function profileSegments(net: RawNetwork, name: ProfileName): Segments {
     lon = new Float64Array(nodes); lon.set(net.lon);
     for (let i = 0; i < extraNodes.length; i++) { lat[N + i] = net.lat[extraNodes[i]]; lon[N + i] = net.lon[extraNodes[i]]; }
   }
-  // obstacle hubs and their copies stay graph nodes, so a connector is an edge of its own
+  // obstacle hubs and their copies stay graph nodes, so a connector is an edge of its own; on
+  // turns, the obstacle node itself stays one, so a turn passes through it
   const keep = new Uint8Array(nodes);
   for (let s = base; s < n; s++) { keep[a[s]] = 1; keep[b[s]] = 1; }
+  for (const v of onTurnNodes) keep[v] = 1;
+  const origin = new Int32Array(nodes);
+  for (let v = 0; v < N; v++) origin[v] = v;
+  for (let i = 0; i < extraNodes.length; i++) origin[N + i] = extraNodes[i];
   return {
     lat, lon, count: n, a, b, flags, speed, attr, attrs: table.list, noStart, keep,
     speedBack: asymmetric ? speedBack : undefined, penFw, penBw, connector: n > base ? connector : undefined,
+    way: wayOf.slice(0, n), origin, rate: rate.slice(0, n), rateBack: rateBack.slice(0, n), fixedWeight: fixedWeight.slice(0, n),
+    weightPrecision: profile.properties.weightPrecision,
   };
 }

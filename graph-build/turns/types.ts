@@ -3,6 +3,10 @@
 // A directed base edge is written signed, as everywhere in the routing code: +(e+1) is base edge e
 // driven edgeU→edgeV, -(e+1) driven edgeV→edgeU.
 //
+// Built by graph-build/turns/index.ts buildTurns(net, segs, base, profile) from segments made with
+// profileSegments(net, name, { obstacles: 'turns' }) and their compress(): only allowed turns are
+// listed (no_* restrictions, one-ways, barriers, u-turns outside dead ends… are absent).
+//
 // Units: milliseconds, rounded as OSRM rounds (durations to whole deciseconds, weights to the
 // profile's weight precision, 0.1 for car.lua), so sums agree with osrm-routed's to what it prints.
 

@@ -97,13 +97,17 @@ export interface GraphViews {
   /** the same turns by head: ebIn[3k] tail node, then weight and duration */
   ebInFirst: Uint32Array;
   ebIn: Int32Array;
-  /** routing weight (ms-scaled; car.lua's routability) of each base edge in its open direction, beside edgeW (time) */
-  edgeWeight: Int32Array;
   // base (uncontracted, compressed) edges
   edgeU: Int32Array;
   edgeV: Int32Array;
   /** travel time, integer ms (≥ 1) */
   edgeW: Int32Array;
+  /**
+   * the profile's weight (car.lua's routability: side roads, service roads… weigh more than their
+   * time), in the same ms scale, in the direction(s) the edge is open; equal to edgeW where the
+   * profile weighs time.
+   */
+  edgeWeight: Int32Array;
   /** metres */
   edgeDist: Float32Array;
   /**
@@ -162,10 +166,10 @@ export function openGraph(buf: ArrayBufferLike, file: string, verify = false): G
     ebOut: o.get('ebOut', Int32Array),
     ebInFirst: o.get('ebInFirst', Uint32Array),
     ebIn: o.get('ebIn', Int32Array),
-    edgeWeight: o.get('edgeWeight', Int32Array),
     edgeU: o.get('edgeU', Int32Array),
     edgeV: o.get('edgeV', Int32Array),
     edgeW: o.get('edgeW', Int32Array),
+    edgeWeight: o.get('edgeWeight', Int32Array),
     edgeDist: o.get('edgeDist', Float32Array),
     edgeFlags: o.get('edgeFlags', Uint8Array),
     edgeShape: o.get('edgeShape', Uint32Array),

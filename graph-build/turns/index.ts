@@ -1,0 +1,165 @@
+// The turn builder: every allowed turn of a profile's compressed graph, with its duration and
+// weight as OSRM's edge-based graph factory has the profile's process_turn compute them
+// (src/extractor/edge_based_graph_factory.cpp), and the restrictions over via ways the
+// edge-based stage enforces with copies. Needs segments built with `obstacles: 'turns'`, so
+// obstacle nodes are graph nodes the turns pass through, and the plumbing compress() keeps
+// (edgeWay, edgeAlong, shapeNode).
+import type { RawNetwork } from '../osm/read.ts';
+import type { Segments } from '../contract/segments.ts';
+import type { BaseGraph } from '../contract/compress.ts';
+import { EDGE_TWIN_BACK, E7 } from '../../src/core/format/route.ts';
+import type { Profile, Turn, TurnLeg } from '../profiles/types.ts';
+import type { TurnTable } from './types.ts';
+import { WayTable } from './ways.ts';
+import { ObstacleMap } from './obstacles.ts';
+import { readRestrictions, type NodeRestriction } from './restrictions.ts';
+import { bearing, length, same, toFixed, type Fixed } from './geometry.ts';
+import { coordinateAtLength, coordinateCloseToTurn, representativeCoordinate } from './coordinates.ts';
+import { intersectionView, isUTurn, type Intersection, type Road } from './intersection.ts';
+import { viaWayEdges } from './via-way.ts';
+
+export type { TurnTable } from './types.ts';
+
+const BARRIER = new Set(['barrier']);
+const TURNING = new Set(['mini_roundabout', 'turning_loop', 'turning_circle']);
+
+/** Counts of what the build saw, for logs and tests. */
+export interface TurnStats { turns: number; uTurns: number; restrictionsRead: number; restrictionsUnresolved: number; viaWayUnmapped: number }
+
+export function buildTurns(net: RawNetwork, segs: Segments, base: BaseGraph, profile: Profile): TurnTable & { stats: TurnStats } {
+  if (!base.edgeWay || !base.edgeAlong || !base.shapeNode) throw new Error('buildTurns: the base graph lacks edgeWay/edgeAlong/shapeNode (compress segments that carry `way`)');
+  if (segs.penFw && segs.connector) throw new Error("buildTurns: segments were built with obstacle hubs; build them with { obstacles: 'turns' }");
+  const edgeWay = base.edgeWay, edgeAlong = base.edgeAlong, shapeNode = base.shapeNode;
+  const ways = new WayTable(net, profile);
+  const obstacles = new ObstacleMap(net, profile, (w) => ways.routed(w));
+  const restr = readRestrictions(net, profile);
+  const precision = 10 ** profile.properties.weightPrecision;
+  const maxTurnWeight = 32767 / precision; // ProfileProperties::GetMaxTurnWeight
+  const byDuration = profile.properties.weightName === 'duration';
+
+  // incident roads per node: +(e+1) the edge's U end, -(e+1) its V end (twin halves: the first only)
+  const N = base.nodes, E = base.edges;
+  const first = new Int32Array(N + 1);
+  for (let e = 0; e < E; e++) if (!(base.edgeFlags[e] & EDGE_TWIN_BACK)) { first[base.edgeU[e] + 1]++; first[base.edgeV[e] + 1]++; }
+  for (let v = 0; v < N; v++) first[v + 1] += first[v];
+  const inc = new Int32Array(first[N]), fill = first.slice(0, N);
+  for (let e = 0; e < E; e++) if (!(base.edgeFlags[e] & EDGE_TWIN_BACK)) { inc[fill[base.edgeU[e]]++] = e + 1; inc[fill[base.edgeV[e]]++] = -(e + 1); }
+
+  const nodeRaw = new Int32Array(N);
+  for (let e = 0; e < E; e++) { nodeRaw[base.edgeU[e]] = shapeNode[base.edgeShape[e]]; nodeRaw[base.edgeV[e]] = shapeNode[base.edgeShape[e + 1] - 1]; }
+  const fixedAt = (k: number): Fixed => toFixed(base.shapeLat[k] / E7, base.shapeLon[k] / E7);
+  /** The road of edge e seen from its U end (atU) or V end. */
+  const makeRoad = (e: number, atU: boolean): Road => {
+    const twin = e + 1 < E && (base.edgeFlags[e + 1] & EDGE_TWIN_BACK) !== 0;
+    const fwE = base.edgeFlags[e] & 1 ? e : -1;
+    const bwE = twin ? e + 1 : base.edgeFlags[e] & 2 ? e : -1;
+    const s0 = base.edgeShape[e], s1 = base.edgeShape[e + 1] - 1;
+    const coords: Fixed[] = [];
+    for (let k = atU ? s0 : s1; atU ? k <= s1 : k >= s0; k += atU ? 1 : -1) {
+      const c = fixedAt(k);
+      if (!coords.length || !same(coords[coords.length - 1], c)) coords.push(c);
+    }
+    if (coords.length < 2) coords.push(coords[0]);
+    const way = edgeWay[e];
+    return {
+      edge: e, atU, way,
+      out: atU ? (fwE >= 0 ? fwE + 1 : 0) : bwE >= 0 ? -(bwE + 1) : 0,
+      in: atU ? (bwE >= 0 ? -(bwE + 1) : 0) : fwE >= 0 ? fwE + 1 : 0,
+      nextRaw: shapeNode[atU ? s0 + 1 : s1 - 1],
+      roundabout: ways.roundabout(way) || ways.circular(way),
+      coords, length: length(coords), initial: 0, perceived: 0,
+    };
+  };
+
+  /** Per directed edge: the way's direction it runs in. */
+  const alongWay = (d: number) => (d > 0) === (edgeAlong[Math.abs(d) - 1] === 1);
+  /** deciseconds of a directed edge, as OSRM's edge data holds it */
+  const ds = (d: number) => base.edgeW[Math.abs(d) - 1] / 100;
+  const speedOf = (d: number, len: number) => Math.trunc((len / ds(d)) * 36);
+
+  const leg = (r: Road): TurnLeg => {
+    const d = r.out || r.in, w = r.way;
+    return {
+      isRestricted: ways.restricted(w, alongWay(d)), isMotorway: ways.motorway(w), isLink: ways.link(w),
+      numberOfLanes: ways.numLanes(w), highwayTurnClassification: ways.highwayTurnClassification(w),
+      accessTurnClassification: ways.accessTurnClassification(w), speed: speedOf(d, r.length), distance: r.length,
+      priorityClass: ways.priorityClass(w), isIncoming: r.out ? r.in !== 0 : true, isOutgoing: r.out !== 0,
+    };
+  };
+
+  const from: number[] = [], to: number[] = [], duration: number[] = [], weight: number[] = [];
+  let uTurns = 0;
+  const noMerge = new Set<Road>();
+  for (let x = 0; x < N; x++) {
+    if (first[x] === first[x + 1]) continue;
+    const roads: Road[] = [];
+    let lanes = 0;
+    for (let k = first[x]; k < first[x + 1]; k++) {
+      const i = inc[k];
+      const r = makeRoad(Math.abs(i) - 1, i > 0);
+      roads.push(r);
+      lanes = Math.max(lanes, ways.numLanes(r.way));
+    }
+    for (const r of roads) {
+      const cs = r.coords, w = r.way;
+      const selfLoop = base.edgeU[r.edge] === base.edgeV[r.edge];
+      const repr = roads.length <= 2 ? coordinateCloseToTurn(cs)
+        : representativeCoordinate(cs, { roundabout: ways.roundabout(w), circular: ways.circular(w), lowPriority: ways.lowPriority(w), motorway: ways.motorway(w), ramp: ways.ramp(w), priority: ways.priorityClass(w) }, lanes, selfLoop);
+      r.initial = bearing(cs[0], coordinateAtLength(2, cs));
+      r.perceived = bearing(cs[0], repr);
+    }
+    const raw = nodeRaw[x];
+    const it: Intersection = {
+      raw, roads,
+      barrier: obstacles.anyUndirected(raw, BARRIER),
+      turning: obstacles.anyUndirected(raw, TURNING),
+      restrictions: (fromRaw: number): readonly NodeRestriction[] | undefined => restr.byFromVia.get(fromRaw + ',' + raw),
+      uTurnLane: (r: Road) => ways.uTurnLane(r.way, alongWay(r.in)),
+    };
+    for (const rin of roads) {
+      if (!rin.in) continue;
+      const view = intersectionView(it, rin, noMerge);
+      const obs = obstacles.get(rin.nextRaw, raw);
+      const srcLeg = leg(view[0].road);
+      for (let t = 0; t < view.length; t++) {
+        const vr = view[t];
+        if (!vr.allowed) continue;
+        const rout = vr.road;
+        const uturn = isUTurn(vr.angle);
+        const right: TurnLeg[] = [], left: TurnLeg[] = [];
+        for (let k = 1; k < view.length; k++) {
+          if (k === t) continue;
+          (uturn || k < t ? right : left).push(leg(view[k].road));
+        }
+        const sw = rin.way, tw = rout.way, sd = rin.in, td = rout.out;
+        const turn: Turn = {
+          angle: 180 - vr.angle, numberOfRoads: right.length + left.length + 2 - (uturn ? 1 : 0), isUTurn: uturn,
+          hasTrafficLight: obs.some((o) => o.type === 'traffic_signals'), isLeftHandDriving: ways.leftHand(sw),
+          sourceRestricted: ways.restricted(sw, alongWay(sd)), sourceMode: ways.mode(sw, alongWay(sd)),
+          sourceIsMotorway: ways.motorway(sw), sourceIsLink: ways.link(sw), sourceNumberOfLanes: ways.numLanes(sw),
+          sourceHighwayTurnClassification: ways.highwayTurnClassification(sw), sourceAccessTurnClassification: ways.accessTurnClassification(sw),
+          sourceSpeed: speedOf(sd, rin.length), sourcePriorityClass: ways.priorityClass(sw),
+          targetRestricted: ways.restricted(tw, alongWay(td)), targetMode: ways.mode(tw, alongWay(td)),
+          targetIsMotorway: ways.motorway(tw), targetIsLink: ways.link(tw), targetNumberOfLanes: ways.numLanes(tw),
+          targetHighwayTurnClassification: ways.highwayTurnClassification(tw), targetAccessTurnClassification: ways.accessTurnClassification(tw),
+          targetSpeed: speedOf(td, rout.length), targetPriorityClass: ways.priorityClass(tw),
+          sourceRoad: srcLeg, targetRoad: leg(rout), roadsOnTheRight: right, roadsOnTheLeft: left,
+          obstacles: obs, duration: 0, weight: 0,
+        };
+        profile.processTurn(turn);
+        // ScriptingEnvironment::ProcessTurn, then the factory's integer penalties (truncated, as numeric_cast does)
+        const w = byDuration ? turn.duration : Math.min(turn.weight, maxTurnWeight);
+        from.push(sd); to.push(td);
+        duration.push(Math.trunc(turn.duration * 10) * 100);
+        weight.push((Math.trunc(w * precision) * 1000) / precision);
+        if (uturn) uTurns++;
+      }
+    }
+  }
+  const via = viaWayEdges(restr.viaWay, base);
+  return {
+    count: from.length, from: Int32Array.from(from), to: Int32Array.from(to),
+    duration: Int32Array.from(duration), weight: Int32Array.from(weight), viaWay: via.list,
+    stats: { turns: from.length, uTurns, restrictionsRead: restr.read, restrictionsUnresolved: restr.unresolved, viaWayUnmapped: via.unmapped },
+  };
+}

@@ -1,0 +1,77 @@
+// What a turn needs to know of each way, per direction, from the profile's process_way
+// (ExtractionWay → OSRM's NodeBasedEdgeClassification and annotation): mode, restricted,
+// road classification, turn classifications, roundabout, driving side, a u-turn lane. Kept in
+// typed arrays by way index, so a continent's ways cost bytes, not objects.
+import type { RawNetwork } from '../osm/read.ts';
+import type { Profile, TravelMode } from '../profiles/types.ts';
+
+const MODES: TravelMode[] = ['inaccessible', 'driving', 'cycling', 'walking', 'ferry', 'train', 'pushing bike',
+  'steps up', 'steps down', 'river upstream', 'river downstream', 'route'];
+
+const F_MOTORWAY = 1, F_LINK = 2, F_ROUNDABOUT = 4, F_CIRCULAR = 8, F_LEFT_HAND = 16, F_RESTRICTED_FW = 32,
+  F_RESTRICTED_BW = 64, F_UTURN_LANE_FW = 128, F_UTURN_LANE_BW = 256, F_ROUTED = 512, F_LOW_PRIORITY = 1024, F_RAMP = 2048;
+
+export class WayTable {
+  private flags: Uint16Array;
+  private modeFw: Uint8Array;
+  private modeBw: Uint8Array;
+  private lanes: Uint8Array;
+  private priority: Uint8Array;
+  private htc: Int32Array;
+  private atc: Int32Array;
+
+  constructor(net: RawNetwork, profile: Profile) {
+    const n = net.ways.length;
+    this.flags = new Uint16Array(n); this.modeFw = new Uint8Array(n); this.modeBw = new Uint8Array(n);
+    this.lanes = new Uint8Array(n); this.priority = new Uint8Array(n); this.htc = new Int32Array(n); this.atc = new Int32Array(n);
+    for (let w = 0; w < n; w++) {
+      const r = profile.processWay(net.ways[w].tags);
+      if (!r) continue;
+      const c = r.roadClassification;
+      let f = F_ROUTED;
+      if (c.motorwayClass) f |= F_MOTORWAY;
+      if (c.linkClass) f |= F_LINK;
+      if (r.roundabout) f |= F_ROUNDABOUT;
+      if (r.circular) f |= F_CIRCULAR;
+      if (r.isLeftHandDriving) f |= F_LEFT_HAND;
+      if (r.forwardRestricted) f |= F_RESTRICTED_FW;
+      if (r.backwardRestricted) f |= F_RESTRICTED_BW;
+      if (hasUTurnLane(r.turnLanesForward)) f |= F_UTURN_LANE_FW;
+      if (hasUTurnLane(r.turnLanesBackward)) f |= F_UTURN_LANE_BW;
+      if (c.mayBeIgnored) f |= F_LOW_PRIORITY;
+      if (c.linkClass && c.motorwayClass) f |= F_RAMP;
+      this.flags[w] = f;
+      this.modeFw[w] = Math.max(0, MODES.indexOf(r.forwardMode));
+      this.modeBw[w] = Math.max(0, MODES.indexOf(r.backwardMode));
+      this.lanes[w] = Math.min(255, c.numLanes);
+      this.priority[w] = c.priority;
+      this.htc[w] = r.highwayTurnClassification;
+      this.atc[w] = r.accessTurnClassification;
+    }
+  }
+
+  routed(w: number) { return (this.flags[w] & F_ROUTED) !== 0; }
+  /** `forward`: along the way's node order. */
+  mode(w: number, forward: boolean): TravelMode { return MODES[forward ? this.modeFw[w] : this.modeBw[w]]; }
+  restricted(w: number, forward: boolean) { return (this.flags[w] & (forward ? F_RESTRICTED_FW : F_RESTRICTED_BW)) !== 0; }
+  uTurnLane(w: number, forward: boolean) { return (this.flags[w] & (forward ? F_UTURN_LANE_FW : F_UTURN_LANE_BW)) !== 0; }
+  motorway(w: number) { return (this.flags[w] & F_MOTORWAY) !== 0; }
+  link(w: number) { return (this.flags[w] & F_LINK) !== 0; }
+  roundabout(w: number) { return (this.flags[w] & F_ROUNDABOUT) !== 0; }
+  circular(w: number) { return (this.flags[w] & F_CIRCULAR) !== 0; }
+  leftHand(w: number) { return (this.flags[w] & F_LEFT_HAND) !== 0; }
+  /** RoadClassification::IsLowPriorityRoadClass (may_be_ignored) */
+  lowPriority(w: number) { return (this.flags[w] & F_LOW_PRIORITY) !== 0; }
+  /** RoadClassification::IsRampClass: a motorway link */
+  ramp(w: number) { return (this.flags[w] & F_RAMP) !== 0; }
+  numLanes(w: number) { return this.lanes[w]; }
+  priorityClass(w: number) { return this.priority[w]; }
+  highwayTurnClassification(w: number) { return this.htc[w]; }
+  accessTurnClassification(w: number) { return this.atc[w]; }
+}
+
+/** A `reverse` lane in turn:lanes (OSRM's TurnLaneType::uturn). */
+function hasUTurnLane(lanes: string): boolean {
+  if (!lanes) return false;
+  return lanes.split('|').some((l) => l.split(';').some((t) => t.trim() === 'reverse'));
+}
