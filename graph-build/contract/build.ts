@@ -48,7 +48,7 @@ export function buildGraph(segs: Segments, profile: string, opts: GraphOptions =
   const meta: GraphMeta = {
     profile, nodes: base.nodes, edges: base.edges, arcs: ch.arcs, shortcuts: ch.shortcuts, eb_nodes: eb.nodes, eb_arcs: eb.out.length / 3, weight_name: opts.weightName ?? 'duration',
     shape_points: base.shapeLat.length, bbox: sp.bbox, index_cos_lat: sp.cosLat, weight_unit: WEIGHT_UNIT,
-    main_component: cc.main, main_component_nodes: cc.mainNodes, components: cc.count, big_components: cc.big,
+    main_component: cc.main, main_component_nodes: cc.mainNodes, main_component_edges: cc.mainEdges, components: cc.count, big_components: cc.big,
   };
   const sections: Record<string, Section> = {
     chFirst: ch.chFirst, chArc: ch.chArc, chMid: ch.chMid, chDist, chDur,

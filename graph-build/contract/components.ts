@@ -12,6 +12,8 @@ export interface Components {
   /** id of the largest SCC */
   main: number;
   mainNodes: number;
+  /** edges inside the largest SCC (below BIG_EDGES OSRM would call it tiny too) */
+  mainEdges: number;
   /** number of SCCs (every node is in one) */
   count: number;
   /** SCCs with at least BIG_EDGES edges (always including the largest), ascending ids */
@@ -79,5 +81,5 @@ export function components(g: BaseGraph): Components {
   for (let c = 0; c < count; c++) if (size[c] > mainNodes || (size[c] === mainNodes && length[c] > length[main])) { mainNodes = size[c]; main = c; }
   const big: number[] = [];
   for (let c = 0; c < count; c++) if (c === main || edgesIn[c] >= BIG_EDGES) big.push(c);
-  return { edgeComp, main, mainNodes, count, big };
+  return { edgeComp, main, mainNodes, mainEdges: main >= 0 ? edgesIn[main] : 0, count, big };
 }

@@ -25,7 +25,11 @@ export class LoadedGraph {
     if (profile === 'driving_tracks') this.profile = 'driving';
     this.index = loadIndex(g);
     const big = new Set(g.meta.big_components ?? [g.meta.main_component]);
-    this.onBig = (e) => big.has(g.edgeComp[e]);
+    // OSRM calls a component below 1,000 edge-based nodes tiny, the largest too: on a small extract
+    // its layer gives no point a second candidate, where /api/v1 still offers the largest component
+    const osrmBig = new Set(big);
+    if ((g.meta.main_component_edges ?? Infinity) < 1000) osrmBig.delete(g.meta.main_component);
+    this.onBig = (e) => (osrmDepth > 0 ? osrmBig : big).has(g.edgeComp[e]);
   }
   get query(): ChQuery { return (this._q ??= new ChQuery(this.g)); }
   /** The search of traffic-aware routes: weights from `traffic` at query time (dijkstra.ts). */
@@ -60,6 +64,8 @@ export function loadGraphs(datasets: Dataset[]): LoadedGraph[] {
 /** The graphs this worker serves (set once by the routing module's init), smallest coverage first. */
 let current: LoadedGraph[] = [], osrmOnly: LoadedGraph[] = [];
 let osrmDepth = 0;
+/** Inside withCarLua() (the /osrm/ layer): OSRM's snapping rules, no second candidate beyond its big components. */
+export const osrmRules = (): boolean => osrmDepth > 0;
 /** Inside withCarLua(), only graphs built with OSRM's own rules (no driving_tracks). */
 export const loadedGraphs = (): LoadedGraph[] => (osrmDepth > 0 ? osrmOnly : current);
 export function setLoadedGraphs(gs: LoadedGraph[]) { current = gs; osrmOnly = gs.filter((g) => g.rules === g.profile); }

@@ -58,6 +58,8 @@ export interface GraphMeta {
   /** id and node count of the largest strongly connected component (points off it also get a candidate on it) */
   main_component: number;
   main_component_nodes: number;
+  /** edges inside the largest SCC: below 1,000 OSRM calls it tiny, and its layer gives no point a candidate on it */
+  main_component_edges?: number;
   components: number;
   /** SCCs of at least 1,000 edges, and the largest: where a point off them gets its second candidate */
   big_components: number[];

@@ -2,7 +2,7 @@
 // that they agree cell for cell: candidates (the nearest road, plus one on a big strongly connected
 // component) and choose() (the nearest when it routes, else the candidates that move the points
 // least, with the fallback onto every SCC near a point when no pair of candidates connects).
-import type { LoadedGraph } from '../graphs.ts';
+import { osrmRules, type LoadedGraph } from '../graphs.ts';
 import { snap, nearestPerComponent, type Snap } from './snap.ts';
 import { leg } from '../search/legs.ts';
 import { TaskError } from '../../../src/core/task.ts';
@@ -141,7 +141,8 @@ export function choose(graph: LoadedGraph, cs: Snap[][], pts: [number, number][]
       return pick;
     }
     const i = failed;
-    if (extended[i]) return i;
+    // OSRM's layer stops here, as osrm-routed does: no candidate beyond the nearest and the big component's
+    if (extended[i] || osrmRules()) return i;
     extended[i] = 1;
     const addA = extended[i - 1] ? [] : onComponentsNear(graph, pts[i - 1], cs[i - 1], radius);
     const addB = onComponentsNear(graph, pts[i], cs[i], radius);
