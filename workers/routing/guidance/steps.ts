@@ -420,6 +420,8 @@ export function decide(A: WayAttr, B: WayAttr, delta: number, opts: Alt[], inRou
   if (A.rb && B.rb) return null;
   if (A.rb && !B.rb && inRoundabout) return { type: 'exit roundabout', modifier: m };
   const same = sameRoad(A, B), unnamed = !named(A) && !named(B);
+  // turning back (at a dead end, or where a restriction leaves nothing else): always announced
+  if (m === 'uturn') return { type: same || unnamed ? 'continue' : 'turn', modifier: 'uturn' };
   if (isLink(A) && isHighway(B)) return { type: 'merge', modifier: m === 'straight' ? (delta < 0 ? 'slight left' : 'slight right') : m };
   if (!isLink(A) && isLink(B)) return { type: isHighway(A) ? 'off ramp' : 'on ramp', modifier: m };
   if (opts.length === 0) {
