@@ -22,6 +22,10 @@ export type { TurnTable } from './types.ts';
 
 const BARRIER = new Set(['barrier']);
 const TURNING = new Set(['mini_roundabout', 'turning_loop', 'turning_circle']);
+/** Obstacle::Type::Incompressible: barriers and turning places */
+const INCOMPRESSIBLE = new Set(['barrier', ...TURNING]);
+/** metres of a road's shape past svc's node worth following: beyond every distance OSRM's rules read */
+const MAX_SHAPE = 500;
 
 /** Counts of what the build saw, for logs and tests. */
 export interface TurnStats { turns: number; uTurns: number; restrictionsRead: number; restrictionsUnresolved: number; viaWayUnmapped: number }
@@ -48,6 +52,23 @@ export function buildTurns(net: RawNetwork, segs: Segments, base: BaseGraph, pro
   const nodeRaw = new Int32Array(N);
   for (let e = 0; e < E; e++) { nodeRaw[base.edgeU[e]] = shapeNode[base.edgeShape[e]]; nodeRaw[base.edgeV[e]] = shapeNode[base.edgeShape[e + 1] - 1]; }
   const fixedAt = (k: number): Fixed => toFixed(base.shapeLat[k] / E7, base.shapeLon[k] / E7);
+  // OSRM compresses a node where exactly two roads meet unless an obstacle or a restriction pins
+  // it (graph_compressor.cpp): a road's shape, as the intersection sees it, runs on through such
+  // nodes to the next one OSRM keeps. svc keeps some as graph nodes (obstacles it charges on turns).
+  const pinned = new Set<number>();
+  for (const l of restr.byFromVia.values()) for (const r of l) pinned.add(r.via);
+  for (const r of restr.viaWay) { pinned.add(r.via[0]); pinned.add(r.via[r.via.length - 1]); }
+  // svc's other nodes of two roads (a change of name, class, direction rule) are OSRM's too
+  const passThrough = (y: number) => first[y + 1] - first[y] === 2 && obstacles.has(nodeRaw[y]) && !pinned.has(nodeRaw[y])
+    && !obstacles.anyUndirected(nodeRaw[y], INCOMPRESSIBLE)
+    && base.edgeAttr[Math.abs(inc[first[y]]) - 1] === base.edgeAttr[Math.abs(inc[first[y] + 1]) - 1];
+  const pushShape = (coords: Fixed[], e: number, atU: boolean) => {
+    const s0 = base.edgeShape[e], s1 = base.edgeShape[e + 1] - 1;
+    for (let k = atU ? s0 : s1; atU ? k <= s1 : k >= s0; k += atU ? 1 : -1) {
+      const c = fixedAt(k);
+      if (!coords.length || !same(coords[coords.length - 1], c)) coords.push(c);
+    }
+  };
   /** The road of edge e seen from its U end (atU) or V end. */
   const makeRoad = (e: number, atU: boolean): Road => {
     const twin = e + 1 < E && (base.edgeFlags[e + 1] & EDGE_TWIN_BACK) !== 0;
@@ -55,9 +76,19 @@ export function buildTurns(net: RawNetwork, segs: Segments, base: BaseGraph, pro
     const bwE = twin ? e + 1 : base.edgeFlags[e] & 2 ? e : -1;
     const s0 = base.edgeShape[e], s1 = base.edgeShape[e + 1] - 1;
     const coords: Fixed[] = [];
-    for (let k = atU ? s0 : s1; atU ? k <= s1 : k >= s0; k += atU ? 1 : -1) {
-      const c = fixedAt(k);
-      if (!coords.length || !same(coords[coords.length - 1], c)) coords.push(c);
+    pushShape(coords, e, atU);
+    // on through the nodes OSRM would have compressed away, as far as any of its rules look
+    const x = atU ? base.edgeU[e] : base.edgeV[e];
+    let y = atU ? base.edgeV[e] : base.edgeU[e], cameBy = e, len = length(coords);
+    while (y !== x && len < MAX_SHAPE && passThrough(y)) {
+      const a = inc[first[y]], b = inc[first[y] + 1];
+      const next = Math.abs(a) - 1 === cameBy ? b : a;
+      const ne = Math.abs(next) - 1;
+      if (ne === cameBy) break; // a loop back onto itself
+      const before = coords.length;
+      pushShape(coords, ne, next > 0);
+      len += length(coords.slice(before - 1));
+      cameBy = ne; y = next > 0 ? base.edgeV[ne] : base.edgeU[ne];
     }
     if (coords.length < 2) coords.push(coords[0]);
     const way = edgeWay[e];
