@@ -24,6 +24,7 @@ const BARRIER = new Set(['barrier']);
 const TURNING = new Set(['mini_roundabout', 'turning_loop', 'turning_circle']);
 /** Obstacle::Type::Incompressible: barriers and turning places */
 const INCOMPRESSIBLE = new Set(['barrier', ...TURNING]);
+const STOPPED = -3;
 /** metres of a road's shape past svc's node worth following: beyond every distance OSRM's rules read */
 const MAX_SHAPE = 500;
 
@@ -31,9 +32,9 @@ const MAX_SHAPE = 500;
 export interface TurnStats { turns: number; uTurns: number; restrictionsRead: number; restrictionsUnresolved: number; viaWayUnmapped: number }
 
 export function buildTurns(net: RawNetwork, segs: Segments, base: BaseGraph, profile: Profile): TurnTable & { stats: TurnStats } {
-  if (!base.edgeWay || !base.edgeAlong || !base.shapeNode) throw new Error('buildTurns: the base graph lacks edgeWay/edgeAlong/shapeNode (compress segments that carry `way`)');
+  if (!base.edgeWay || !base.edgeAlong || !base.shapeNode || !base.shapeWay) throw new Error('buildTurns: the base graph lacks edgeWay/edgeAlong/shapeNode (compress segments that carry `way`)');
   if (segs.penFw && segs.connector) throw new Error("buildTurns: segments were built with obstacle hubs; build them with { obstacles: 'turns' }");
-  const edgeWay = base.edgeWay, edgeAlong = base.edgeAlong, shapeNode = base.shapeNode;
+  const edgeWay = base.edgeWay, edgeAlong = base.edgeAlong, shapeNode = base.shapeNode, shapeWay = base.shapeWay!;
   const ways = new WayTable(net, profile);
   const obstacles = new ObstacleMap(net, profile, (w) => ways.routed(w));
   const restr = readRestrictions(net, profile);
@@ -62,12 +63,26 @@ export function buildTurns(net: RawNetwork, segs: Segments, base: BaseGraph, pro
   const passThrough = (y: number) => first[y + 1] - first[y] === 2 && obstacles.has(nodeRaw[y]) && !pinned.has(nodeRaw[y])
     && !obstacles.anyUndirected(nodeRaw[y], INCOMPRESSIBLE)
     && base.edgeAttr[Math.abs(inc[first[y]]) - 1] === base.edgeAttr[Math.abs(inc[first[y] + 1]) - 1];
-  const pushShape = (coords: Fixed[], e: number, atU: boolean) => {
-    const s0 = base.edgeShape[e], s1 = base.edgeShape[e + 1] - 1;
-    for (let k = atU ? s0 : s1; atU ? k <= s1 : k >= s0; k += atU ? 1 : -1) {
-      const c = fixedAt(k);
-      if (!coords.length || !same(coords[coords.length - 1], c)) coords.push(c);
+  /** OSRM's compression key of the segment ending at shape point k of edge e (k > first), driven along U→V or not */
+  const segKey = (e: number, k: number, uToV: boolean) => ways.compressKey(shapeWay[k], uToV === (edgeAlong[e] === 1) ? true : false);
+  /**
+   * Appends edge e's shape leaving its U end (atU) or V end, after the shape of a road whose last
+   * segment had OSRM compression key `prevKey` (-1: none). Stops where OSRM's compressor would
+   * keep a node (the way changes to one it cannot join: into a tunnel, another lane count…) and
+   * returns STOPPED; else the key of its last segment.
+   */
+  const pushShape = (coords: Fixed[], e: number, atU: boolean, prevKey: number): number => {
+    const step = atU ? 1 : -1, start = atU ? base.edgeShape[e] : base.edgeShape[e + 1] - 1, end = atU ? base.edgeShape[e + 1] - 1 : base.edgeShape[e];
+    const push = (c: Fixed) => { if (!coords.length || !same(coords[coords.length - 1], c)) coords.push(c); };
+    push(fixedAt(start));
+    for (let k = start; k !== end; k += step) {
+      // segment k → k+step, recorded at its higher shape index
+      const key = segKey(e, atU ? k + 1 : k, atU);
+      if (prevKey !== -1 && key !== prevKey) return STOPPED;
+      prevKey = key;
+      push(fixedAt(k + step));
     }
+    return prevKey;
   };
   /** The road of edge e seen from its U end (atU) or V end. */
   const makeRoad = (e: number, atU: boolean): Road => {
@@ -76,17 +91,17 @@ export function buildTurns(net: RawNetwork, segs: Segments, base: BaseGraph, pro
     const bwE = twin ? e + 1 : base.edgeFlags[e] & 2 ? e : -1;
     const s0 = base.edgeShape[e], s1 = base.edgeShape[e + 1] - 1;
     const coords: Fixed[] = [];
-    pushShape(coords, e, atU);
+    let key = pushShape(coords, e, atU, -1);
     // on through the nodes OSRM would have compressed away, as far as any of its rules look
     const x = atU ? base.edgeU[e] : base.edgeV[e];
     let y = atU ? base.edgeV[e] : base.edgeU[e], cameBy = e, len = length(coords);
-    while (y !== x && len < MAX_SHAPE && passThrough(y)) {
+    while (key !== STOPPED && y !== x && len < MAX_SHAPE && passThrough(y)) {
       const a = inc[first[y]], b = inc[first[y] + 1];
       const next = Math.abs(a) - 1 === cameBy ? b : a;
       const ne = Math.abs(next) - 1;
       if (ne === cameBy) break; // a loop back onto itself
       const before = coords.length;
-      pushShape(coords, ne, next > 0);
+      key = pushShape(coords, ne, next > 0, key);
       len += length(coords.slice(before - 1));
       cameBy = ne; y = next > 0 ? base.edgeV[ne] : base.edgeU[ne];
     }
