@@ -12,7 +12,8 @@ import type { Profile, Turn, TurnLeg } from '../profiles/types.ts';
 import type { TurnTable } from './types.ts';
 import { WayTable } from './ways.ts';
 import { ObstacleMap } from './obstacles.ts';
-import { readRestrictions, type NodeRestriction } from './restrictions.ts';
+import { dropUndrivable, readRestrictions, restrictionNodes, type NodeRestriction } from './restrictions.ts';
+import { drivableSegments } from './segment-index.ts';
 import { bearing, length, same, toFixed, type Fixed } from './geometry.ts';
 import { coordinateAtLength, coordinateCloseToTurn, representativeCoordinate } from './coordinates.ts';
 import { intersectionView, isUTurn, type Intersection, type Road } from './intersection.ts';
@@ -29,7 +30,16 @@ const STOPPED = -3;
 const MAX_SHAPE = 500;
 
 /** Counts of what the build saw, for logs and tests. */
-export interface TurnStats { turns: number; uTurns: number; restrictionsRead: number; restrictionsUnresolved: number; viaWayUnmapped: number }
+export interface TurnStats {
+  turns: number;
+  uTurns: number;
+  /** restrictions the profile reads, those whose ways do not meet as OSRM requires, those the graph cannot drive */
+  restrictionsRead: number;
+  restrictionsUnresolved: number;
+  restrictionsUndrivable: number;
+  /** via-way restrictions that never leave one base edge between from and to (nothing to enforce) */
+  viaWayUnmapped: number;
+}
 
 export function buildTurns(net: RawNetwork, segs: Segments, base: BaseGraph, profile: Profile): TurnTable & { stats: TurnStats } {
   if (!base.edgeWay || !base.edgeAlong || !base.shapeNode || !base.shapeWay) throw new Error('buildTurns: the base graph lacks edgeWay/edgeAlong/shapeNode (compress segments that carry `way`)');
@@ -38,6 +48,8 @@ export function buildTurns(net: RawNetwork, segs: Segments, base: BaseGraph, pro
   const ways = new WayTable(net, profile);
   const obstacles = new ObstacleMap(net, profile, (w) => ways.routed(w));
   const restr = readRestrictions(net, profile);
+  const drivable = drivableSegments(base, restrictionNodes(restr));
+  const undrivable = dropUndrivable(restr, (a, b) => drivable.has(a + ',' + b));
   const precision = 10 ** profile.properties.weightPrecision;
   const maxTurnWeight = 32767 / precision; // ProfileProperties::GetMaxTurnWeight
   const byDuration = profile.properties.weightName === 'duration';
@@ -206,6 +218,6 @@ export function buildTurns(net: RawNetwork, segs: Segments, base: BaseGraph, pro
   return {
     count: from.length, from: Int32Array.from(from), to: Int32Array.from(to),
     duration: Int32Array.from(duration), weight: Int32Array.from(weight), viaWay: via.list,
-    stats: { turns: from.length, uTurns, restrictionsRead: restr.read, restrictionsUnresolved: restr.unresolved, viaWayUnmapped: via.unmapped },
+    stats: { turns: from.length, uTurns, restrictionsRead: restr.read, restrictionsUnresolved: restr.unresolved, restrictionsUndrivable: undrivable, viaWayUnmapped: via.unmapped },
   };
 }
