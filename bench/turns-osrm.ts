@@ -99,7 +99,7 @@ async function main() {
     else if (bad.length < show) bad.push(`differs ${k} osrm ${o.duration}/${o.weight} svc ${m.duration}/${m.weight}`);
   }
   let extra = 0;
-  for (const k of ours.keys()) if (!seen.has(k)) extra++;
+  for (const [k, l] of ours) if (!seen.has(k)) { extra++; if (bad.length < show) bad.push(`svc only ${k} svc ${l[0].duration}/${l[0].weight}`); }
   const pct = (x: number) => ((100 * x) / Math.max(1, matched)).toFixed(2) + '%';
   console.log(JSON.stringify({
     file, osrm_turns: osrm.length, svc_turns: t.count, matched, osrm_only: missing, svc_only_triples: extra,

@@ -21,6 +21,8 @@ export type BaseGraph = Pick<GraphViews,
   edgeAlong?: Uint8Array;
   /** Build-time only: the RawNetwork node of each shape point (copies of a node map back to it), when known. */
   shapeNode?: Int32Array;
+  /** Build-time only: the way (RawNetwork.ways index) of the segment ending at each shape point (at an edge's first point, its first segment's), when known. */
+  shapeWay?: Int32Array;
 };
 
 /**
@@ -76,7 +78,7 @@ export function compress(s: Segments): BaseGraph {
   let eCap = Math.max(16, s.count), pCap = Math.max(32, s.count * 2);
   let edgeU = new Int32Array(eCap), edgeV = new Int32Array(eCap), edgeW = new Int32Array(eCap), edgeWeight = new Int32Array(eCap), edgeWay = new Int32Array(eCap), edgeAlong = new Uint8Array(eCap);
   let edgeDist = new Float32Array(eCap), edgeFlags = new Uint8Array(eCap), edgeShape = new Uint32Array(eCap + 1), edgeAttr = new Int32Array(eCap);
-  let shapeLat = new Int32Array(pCap), shapeLon = new Int32Array(pCap), shapeCum = new Float32Array(pCap), shapeNode = new Int32Array(pCap);
+  let shapeLat = new Int32Array(pCap), shapeLon = new Int32Array(pCap), shapeCum = new Float32Array(pCap), shapeNode = new Int32Array(pCap), shapeWay = new Int32Array(pCap);
   let m = 0, p = 0;
   const grow = () => {
     if (m + 1 >= eCap) {
@@ -94,16 +96,18 @@ export function compress(s: Segments): BaseGraph {
       const b = new Int32Array(pCap); b.set(shapeLon); shapeLon = b;
       const c = new Float32Array(pCap); c.set(shapeCum); shapeCum = c;
       const d = new Int32Array(pCap); d.set(shapeNode); shapeNode = d;
+      const w = new Int32Array(pCap); w.set(shapeWay); shapeWay = w;
     }
   };
   const origin = (v: number) => (s.origin ? s.origin[v] : v);
-  const pushPt = (v: number, cum: number) => {
+  const pushPt = (v: number, cum: number, seg: number) => {
     growPts();
-    shapeLat[p] = Math.round(s.lat[v] * E7); shapeLon[p] = Math.round(s.lon[v] * E7); shapeCum[p] = cum; shapeNode[p] = origin(v); p++;
+    shapeLat[p] = Math.round(s.lat[v] * E7); shapeLon[p] = Math.round(s.lon[v] * E7); shapeCum[p] = cum; shapeNode[p] = origin(v);
+    shapeWay[p] = s.way ? s.way[seg] : -1; p++;
   };
   const copyPt = (k: number) => {
     growPts();
-    shapeLat[p] = shapeLat[k]; shapeLon[p] = shapeLon[k]; shapeCum[p] = shapeCum[k]; shapeNode[p] = shapeNode[k]; p++;
+    shapeLat[p] = shapeLat[k]; shapeLon[p] = shapeLon[k]; shapeCum[p] = shapeCum[k]; shapeNode[p] = shapeNode[k]; shapeWay[p] = shapeWay[k]; p++;
   };
   const id = (v: number) => (junction[v] >= 0 ? junction[v] : (junction[v] = nodes++));
 
@@ -117,7 +121,7 @@ export function compress(s: Segments): BaseGraph {
     // ms along the walk (from start) and against it
     let cur = start, seg = seg0, dist = 0, msAlong = 0, msAgainst = 0, wAlong = 0, wAgainst = 0;
     const flags = dirFrom(s, seg0, start);
-    pushPt(start, 0);
+    pushPt(start, 0, seg0);
     for (;;) {
       used[seg] = 1;
       const fw = s.a[seg] === cur;
@@ -135,7 +139,7 @@ export function compress(s: Segments): BaseGraph {
         wAlong += w(fw ? rAB : rBA) + (s.penFw ? (fw ? s.penFw[seg] : s.penBw![seg]) : 0);
         wAgainst += w(fw ? rBA : rAB) + (s.penFw ? (fw ? s.penBw![seg] : s.penFw[seg]) : 0);
       }
-      pushPt(next, dist);
+      pushPt(next, dist, seg);
       if (isJ[next]) { cur = next; break; }
       const o = first[next];
       const ns = inc[o] === seg ? inc[o + 1] : inc[o];
@@ -186,6 +190,6 @@ export function compress(s: Segments): BaseGraph {
     edgeU: edgeU.slice(0, m), edgeV: edgeV.slice(0, m), edgeW: edgeW.slice(0, m), edgeWeight: edgeWeight.slice(0, m), edgeDist: edgeDist.slice(0, m),
     edgeFlags: edgeFlags.slice(0, m), edgeShape: edgeShape.slice(0, m + 1), edgeAttr: edgeAttr.slice(0, m), attrs: s.attrs ?? [{ cls: '' }],
     shapeLat: shapeLat.slice(0, p), shapeLon: shapeLon.slice(0, p), shapeCum: shapeCum.slice(0, p),
-    ...(s.way ? { edgeWay: edgeWay.slice(0, m), edgeAlong: edgeAlong.slice(0, m) } : {}), shapeNode: shapeNode.slice(0, p),
+    ...(s.way ? { edgeWay: edgeWay.slice(0, m), edgeAlong: edgeAlong.slice(0, m) } : {}), shapeNode: shapeNode.slice(0, p), ...(s.way ? { shapeWay: shapeWay.slice(0, p) } : {}),
   };
 }

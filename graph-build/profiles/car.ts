@@ -193,7 +193,7 @@ export function makeCarProfile(name: string, cfg: typeof CAR, handlers: readonly
     processNode: (t) => carNode(cfg, t),
     processWay: (t) => runWay(cfg, handlers, t),
     processTurn: (turn) => carTurn(cfg, turn),
-    parseRestriction: (tags, members): TurnRestriction | null => parseRestriction(tags, members, cfg.restrictions),
+    parseRestriction: (tags, members): TurnRestriction[] => parseRestriction(tags, members, cfg.restrictions),
   };
 }
 

@@ -180,8 +180,9 @@ export interface Profile {
   /** Sets turn.duration and turn.weight. */
   processTurn(turn: Turn): void;
   /**
-   * The restriction a relation means for this profile, or null (not a restriction, another
-   * vehicle's, excepted by `except=`, conditional, malformed). `members` in relation order.
+   * The restrictions a relation means for this profile: none when it is not one, another vehicle's,
+   * excepted by `except=`, no_*_on_red, conditional or malformed; one per from/to pair of a no_entry
+   * / no_exit. `members` in relation order.
    */
-  parseRestriction(tags: Tags, members: { type: 'node' | 'way' | 'relation'; ref: number; role: string }[]): TurnRestriction | null;
+  parseRestriction(tags: Tags, members: { type: 'node' | 'way' | 'relation'; ref: number; role: string }[]): TurnRestriction[];
 }

@@ -12,8 +12,10 @@ import type { Profile, Turn, TurnLeg } from '../profiles/types.ts';
 import type { TurnTable } from './types.ts';
 import { WayTable } from './ways.ts';
 import { ObstacleMap } from './obstacles.ts';
-import { readRestrictions, type NodeRestriction } from './restrictions.ts';
-import { bearing, length, same, toFixed, type Fixed } from './geometry.ts';
+import { dropUndrivable, readRestrictions, restrictionNodes, type NodeRestriction } from './restrictions.ts';
+import { drivableSegments } from './segment-index.ts';
+import { bearing, toFixed, type Fixed } from './geometry.ts';
+import { osrmDistance } from '../contract/distance.ts';
 import { coordinateAtLength, coordinateCloseToTurn, representativeCoordinate } from './coordinates.ts';
 import { intersectionView, isUTurn, type Intersection, type Road } from './intersection.ts';
 import { viaWayEdges } from './via-way.ts';
@@ -22,17 +24,33 @@ export type { TurnTable } from './types.ts';
 
 const BARRIER = new Set(['barrier']);
 const TURNING = new Set(['mini_roundabout', 'turning_loop', 'turning_circle']);
+/** Obstacle::Type::Incompressible: barriers and turning places */
+const INCOMPRESSIBLE = new Set(['barrier', ...TURNING]);
+const STOPPED = -3;
+/** metres of a road's shape past svc's node worth following: beyond every distance OSRM's rules read */
+const MAX_SHAPE = 500;
 
 /** Counts of what the build saw, for logs and tests. */
-export interface TurnStats { turns: number; uTurns: number; restrictionsRead: number; restrictionsUnresolved: number; viaWayUnmapped: number }
+export interface TurnStats {
+  turns: number;
+  uTurns: number;
+  /** restrictions the profile reads, those whose ways do not meet as OSRM requires, those the graph cannot drive */
+  restrictionsRead: number;
+  restrictionsUnresolved: number;
+  restrictionsUndrivable: number;
+  /** via-way restrictions that never leave one base edge between from and to (nothing to enforce) */
+  viaWayUnmapped: number;
+}
 
 export function buildTurns(net: RawNetwork, segs: Segments, base: BaseGraph, profile: Profile): TurnTable & { stats: TurnStats } {
-  if (!base.edgeWay || !base.edgeAlong || !base.shapeNode) throw new Error('buildTurns: the base graph lacks edgeWay/edgeAlong/shapeNode (compress segments that carry `way`)');
+  if (!base.edgeWay || !base.edgeAlong || !base.shapeNode || !base.shapeWay) throw new Error('buildTurns: the base graph lacks edgeWay/edgeAlong/shapeNode (compress segments that carry `way`)');
   if (segs.penFw && segs.connector) throw new Error("buildTurns: segments were built with obstacle hubs; build them with { obstacles: 'turns' }");
-  const edgeWay = base.edgeWay, edgeAlong = base.edgeAlong, shapeNode = base.shapeNode;
+  const edgeWay = base.edgeWay, edgeAlong = base.edgeAlong, shapeNode = base.shapeNode, shapeWay = base.shapeWay!;
   const ways = new WayTable(net, profile);
   const obstacles = new ObstacleMap(net, profile, (w) => ways.routed(w));
   const restr = readRestrictions(net, profile);
+  const drivable = drivableSegments(base, restrictionNodes(restr));
+  const undrivable = dropUndrivable(restr, (a, b) => drivable.has(a + ',' + b));
   const precision = 10 ** profile.properties.weightPrecision;
   const maxTurnWeight = 32767 / precision; // ProfileProperties::GetMaxTurnWeight
   const byDuration = profile.properties.weightName === 'duration';
@@ -47,18 +65,73 @@ export function buildTurns(net: RawNetwork, segs: Segments, base: BaseGraph, pro
 
   const nodeRaw = new Int32Array(N);
   for (let e = 0; e < E; e++) { nodeRaw[base.edgeU[e]] = shapeNode[base.edgeShape[e]]; nodeRaw[base.edgeV[e]] = shapeNode[base.edgeShape[e + 1] - 1]; }
-  const fixedAt = (k: number): Fixed => toFixed(base.shapeLat[k] / E7, base.shapeLon[k] / E7);
+  // every shape point in OSRM's fixed point, once
+  const distance = (la1: number, lo1: number, la2: number, lo2: number) => osrmDistance(la1 / 1e6, lo1 / 1e6, la2 / 1e6, lo2 / 1e6);
+  const P = base.shapeLat.length, fixLat = new Int32Array(P), fixLon = new Int32Array(P);
+  for (let k = 0; k < P; k++) { const f = toFixed(base.shapeLat[k] / E7, base.shapeLon[k] / E7); fixLat[k] = f.lat; fixLon[k] = f.lon; }
+  const fixedAt = (k: number): Fixed => ({ lat: fixLat[k], lon: fixLon[k] });
+  // OSRM compresses a node where exactly two roads meet unless an obstacle or a restriction pins
+  // it (graph_compressor.cpp): a road's shape, as the intersection sees it, runs on through such
+  // nodes to the next one OSRM keeps. svc keeps some as graph nodes (obstacles it charges on turns).
+  const pinned = new Set<number>();
+  for (const l of restr.byFromVia.values()) for (const r of l) pinned.add(r.via);
+  for (const r of restr.viaWay) { pinned.add(r.via[0]); pinned.add(r.via[r.via.length - 1]); }
+  // svc's other nodes of two roads (a change of name, class, direction rule) are OSRM's too
+  const passThrough = (y: number) => first[y + 1] - first[y] === 2 && obstacles.has(nodeRaw[y]) && !pinned.has(nodeRaw[y])
+    && !obstacles.anyUndirected(nodeRaw[y], INCOMPRESSIBLE)
+    && base.edgeAttr[Math.abs(inc[first[y]]) - 1] === base.edgeAttr[Math.abs(inc[first[y] + 1]) - 1];
+  /** OSRM's compression key of the segment ending at shape point k of edge e (k > first), driven along U→V or not */
+  const segKey = (e: number, k: number, uToV: boolean) => ways.compressKey(shapeWay[k], uToV === (edgeAlong[e] === 1) ? true : false);
+  /**
+   * Appends edge e's shape leaving its U end (atU) or V end, after the shape of a road whose last
+   * segment had OSRM compression key `prevKey` (-1: none). Stops where OSRM's compressor would
+   * keep a node (the way changes to one it cannot join: into a tunnel, another lane count…) and
+   * returns STOPPED; else the key of its last segment.
+   */
+  const shape = { coords: [] as Fixed[], length: 0, limit: 0, lat: 0, lon: 0 };
+  const pushShape = (e: number, atU: boolean, prevKey: number): number => {
+    const step = atU ? 1 : -1, start = atU ? base.edgeShape[e] : base.edgeShape[e + 1] - 1, end = atU ? base.edgeShape[e + 1] - 1 : base.edgeShape[e];
+    const cs = shape.coords;
+    const push = (k: number) => {
+      const la = fixLat[k], lo = fixLon[k];
+      if (!cs.length) { cs.push(fixedAt(k)); shape.lat = la; shape.lon = lo; return; }
+      if (shape.lat === la && shape.lon === lo) return;
+      // the points past every distance OSRM's coordinate rules read are not needed, only the length
+      const before = shape.length;
+      shape.length += distance(shape.lat, shape.lon, la, lo);
+      shape.lat = la; shape.lon = lo;
+      if (before <= shape.limit) cs.push(fixedAt(k));
+    };
+    push(start);
+    for (let k = start; k !== end; k += step) {
+      // segment k → k+step, recorded at its higher shape index
+      const key = segKey(e, atU ? k + 1 : k, atU);
+      if (prevKey !== -1 && key !== prevKey) return STOPPED;
+      prevKey = key;
+      push(k + step);
+    }
+    return prevKey;
+  };
   /** The road of edge e seen from its U end (atU) or V end. */
-  const makeRoad = (e: number, atU: boolean): Road => {
+  const makeRoad = (e: number, atU: boolean, limit: number): Road => {
     const twin = e + 1 < E && (base.edgeFlags[e + 1] & EDGE_TWIN_BACK) !== 0;
     const fwE = base.edgeFlags[e] & 1 ? e : -1;
     const bwE = twin ? e + 1 : base.edgeFlags[e] & 2 ? e : -1;
     const s0 = base.edgeShape[e], s1 = base.edgeShape[e + 1] - 1;
-    const coords: Fixed[] = [];
-    for (let k = atU ? s0 : s1; atU ? k <= s1 : k >= s0; k += atU ? 1 : -1) {
-      const c = fixedAt(k);
-      if (!coords.length || !same(coords[coords.length - 1], c)) coords.push(c);
+    shape.coords = []; shape.length = 0; shape.limit = limit;
+    let key = pushShape(e, atU, -1);
+    // on through the nodes OSRM would have compressed away, as far as any of its rules look
+    const x = atU ? base.edgeU[e] : base.edgeV[e];
+    let y = atU ? base.edgeV[e] : base.edgeU[e], cameBy = e;
+    while (key !== STOPPED && y !== x && shape.length < MAX_SHAPE && passThrough(y)) {
+      const a = inc[first[y]], b = inc[first[y] + 1];
+      const next = Math.abs(a) - 1 === cameBy ? b : a;
+      const ne = Math.abs(next) - 1;
+      if (ne === cameBy) break; // a loop back onto itself
+      key = pushShape(ne, next > 0, key);
+      cameBy = ne; y = next > 0 ? base.edgeV[ne] : base.edgeU[ne];
     }
+    const coords = shape.coords;
     if (coords.length < 2) coords.push(coords[0]);
     const way = edgeWay[e];
     return {
@@ -67,7 +140,7 @@ export function buildTurns(net: RawNetwork, segs: Segments, base: BaseGraph, pro
       in: atU ? (bwE >= 0 ? -(bwE + 1) : 0) : fwE >= 0 ? fwE + 1 : 0,
       nextRaw: shapeNode[atU ? s0 + 1 : s1 - 1],
       roundabout: ways.roundabout(way) || ways.circular(way),
-      coords, length: length(coords), initial: 0, perceived: 0,
+      coords, length: shape.length, initial: 0, perceived: 0,
     };
   };
 
@@ -94,12 +167,10 @@ export function buildTurns(net: RawNetwork, segs: Segments, base: BaseGraph, pro
     if (first[x] === first[x + 1]) continue;
     const roads: Road[] = [];
     let lanes = 0;
-    for (let k = first[x]; k < first[x + 1]; k++) {
-      const i = inc[k];
-      const r = makeRoad(Math.abs(i) - 1, i > 0);
-      roads.push(r);
-      lanes = Math.max(lanes, ways.numLanes(r.way));
-    }
+    for (let k = first[x]; k < first[x + 1]; k++) lanes = Math.max(lanes, ways.numLanes(edgeWay[Math.abs(inc[k]) - 1]));
+    // beyond the farthest any coordinate rule looks (FAR_LOOKAHEAD_DISTANCE and the lanes' offset)
+    const limit = 40 + 2.5 * Math.max(lanes, 2) * 3.25 + 1;
+    for (let k = first[x]; k < first[x + 1]; k++) { const i = inc[k]; roads.push(makeRoad(Math.abs(i) - 1, i > 0, limit)); }
     for (const r of roads) {
       const cs = r.coords, w = r.way;
       const selfLoop = base.edgeU[r.edge] === base.edgeV[r.edge];
@@ -116,11 +187,13 @@ export function buildTurns(net: RawNetwork, segs: Segments, base: BaseGraph, pro
       restrictions: (fromRaw: number): readonly NodeRestriction[] | undefined => restr.byFromVia.get(fromRaw + ',' + raw),
       uTurnLane: (r: Road) => ways.uTurnLane(r.way, alongWay(r.in)),
     };
+    const legs = new Map<Road, TurnLeg>();
+    const legOf = (r: Road) => { let l = legs.get(r); if (!l) { l = leg(r); legs.set(r, l); } return l; };
     for (const rin of roads) {
       if (!rin.in) continue;
       const view = intersectionView(it, rin, noMerge);
       const obs = obstacles.get(rin.nextRaw, raw);
-      const srcLeg = leg(view[0].road);
+      const srcLeg = legOf(view[0].road);
       for (let t = 0; t < view.length; t++) {
         const vr = view[t];
         if (!vr.allowed) continue;
@@ -129,7 +202,7 @@ export function buildTurns(net: RawNetwork, segs: Segments, base: BaseGraph, pro
         const right: TurnLeg[] = [], left: TurnLeg[] = [];
         for (let k = 1; k < view.length; k++) {
           if (k === t) continue;
-          (uturn || k < t ? right : left).push(leg(view[k].road));
+          (uturn || k < t ? right : left).push(legOf(view[k].road));
         }
         const sw = rin.way, tw = rout.way, sd = rin.in, td = rout.out;
         const turn: Turn = {
@@ -143,7 +216,7 @@ export function buildTurns(net: RawNetwork, segs: Segments, base: BaseGraph, pro
           targetIsMotorway: ways.motorway(tw), targetIsLink: ways.link(tw), targetNumberOfLanes: ways.numLanes(tw),
           targetHighwayTurnClassification: ways.highwayTurnClassification(tw), targetAccessTurnClassification: ways.accessTurnClassification(tw),
           targetSpeed: speedOf(td, rout.length), targetPriorityClass: ways.priorityClass(tw),
-          sourceRoad: srcLeg, targetRoad: leg(rout), roadsOnTheRight: right, roadsOnTheLeft: left,
+          sourceRoad: srcLeg, targetRoad: legOf(rout), roadsOnTheRight: right, roadsOnTheLeft: left,
           obstacles: obs, duration: 0, weight: 0,
         };
         profile.processTurn(turn);
@@ -160,6 +233,6 @@ export function buildTurns(net: RawNetwork, segs: Segments, base: BaseGraph, pro
   return {
     count: from.length, from: Int32Array.from(from), to: Int32Array.from(to),
     duration: Int32Array.from(duration), weight: Int32Array.from(weight), viaWay: via.list,
-    stats: { turns: from.length, uTurns, restrictionsRead: restr.read, restrictionsUnresolved: restr.unresolved, viaWayUnmapped: via.unmapped },
+    stats: { turns: from.length, uTurns, restrictionsRead: restr.read, restrictionsUnresolved: restr.unresolved, restrictionsUndrivable: undrivable, viaWayUnmapped: via.unmapped },
   };
 }

@@ -48,9 +48,7 @@ export function readRestrictions(net: RawNetwork, profile: Profile): Restriction
     while (lo <= hi) { const m = (lo + hi) >>> 1; if (ids[m] === id) return m; if (ids[m] < id) lo = m + 1; else hi = m - 1; }
     return NONE;
   };
-  for (const rel of net.relations) {
-    const r = profile.parseRestriction(rel.tags, rel.members);
-    if (!r) continue;
+  for (const rel of net.relations) for (const r of profile.parseRestriction(rel.tags, rel.members)) {
     out.read++;
     const from = wayById.get(r.from), to = wayById.get(r.to);
     if (!from || !to) { out.unresolved++; continue; }
@@ -95,4 +93,33 @@ export function turnRestricted(list: readonly NodeRestriction[] | undefined, to:
   if (!list) return false;
   for (const r of list) if (r.only ? r.to !== to : r.to === to) return true;
   return false;
+}
+
+/**
+ * Drops the restrictions whose node path the graph cannot drive (turn_path_filter.cpp
+ * removeInvalidTurnPaths): a step along a one-way's wrong direction, or off the profile's roads.
+ */
+export function dropUndrivable(r: Restrictions, drivable: (a: number, b: number) => boolean): number {
+  let dropped = 0;
+  for (const [k, l] of r.byFromVia) {
+    const kept = l.filter((x) => drivable(x.from, x.via) && drivable(x.via, x.to));
+    dropped += l.length - kept.length;
+    if (kept.length) r.byFromVia.set(k, kept); else r.byFromVia.delete(k);
+  }
+  const ways = r.viaWay.filter((x) => {
+    const path = [x.from, ...x.via, x.to];
+    for (let i = 0; i + 1 < path.length; i++) if (!drivable(path[i], path[i + 1])) return false;
+    return true;
+  });
+  dropped += r.viaWay.length - ways.length;
+  r.viaWay = ways;
+  return dropped;
+}
+
+/** Every node a restriction names. */
+export function restrictionNodes(r: Restrictions): Set<number> {
+  const s = new Set<number>();
+  for (const l of r.byFromVia.values()) for (const x of l) { s.add(x.from); s.add(x.via); s.add(x.to); }
+  for (const x of r.viaWay) { s.add(x.from); s.add(x.to); for (const v of x.via) s.add(v); }
+  return s;
 }

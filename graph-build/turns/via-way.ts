@@ -3,23 +3,14 @@
 import type { BaseGraph } from '../contract/compress.ts';
 import type { WayRestriction } from './restrictions.ts';
 import type { TurnTable } from './types.ts';
+import { drivableSegments } from './segment-index.ts';
 
 export function viaWayEdges(list: readonly WayRestriction[], base: BaseGraph): { list: TurnTable['viaWay']; unmapped: number } {
   const out: TurnTable['viaWay'] = [];
   if (!list.length) return { list: out, unmapped: 0 };
-  const shapeNode = base.shapeNode!;
   const wanted = new Set<number>();
   for (const r of list) { wanted.add(r.from); wanted.add(r.to); for (const v of r.via) wanted.add(v); }
-  // directed edge of each wanted OSM segment "a,b", where the graph lets it be driven a→b
-  const bySegment = new Map<string, number>();
-  for (let e = 0; e < base.edges; e++) {
-    for (let k = base.edgeShape[e]; k + 1 < base.edgeShape[e + 1]; k++) {
-      const a = shapeNode[k], b = shapeNode[k + 1];
-      if (!wanted.has(a) || !wanted.has(b)) continue;
-      if (base.edgeFlags[e] & 1) bySegment.set(a + ',' + b, e + 1);
-      if (base.edgeFlags[e] & 2) bySegment.set(b + ',' + a, -(e + 1));
-    }
-  }
+  const bySegment = drivableSegments(base, wanted);
   let unmapped = 0;
   for (const r of list) {
     const path = [r.from, ...r.via, r.to];

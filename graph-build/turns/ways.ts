@@ -19,11 +19,16 @@ export class WayTable {
   private priority: Uint8Array;
   private htc: Int32Array;
   private atc: Int32Array;
+  private keyFw: Int32Array;
+  private keyBw: Int32Array;
 
   constructor(net: RawNetwork, profile: Profile) {
     const n = net.ways.length;
     this.flags = new Uint16Array(n); this.modeFw = new Uint8Array(n); this.modeBw = new Uint8Array(n);
     this.lanes = new Uint8Array(n); this.priority = new Uint8Array(n); this.htc = new Int32Array(n); this.atc = new Int32Array(n);
+    this.keyFw = new Int32Array(n).fill(-1); this.keyBw = new Int32Array(n).fill(-1);
+    const keys = new Map<string, number>();
+    const intern = (k: string) => { let v = keys.get(k); if (v === undefined) { v = keys.size; keys.set(k, v); } return v; };
     for (let w = 0; w < n; w++) {
       const r = profile.processWay(net.ways[w].tags);
       if (!r) continue;
@@ -47,9 +52,20 @@ export class WayTable {
       this.priority[w] = c.priority;
       this.htc[w] = r.highwayTurnClassification;
       this.atc[w] = r.accessTurnClassification;
+      // what OSRM's graph compressor compares across a node (edge classification and annotation)
+      const fOpen = r.forwardMode !== 'inaccessible', bOpen = r.backwardMode !== 'inaccessible';
+      const split = fOpen && bOpen && (r.forwardRate !== r.backwardRate || r.forwardSpeed !== r.backwardSpeed || r.forwardMode !== r.backwardMode
+        || r.turnLanesForward !== r.turnLanesBackward || r.forwardClasses.join() !== r.backwardClasses.join() || r.forwardRef !== r.backwardRef);
+      const common = [r.roundabout, r.circular, r.isStartpoint, c.motorwayClass, c.linkClass, c.mayBeIgnored, c.priority, c.numLanes,
+        r.highwayTurnClassification, r.accessTurnClassification, r.isLeftHandDriving, split, r.name, r.destinations, r.pronunciation, r.exits];
+      const key = (fw: boolean) => intern(JSON.stringify([...common, fw ? fOpen : bOpen, split ? false : fw ? bOpen : fOpen,
+        fw ? r.forwardRestricted : r.backwardRestricted, fw ? r.forwardMode : r.backwardMode, fw ? r.forwardClasses : r.backwardClasses, fw ? r.forwardRef : r.backwardRef]));
+      this.keyFw[w] = key(true); this.keyBw[w] = key(false);
     }
   }
 
+  /** Equal for two ways (each in a direction) OSRM's graph compressor may join at a node. */
+  compressKey(w: number, forward: boolean) { return forward ? this.keyFw[w] : this.keyBw[w]; }
   routed(w: number) { return (this.flags[w] & F_ROUTED) !== 0; }
   /** `forward`: along the way's node order. */
   mode(w: number, forward: boolean): TravelMode { return MODES[forward ? this.modeFw[w] : this.modeBw[w]]; }

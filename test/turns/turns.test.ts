@@ -73,6 +73,19 @@ describe('restrictions', () => {
     expect([...turns.keys()].filter((k) => k.startsWith('c>j>'))).toEqual(['c>j>a']);
   });
 
+  it('reads no_*_on_red as no restriction', () => {
+    const { turns } = build({ ...cross, relations: [{ from: 'cj', viaNode: 'j', to: 'dj', restriction: 'no_right_turn_on_red' }] });
+    expect(turns.has('c>j>d')).toBe(true);
+  });
+
+  it('drops an only_* restriction whose turn cannot be driven, as OSRM does', () => {
+    // only_straight_on onto aj, which is one-way towards j: the restriction is void, every turn stays
+    const { turns } = build({ ...cross, ways: [['cj', { oneway: 'yes' }], ['aj', { oneway: 'yes' }], ['dj', { oneway: '-1' }], ['bj', { oneway: '-1' }]],
+      relations: [{ from: 'cj', viaNode: 'j', to: 'aj', restriction: 'only_straight_on' }] });
+    expect(turns.has('c>j>d')).toBe(true);
+    expect(turns.has('c>j>b')).toBe(true);
+  });
+
   it('returns a restriction over a via way as directed edges', () => {
     // a–b–c–d along the top, b–e and c–f down: no u-turn e→b→c→f through the via way bc
     const m = {
