@@ -5,7 +5,7 @@
 import type { LoadedGraph } from '../graphs.ts';
 import type { Snap } from '../locate/snap.ts';
 import { UpwardSearch, Settled, FORWARD, BACKWARD } from '../search/upward.ts';
-import { sourceSeeds, targetSeeds, aheadOf, upTo, weightShare, timeShare, type SourceSeed, type TargetSeed } from '../locate/seeds.ts';
+import { sourceSeeds, targetSeeds, aheadOf, upTo, weightShare, timeShare, type PartCost, type SourceSeed, type TargetSeed } from '../locate/seeds.ts';
 import type { Space } from './prepare.ts';
 
 const round = Math.round;
@@ -125,12 +125,19 @@ export function upward(graph: LoadedGraph): UpwardSearch {
 
 const srcSeeds: SourceSeed[] = [], tgtSeeds: TargetSeed[] = [];
 
+/** The part costs of the graph searched last (made once per graph, not per point). */
+let parts: { g: LoadedGraph['g']; w: PartCost; t: PartCost } | null = null;
+function partsOf(g: LoadedGraph['g']) {
+  if (parts?.g !== g) parts = { g, w: weightShare(g), t: timeShare(g) };
+  return parts;
+}
+
 /**
  * A source: its edge's node in each open direction, at the weight, time and metres of the rest of
  * the edge ahead. The weight is rounded as leg() rounds a seed, so a cell weighs what its leg does.
  */
 function seedSource(q: UpwardSearch, graph: LoadedGraph, s: Snap) {
-  const g = graph.g, e = s.edge, w = weightShare(g), t = timeShare(g);
+  const g = graph.g, e = s.edge, { w, t } = partsOf(g);
   for (const a of sourceSeeds(g, s, srcSeeds)) {
     const [x, y] = aheadOf(g, s, a.dir);
     q.seed(a.node, round(w(e, a.dir, x, y)), t(e, a.dir, x, y), a.dist);
@@ -139,7 +146,7 @@ function seedSource(q: UpwardSearch, graph: LoadedGraph, s: Snap) {
 
 /** A target: every predecessor of its edge's node (and copies), at the turn plus the part of the edge driven. */
 function seedTarget(q: UpwardSearch, graph: LoadedGraph, p: Snap) {
-  const g = graph.g, e = p.edge, w = weightShare(g), t = timeShare(g);
+  const g = graph.g, e = p.edge, { w, t } = partsOf(g);
   for (const b of targetSeeds(g, p, tgtSeeds)) {
     const [x, y] = upTo(g, p, b.dir);
     q.seed(b.node, round(b.turnWeight + w(e, b.dir, x, y)), b.turnDur + t(e, b.dir, x, y), b.dist);
@@ -165,7 +172,7 @@ export function searchFrom(q: UpwardSearch, graph: LoadedGraph, c: Snap[], dir: 
  * or null. The ms are rounded as a leg's cost is.
  */
 export function direct(graph: LoadedGraph, s: Snap, t: Snap): [number, number, number] | null {
-  const g = graph.g, e = s.edge, f = g.edgeFlags[e], w = weightShare(g), tm = timeShare(g);
+  const g = graph.g, e = s.edge, f = g.edgeFlags[e], { w, t: tm } = partsOf(g);
   let best: [number, number, number] | null = null;
   if (f & 1 && s.pos <= t.pos) best = [round(w(e, 0, s.pos, t.pos)), round(tm(e, 0, s.pos, t.pos)), t.pos - s.pos];
   if (f & 2 && s.pos >= t.pos) {
