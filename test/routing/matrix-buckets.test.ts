@@ -24,7 +24,7 @@ beforeAll(() => {
   const built = buildGraph(syntheticGrid(900, 7), 'driving', {
     turns: (base: BaseGraph) => {
       // a routing weight per edge that is not its time (as car.lua's routability), read by the build after the turns
-      (base as BaseGraph & { edgeWeight?: Int32Array }).edgeWeight = Int32Array.from(base.edgeW, (w) => Math.round(w * (0.5 + 2 * rand())));
+      base.edgeWeight = Int32Array.from(base.edgeW, (w) => Math.round(w * (0.5 + 2 * rand())));
       const t = plainTurns(base);
       for (let i = 0; i < t.count; i++) { t.weight[i] = Math.floor(rand() * 8000); t.duration[i] = Math.floor(rand() * 8000); }
       return t;
