@@ -1,27 +1,41 @@
 // The many-to-many search's building blocks (Knopp et al. 2007, as OSRM's table): upward searches
-// from a point's candidates (with their phantom costs) and the bucket index that one backward
-// search per destination fills and one forward search per source scans.
+// from a point's candidates (seeded by locate/seeds.ts, as a route's legs are) and the bucket
+// index that one backward search per destination fills and one forward search per source scans.
+// A cell is the path of least routing weight; its time (ms) and metres are that path's.
 import type { LoadedGraph } from '../graphs.ts';
 import type { Snap } from '../locate/snap.ts';
 import { UpwardSearch, Settled, FORWARD, BACKWARD } from '../search/upward.ts';
+import { sourceSeeds, targetSeeds, aheadOf, upTo, weightShare, timeShare, type PartCost, type SourceSeed, type TargetSeed } from '../locate/seeds.ts';
 import type { Space } from './prepare.ts';
 
 const round = Math.round;
 
-/** Growable bucket entries (node, column, ms, metres). */
+/** Numbers per node of a search space (prepare.ts Space, meeting.ts): node, weight, ms, metres. */
+export const SPACE_STRIDE = 4;
+
+/** A matrix's cells, row-major: the least routing weight, and the ms and metres of that path (Infinity where none). */
+export interface Cells { weight: Float64Array; ms: Float64Array; metres: Float64Array }
+
+/** n cells, every one open (Infinity). */
+export function openCells(n: number): Cells {
+  return { weight: new Float64Array(n).fill(Infinity), ms: new Float64Array(n).fill(Infinity), metres: new Float64Array(n).fill(Infinity) };
+}
+
+/** Growable bucket entries (node, column, weight, ms, metres). */
 export class Entries {
   n = 0;
   clear() { this.n = 0; }
-  node = new Int32Array(1024); col = new Int32Array(1024); d = new Float64Array(1024); m = new Float64Array(1024);
-  push(x: number, c: number, d: number, m: number) {
+  node = new Int32Array(1024); col = new Int32Array(1024); d = new Float64Array(1024); t = new Float64Array(1024); m = new Float64Array(1024);
+  push(x: number, c: number, d: number, t: number, m: number) {
     if (this.n === this.node.length) {
       const k = this.n * 2;
       const a = new Int32Array(k); a.set(this.node); this.node = a;
       const b = new Int32Array(k); b.set(this.col); this.col = b;
       const e = new Float64Array(k); e.set(this.d); this.d = e;
+      const h = new Float64Array(k); h.set(this.t); this.t = h;
       const f = new Float64Array(k); f.set(this.m); this.m = f;
     }
-    this.node[this.n] = x; this.col[this.n] = c; this.d[this.n] = d; this.m[this.n] = m; this.n++;
+    this.node[this.n] = x; this.col[this.n] = c; this.d[this.n] = d; this.t[this.n] = t; this.m[this.n] = m; this.n++;
   }
 }
 
@@ -46,7 +60,7 @@ export class Buckets {
     let off = 0;
     for (let s = 0; s < cap; s++) if (keys[s]) { start[s] = off; off += end[s]; end[s] = off; }
     // start[s] is slot s's cursor while the entries move into place; every cursor ends at its end[s]
-    const col = e.col, d = e.d, m = e.m;
+    const col = e.col, d = e.d, tm = e.t, m = e.m;
     for (let s = 0; s < cap; s++) {
       if (!keys[s]) continue;
       while (start[s] < end[s]) {
@@ -56,6 +70,7 @@ export class Buckets {
         let x: number = node[i]; node[i] = node[j]; node[j] = x;
         x = col[i]; col[i] = col[j]; col[j] = x;
         x = d[i]; d[i] = d[j]; d[j] = x;
+        x = tm[i]; tm[i] = tm[j]; tm[j] = x;
         x = m[i]; m[i] = m[j]; m[j] = x;
       }
     }
@@ -108,18 +123,34 @@ export function upward(graph: LoadedGraph): UpwardSearch {
   return up;
 }
 
-/** Source phantom: the snapped edge left towards v (along) and/or u (against), with the ms and metres to get there. */
-function seedSource(q: UpwardSearch, graph: LoadedGraph, s: Snap) {
-  const g = graph.g, e = s.edge, f = g.edgeFlags[e], w = g.edgeW[e];
-  if (f & 1) q.seed(g.edgeV[e], round((1 - s.frac) * w), g.edgeDist[e] - s.pos);
-  if (f & 2) q.seed(g.edgeU[e], round(s.frac * w), s.pos);
+const srcSeeds: SourceSeed[] = [], tgtSeeds: TargetSeed[] = [];
+
+/** The part costs of the graph searched last (made once per graph, not per point). */
+let parts: { g: LoadedGraph['g']; w: PartCost; t: PartCost } | null = null;
+function partsOf(g: LoadedGraph['g']) {
+  if (parts?.g !== g) parts = { g, w: weightShare(g), t: timeShare(g) };
+  return parts;
 }
 
-/** Target phantom: entered from u (along) and/or from v (against). */
-function seedTarget(q: UpwardSearch, graph: LoadedGraph, t: Snap) {
-  const g = graph.g, e = t.edge, f = g.edgeFlags[e], w = g.edgeW[e];
-  if (f & 1) q.seed(g.edgeU[e], round(t.frac * w), t.pos);
-  if (f & 2) q.seed(g.edgeV[e], round((1 - t.frac) * w), g.edgeDist[e] - t.pos);
+/**
+ * A source: its edge's node in each open direction, at the weight, time and metres of the rest of
+ * the edge ahead. The weight is rounded as leg() rounds a seed, so a cell weighs what its leg does.
+ */
+function seedSource(q: UpwardSearch, graph: LoadedGraph, s: Snap) {
+  const g = graph.g, e = s.edge, { w, t } = partsOf(g);
+  for (const a of sourceSeeds(g, s, srcSeeds)) {
+    const [x, y] = aheadOf(g, s, a.dir);
+    q.seed(a.node, round(w(e, a.dir, x, y)), t(e, a.dir, x, y), a.dist);
+  }
+}
+
+/** A target: every predecessor of its edge's node (and copies), at the turn plus the part of the edge driven. */
+function seedTarget(q: UpwardSearch, graph: LoadedGraph, p: Snap) {
+  const g = graph.g, e = p.edge, { w, t } = partsOf(g);
+  for (const b of targetSeeds(g, p, tgtSeeds)) {
+    const [x, y] = upTo(g, p, b.dir);
+    q.seed(b.node, round(b.turnWeight + w(e, b.dir, x, y)), b.turnDur + t(e, b.dir, x, y), b.dist);
+  }
 }
 
 /**
@@ -136,13 +167,19 @@ export function searchFrom(q: UpwardSearch, graph: LoadedGraph, c: Snap[], dir: 
   return settled;
 }
 
-/** Both points on one edge: the cost (and metres) of driving straight along it, as leg() does, or null. */
-export function direct(graph: LoadedGraph, s: Snap, t: Snap): [number, number] | null {
-  const g = graph.g, f = g.edgeFlags[s.edge], w = g.edgeW[s.edge];
-  let best: number | null = null;
-  if (f & 1 && s.pos <= t.pos) best = round((t.frac - s.frac) * w);
-  if (f & 2 && s.pos >= t.pos) { const c = round((s.frac - t.frac) * w); if (best === null || c < best) best = c; }
-  return best === null ? null : [best, Math.abs(t.pos - s.pos)];
+/**
+ * Both points on one edge: the weight, ms and metres of driving straight along it, as leg() does,
+ * or null. The ms are rounded as a leg's cost is.
+ */
+export function direct(graph: LoadedGraph, s: Snap, t: Snap): [number, number, number] | null {
+  const g = graph.g, e = s.edge, f = g.edgeFlags[e], { w, t: tm } = partsOf(g);
+  let best: [number, number, number] | null = null;
+  if (f & 1 && s.pos <= t.pos) best = [round(w(e, 0, s.pos, t.pos)), round(tm(e, 0, s.pos, t.pos)), t.pos - s.pos];
+  if (f & 2 && s.pos >= t.pos) {
+    const c = round(w(e, 1, t.pos, s.pos));
+    if (best === null || c < best[0]) best = [c, round(tm(e, 1, t.pos, s.pos)), s.pos - t.pos];
+  }
+  return best;
 }
 
 /**
@@ -168,14 +205,14 @@ export class BucketIndex {
       if (!c) continue;
       if (given) {
         const sp = given[j]!;
-        for (let k = sp.at, z = sp.at + 3 * sp.n; k < z; k += 3) entries.push(sp.data[k], j, sp.data[k + 1], sp.data[k + 2]);
+        for (let k = sp.at, z = sp.at + SPACE_STRIDE * sp.n; k < z; k += SPACE_STRIDE) entries.push(sp.data[k], j, sp.data[k + 1], sp.data[k + 2], sp.data[k + 3]);
         continue;
       }
       const f = searchFrom(q, graph, c, BACKWARD);
-      for (let k = 0; k < f.n; k++) entries.push(f.node[k], j, f.d[k], f.m[k]);
+      for (let k = 0; k < f.n; k++) entries.push(f.node[k], j, f.d[k], f.t[k], f.m[k]);
     }
     this.buckets.build(entries);
-    this.bytes = this.buckets.bytes() + entries.node.length * 24 + q.bytes();
+    this.bytes = this.buckets.bytes() + entries.node.length * 32 + q.bytes();
     this.onEdge.clear();
     for (let j = 0; j < cols; j++) for (const t of dst[j] ?? []) {
       const l = this.onEdge.get(t.edge);
@@ -185,13 +222,13 @@ export class BucketIndex {
   }
 
   /**
-   * The min over each source's and each destination's candidates (and the same-edge shortcut) into
-   * ms/metres, row-major (src × the built destinations), at least as low as what is there; a null
-   * source is skipped.
+   * The least weight over each source's and each destination's candidates (and the same-edge
+   * shortcut) into `cells` (weight, and that path's ms and metres), row-major (src × the built
+   * destinations), where it weighs less than what is there; a null source is skipped.
    */
-  scan(src: (Snap[] | null)[], ms: Float64Array, metres: Float64Array, given?: (Space | null)[]) {
-    const graph = this.graph!, cols = this.cols, q = upward(graph);
-    const { keys, start, end, mask } = this.buckets, { col: bc, d: bd, m: bm } = this.entries;
+  scan(src: (Snap[] | null)[], cells: Cells, given?: (Space | null)[]) {
+    const graph = this.graph!, cols = this.cols, q = upward(graph), { weight: wt, ms, metres } = cells;
+    const { keys, start, end, mask } = this.buckets, { col: bc, d: bd, t: bt, m: bm } = this.entries;
     const f = settled;
     for (let i = 0; i < src.length; i++) {
       const c = src[i];
@@ -200,26 +237,27 @@ export class BucketIndex {
       if (given) {
         const sp = given[i]!;
         f.n = 0;
-        for (let k = sp.at, z = sp.at + 3 * sp.n; k < z; k += 3) f.add(sp.data[k], sp.data[k + 1], sp.data[k + 2]);
+        for (let k = sp.at, z = sp.at + SPACE_STRIDE * sp.n; k < z; k += SPACE_STRIDE) f.add(sp.data[k], sp.data[k + 1], sp.data[k + 2], sp.data[k + 3]);
       } else searchFrom(q, graph, c, FORWARD);
       // over what the search settled, after it: the hot loop's arrays stay in registers
-      const fx = f.node, fd = f.d, fm = f.m;
+      const fx = f.node, fd = f.d, ft = f.t, fm = f.m;
       for (let k = 0; k < f.n; k++) {
         const x = fx[k], key = x + 1;
         let s = Math.imul(x, 0x9e3779b1) >>> 0 & mask;
         while (keys[s] !== key && keys[s] !== 0) s = (s + 1) & mask;
         if (keys[s] === 0) continue;
-        const d = fd[k], m = fm[k];
+        const d = fd[k], t = ft[k], m = fm[k];
         for (let e = start[s], z = end[s]; e < z; e++) {
           const cost = d + bd[e], cell = row + bc[e];
-          if (cost < ms[cell]) { ms[cell] = cost; metres[cell] = m + bm[e]; }
+          // ms rounded once, at the end, as leg() rounds a leg's duration
+          if (cost < wt[cell]) { wt[cell] = cost; ms[cell] = round(t + bt[e]); metres[cell] = m + bm[e]; }
         }
       }
       for (const s of c) {
         const same = this.onEdge.get(s.edge);
         if (same) for (const [j, t] of same) {
           const dc = direct(graph, s, t);
-          if (dc && dc[0] <= ms[row + j]) { ms[row + j] = dc[0]; metres[row + j] = dc[1]; }
+          if (dc && dc[0] <= wt[row + j]) { wt[row + j] = dc[0]; ms[row + j] = dc[1]; metres[row + j] = dc[2]; }
         }
       }
     }

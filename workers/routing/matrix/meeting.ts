@@ -17,8 +17,8 @@ export const MEET_TIMEOUT_MS = 5000;
 /**
  * Writes side `side` of a meeting matrix into its region of the shared buffer: points
  * [part[0], part[1]) of sources ++ destinations, each as its candidate count, its candidates
- * (edge, pt, pos, frac, lat, lng, dist) and, with any, the count and the triples (node, ms, metres)
- * its upward search settled, forward for a source and backward for a destination. Publishes the
+ * (edge, pt, pos, frac, lat, lng, dist) and, with any, the count and the quadruples (node, weight,
+ * ms, metres) its upward search settled, forward for a source and backward for a destination. Publishes the
  * side as written, or as full with the length it needed when the region is too small.
  */
 export function writeSide(args: MatrixArgs, buf: SharedArrayBuffer, c = checked(args)) {
@@ -39,7 +39,7 @@ export function writeSide(args: MatrixArgs, buf: SharedArrayBuffer, c = checked(
     // the nearest road's space only: the other candidates serve open cells (fillRows), searched there
     const f = searchFrom(q, graph, nearestRoad(c), i < S ? FORWARD : BACKWARD);
     put(f.n);
-    for (let k = 0; k < f.n; k++) { put(f.node[k]); put(f.d[k]); put(f.m[k]); }
+    for (let k = 0; k < f.n; k++) { put(f.node[k]); put(f.d[k]); put(f.t[k]); put(f.m[k]); }
   }
   meetPublish(m, side, o <= cap ? MEET_WRITTEN : MEET_FULL, o);
 }

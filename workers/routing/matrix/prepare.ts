@@ -8,8 +8,9 @@ import { loadedGraphs, type LoadedGraph } from '../graphs.ts';
 import type { Snap } from '../locate/snap.ts';
 import { candidates, modeAndRadius, checkPoint } from '../locate/candidates.ts';
 import { searchFor } from '../search/traffic-search.ts';
+import { SPACE_STRIDE } from './buckets.ts';
 
-/** One point's upward search space in a side's region: n triples (node, ms, metres) from data[at]. */
+/** One point's upward search space in a side's region: n quadruples (node, weight, ms, metres) from data[at]. */
 export interface Space { data: Float64Array; at: number; n: number }
 
 /** The extract that covers every point (the smallest such), as /route picks one. */
@@ -72,13 +73,13 @@ export function readSpaces(bufs: Uint8Array[], S: number, D: number, r0: number,
       let snaps: Snap[] | null = null, space: Space | null = null;
       if (nc && i < S && (i < r0 || i >= r1)) {
         k += 7 * nc;
-        k += 1 + 3 * data[k];
+        k += 1 + SPACE_STRIDE * data[k];
       } else if (nc) {
         snaps = [];
         for (let j = 0; j < nc; j++, k += 7) snaps.push({ edge: data[k], pt: data[k + 1], pos: data[k + 2], frac: data[k + 3], lat: data[k + 4], lng: data[k + 5], dist: data[k + 6] });
         const n = data[k++];
         space = { data, at: k, n };
-        k += 3 * n;
+        k += SPACE_STRIDE * n;
       }
       if (!(k <= data.length && i < S + D)) throw bad();
       if (i < S) { src.push(snaps); gs.push(space); } else { dst.push(snaps); gd.push(space); }

@@ -15,9 +15,11 @@
 //
 // Every cell equals what /route answers for that pair (the same candidates, phantom costs, same-edge
 // shortcut and fallback, workers/routing/locate/candidates.ts): duration_s and distance_m rounded to 0.1.
-// Method: many-to-many CH with buckets (Knopp et al. 2007, as OSRM's table): one backward upward
-// search per destination leaves (destination, ms, metres) in a bucket at each node it settles; one
-// forward upward search per source scans the buckets of the nodes it settles. Work grows with
+// Method: many-to-many CH with buckets (Knopp et al. 2007, as OSRM's table) over the edge-based
+// hierarchy: one backward upward search per destination leaves (destination, weight, ms, metres) in
+// a bucket at each node it settles; one forward upward search per source scans the buckets of the
+// nodes it settles. A cell is the path of least routing weight, as a route's leg; it answers that
+// path's time and metres. Work grows with
 // (sources + destinations) × search space, not with their product, except the bucket scans.
 // Other modules may call matrixCosts() directly (the trip optimiser does).
 import { JsonText, BinaryBody, type TaskContext } from '../../../src/core/task.ts';
@@ -27,7 +29,7 @@ import type { LoadedGraph } from '../graphs.ts';
 import type { Snap } from '../locate/snap.ts';
 import { onComponentsNear, leastMovedPair, moved, nearestRoad, bigRoad } from '../locate/candidates.ts';
 import { collectSoon } from '../../collect.ts';
-import type { BucketIndex } from './buckets.ts';
+import { openCells, type BucketIndex, type Cells } from './buckets.ts';
 import { indexes, freshIndexes } from './many-to-many.ts';
 import { prepare, checked, type Prepared } from './prepare.ts';
 import { writeSide, readSides, meetingBuffer } from './meeting.ts';
@@ -35,12 +37,17 @@ import { trafficCells } from './traffic-cells.ts';
 import { ByteWriter, matrixWriter, freshWriter, blockText } from './json.ts';
 export type { MatrixArgs };
 
-/** Costs of a matrix: ms and metres per cell (Infinity where unreachable), row-major over rows [r0, r1). */
+/**
+ * Costs of a matrix: per cell the ms and metres of its path of least routing weight (Infinity
+ * where unreachable), row-major over rows [r0, r1); `weight` is that weight (not with traffic,
+ * whose cells are legs of their own).
+ */
 export interface MatrixCosts {
   graph: LoadedGraph;
   r0: number; r1: number; cols: number;
   ms: Float64Array;
   metres: Float64Array;
+  weight?: Float64Array;
   src: (Snap[] | null)[];
   dst: (Snap[] | null)[];
   /** bytes of bucket and search state this computation held at its peak */
@@ -55,20 +62,21 @@ const nearest = (c: Snap[] | null): Snap[] | null => (c ? nearestRoad(c) : null)
 const bigAlt = (c: Snap[] | null): Snap[] | null => (c ? bigRoad(c) : null);
 
 /**
- * Cells of source rows [i0, i1) into ms/metres (row-major from row i0), `index` built over the
+ * Cells of source rows [i0, i1) (row-major from row i0), `index` built over the
  * destinations' nearest roads (nearest(p.dst)). As /route picks candidates (choose(),
  * locate/candidates.ts): first every cell between the points' nearest roads; a cell left open then
  * takes, among the pairs of nearest and big-component candidates that route, the one that moves its
- * two points least, then the cheapest (three more bucket passes, only over the open rows and
+ * two points least, then the lightest (three more bucket passes, only over the open rows and
  * columns); a cell still open gets choose()'s fallback onto every SCC within the radius: a bucket
  * pass over those candidates finds which cells any of them connects, and only those are chosen pair
  * by pair as /route does (leastMovedPair). A cell depends only on its row and column, so rows
  * computed in blocks equal rows computed at once.
  */
-export function fillRows(p: Prepared, index: BucketIndex, i0: number, i1: number, ms: Float64Array, metres: Float64Array): number {
+export function fillRows(p: Prepared, index: BucketIndex, i0: number, i1: number, cells: Cells): number {
   const { graph, src, dst, cols } = p, rows = i1 - i0;
+  const { weight, ms, metres } = cells;
   const spare = indexes.spare;
-  index.scan(src.slice(i0, i1).map(nearest), ms, metres, p.given?.src.slice(i0, i1));
+  index.scan(src.slice(i0, i1).map(nearest), cells, p.given?.src.slice(i0, i1));
   let bytes = index.bytes;
   const open = () => {
     const rowsX: number[] = [], colsX = new Set<number>();
@@ -86,14 +94,12 @@ export function fillRows(p: Prepared, index: BucketIndex, i0: number, i1: number
   const sN = rowsX.map((i) => nearest(src[i0 + i])), sB = rowsX.map((i) => bigAlt(src[i0 + i]));
   const cjB = cj.filter((j) => bigAlt(dst[j]) !== null);
   const R = rowsX.length, C = cjB.length;
-  const bn = new Float64Array(R * cols).fill(Infinity), bnd = new Float64Array(R * cols).fill(Infinity);
-  const nb = new Float64Array(R * C).fill(Infinity), nbd = new Float64Array(R * C).fill(Infinity);
-  const bb = new Float64Array(R * C).fill(Infinity), bbd = new Float64Array(R * C).fill(Infinity);
-  if (sB.some((x) => x)) index.scan(sB, bn, bnd);
+  const bn = openCells(R * cols), nb = openCells(R * C), bb = openCells(R * C);
+  if (sB.some((x) => x)) index.scan(sB, bn);
   if (C) {
     spare.build(graph, cjB.map((j) => bigAlt(dst[j])));
-    spare.scan(sN, nb, nbd);
-    if (sB.some((x) => x)) spare.scan(sB, bb, bbd);
+    spare.scan(sN, nb);
+    if (sB.some((x) => x)) spare.scan(sB, bb);
     bytes = Math.max(bytes, spare.bytes);
   }
   const colB = new Int32Array(cols).fill(-1);
@@ -104,18 +110,19 @@ export function fillRows(p: Prepared, index: BucketIndex, i0: number, i1: number
       const cell = i * cols + j;
       if (ms[cell] !== Infinity) continue;
       const t = dst[j]!, c = colB[j], sAlt = bigAlt(s), tAlt = c >= 0 ? bigAlt(t)! : null;
-      // [moved decimetres, ms, metres] of each pair that routes; the least moved, then the cheapest
-      let bm = Infinity, bcost = Infinity, bd = Infinity;
-      const offer = (m: number, cost: number, d: number) => {
-        if (cost === Infinity) return;
-        if (m < bm || (m === bm && cost < bcost)) { bm = m; bcost = cost; bd = d; }
+      // each pair that routes (moved decimetres, its cells and cell): the least moved, then the lightest
+      let bm = Infinity, bw = Infinity, bt = Infinity, bd = Infinity;
+      const offer = (m: number, x: Cells, k: number) => {
+        const w = x.weight[k];
+        if (w === Infinity) return;
+        if (m < bm || (m === bm && w < bw)) { bm = m; bw = w; bt = x.ms[k]; bd = x.metres[k]; }
       };
-      if (sAlt) offer(moved(sAlt[0]) + moved(t[0]), bn[a * cols + j], bnd[a * cols + j]);
+      if (sAlt) offer(moved(sAlt[0]) + moved(t[0]), bn, a * cols + j);
       if (tAlt) {
-        offer(moved(s[0]) + moved(tAlt[0]), nb[a * C + c], nbd[a * C + c]);
-        if (sAlt) offer(moved(sAlt[0]) + moved(tAlt[0]), bb[a * C + c], bbd[a * C + c]);
+        offer(moved(s[0]) + moved(tAlt[0]), nb, a * C + c);
+        if (sAlt) offer(moved(sAlt[0]) + moved(tAlt[0]), bb, a * C + c);
       }
-      ms[cell] = bcost; metres[cell] = bd;
+      weight[cell] = bw; ms[cell] = bt; metres[cell] = bd;
     }
   }
   ({ rowsX, cj } = open());
@@ -124,15 +131,15 @@ export function fillRows(p: Prepared, index: BucketIndex, i0: number, i1: number
   // chosen as /route chooses.
   const es = rowsX.map((i) => src[i0 + i]!.concat(onComponentsNear(graph, p.sp[i0 + i], src[i0 + i]!, p.radius)));
   const ed = cj.map((j) => (p.dstAll[j] ??= dst[j]!.concat(onComponentsNear(graph, p.dp[j], dst[j]!, p.radius))));
-  const xm = new Float64Array(rowsX.length * cj.length).fill(Infinity), xd = new Float64Array(rowsX.length * cj.length).fill(Infinity);
-  spare.build(graph, ed).scan(es, xm, xd);
+  const x = openCells(rowsX.length * cj.length);
+  spare.build(graph, ed).scan(es, x);
   bytes = Math.max(bytes, spare.bytes);
   for (let a = 0; a < rowsX.length; a++) for (let c = 0; c < cj.length; c++) {
     const i = rowsX[a], j = cj[c], cell = i * cols + j;
-    if (ms[cell] !== Infinity || xm[a * cj.length + c] === Infinity) continue;
+    if (ms[cell] !== Infinity || x.weight[a * cj.length + c] === Infinity) continue;
     // what choose() picks for the two points once extended (es, ed are those candidates)
     const l = leastMovedPair(graph, es[a], ed[c]);
-    if (l) { ms[cell] = l.cost; metres[cell] = l.dist; }
+    if (l) { weight[cell] = l.weight; ms[cell] = l.cost; metres[cell] = l.dist; }
   }
   return bytes;
 }
@@ -150,10 +157,10 @@ export const RELEASE_MS = 1000;
 /** Cells per block of a matrix sent in pieces: 512 KB of cells and ~0.5 MB of text. */
 export const BLOCK_CELLS = 32_768;
 
-let cellMs = new Float64Array(0), cellMetres = new Float64Array(0);
-function cellScratch(n: number): [Float64Array, Float64Array] {
-  if (cellMs.length < n) { cellMs = new Float64Array(n); cellMetres = new Float64Array(n); }
-  return [cellMs.subarray(0, n).fill(Infinity), cellMetres.subarray(0, n).fill(Infinity)];
+let cellW = new Float64Array(0), cellMs = new Float64Array(0), cellMetres = new Float64Array(0);
+function cellScratch(n: number): Cells {
+  if (cellMs.length < n) { cellW = new Float64Array(n); cellMs = new Float64Array(n); cellMetres = new Float64Array(n); }
+  return { weight: cellW.subarray(0, n).fill(Infinity), ms: cellMs.subarray(0, n).fill(Infinity), metres: cellMetres.subarray(0, n).fill(Infinity) };
 }
 
 let releaseTimer: ReturnType<typeof setTimeout> | null = null;
@@ -163,7 +170,7 @@ function releaseLater() {
 }
 function release() {
   releaseTimer = null;
-  cellMs = new Float64Array(0); cellMetres = new Float64Array(0);
+  cellW = new Float64Array(0); cellMs = new Float64Array(0); cellMetres = new Float64Array(0);
   freshWriter();
   freshIndexes();
   collectSoon();
@@ -171,12 +178,12 @@ function release() {
 
 /** Bytes of the arrays this thread keeps for its next matrix (tests). */
 export function keptBytes(): number {
-  return cellMs.byteLength + cellMetres.byteLength + matrixWriter().buf.byteLength + indexes.main.bytes + indexes.spare.bytes;
+  return cellW.byteLength + cellMs.byteLength + cellMetres.byteLength + matrixWriter().buf.byteLength + indexes.main.bytes + indexes.spare.bytes;
 }
 
 /**
- * Costs of every cell in rows [r0, r1): see the file comment. With `scratch`, ms and metres are
- * the thread's reused arrays, valid until its next matrix.
+ * Costs of every cell in rows [r0, r1): see the file comment. With `scratch`, the cells are the
+ * thread's reused arrays, valid until its next matrix.
  */
 export function matrixCosts(args: MatrixArgs, scratch = false): MatrixCosts {
   return costsOf(prepare(args), scratch);
@@ -184,13 +191,13 @@ export function matrixCosts(args: MatrixArgs, scratch = false): MatrixCosts {
 
 function costsOf(p: Prepared, scratch: boolean): MatrixCosts {
   const { graph, r0, r1, cols, src, dst, tr } = p, rows = r1 - r0;
-  const [ms, metres] = scratch ? cellScratch(rows * cols) : [new Float64Array(rows * cols).fill(Infinity), new Float64Array(rows * cols).fill(Infinity)];
+  const cells = scratch ? cellScratch(rows * cols) : openCells(rows * cols), { ms, metres } = cells;
   if (tr?.traffic?.applied) {
     trafficCells(graph, tr.q, src.slice(r0, r1), dst, p.sp.slice(r0, r1), p.dp, p.radius, ms, metres);
     return { graph, r0, r1, cols, ms, metres, src, dst, stateBytes: 0, traffic: tr.traffic };
   }
-  const stateBytes = fillRows(p, indexes.main.build(graph, dst.map(nearest), p.given?.dst), r0, r1, ms, metres);
-  return { graph, r0, r1, cols, ms, metres, src, dst, stateBytes, ...(tr ? { traffic: tr.traffic } : {}) };
+  const stateBytes = fillRows(p, indexes.main.build(graph, dst.map(nearest), p.given?.dst), r0, r1, cells);
+  return { graph, r0, r1, cols, ms, metres, weight: cells.weight, src, dst, stateBytes, ...(tr ? { traffic: tr.traffic } : {}) };
 }
 
 /**
@@ -218,10 +225,10 @@ export function matrixTask(args: MatrixArgs, ctx?: Pick<TaskContext, 'piece' | '
   if (piece) {
     const index = indexes.main.build(graph, p.dst.map(nearest), p.given?.dst), B = Math.max(1, Math.floor(BLOCK_CELLS / cols));
     for (let i = r0; i < r1; i += B) {
-      const k = Math.min(B, r1 - i), [ms, metres] = cellScratch(k * cols);
-      fillRows(p, index, i, i + k, ms, metres);
-      piece(0, blockText(ms, k, cols, true));
-      piece(1, blockText(metres, k, cols, false));
+      const k = Math.min(B, r1 - i), cells = cellScratch(k * cols);
+      fillRows(p, index, i, i + k, cells);
+      piece(0, blockText(cells.ms, k, cols, true));
+      piece(1, blockText(cells.metres, k, cols, false));
     }
     w = matrixWriter();
     w.n = a = b = c = d = PART_HEAD_BYTES;
