@@ -76,20 +76,29 @@ describe('query state', () => {
   });
 
   it('alternatives: the via search reaches part of the graph and holds only those pages', () => {
-    const ch = new ChQuery(g), via = new ViaSearch(g), n = g.meta.nodes, rand = rng(13);
+    // over edge-based nodes (a node per directed base edge; the grid's turns are free)
+    const ch = new ChQuery(g), via = new ViaSearch(g), n = g.ebEdge.length, rand = rng(13);
+    const head = (x: number) => { const s = g.ebEdge[x]; return s > 0 ? g.edgeV[s - 1] : g.edgeU[-s - 1]; };
+    const at = (x: number): [number, number] => [g.nodeLat[head(x)] / 1e7, g.nodeLon[head(x)] / 1e7];
     let found = 0;
     for (let i = 0; i < 10; i++) {
       const s = Math.floor(rand() * n);
-      // a target ~20 edges away on a walk keeps the trees local
+      // a target ~20 turns away on a walk keeps the trees local
       let t = s;
-      for (let k = 0; k < 20; k++) { const e = g.adjEdge[g.adjFirst[t] + (k % (g.adjFirst[t + 1] - g.adjFirst[t]))]; t = e > 0 ? g.edgeV[e - 1] : g.edgeU[-e - 1]; }
+      for (let k = 0; k < 20; k++) { const d = g.ebOutFirst[t + 1] - g.ebOutFirst[t]; if (d === 0) break; t = g.ebOut[3 * (g.ebOutFirst[t] + (k % d))]; }
       const best = between(ch, s, t);
       if (best === Infinity || best === 0) continue;
       const edges = new Set(Array.from(ch.path(), (e) => Math.abs(e) - 1));
-      const alts = via.find([{ node: s, cost: 0 }], [{ node: t, cost: 0 }], best, 3, edges, 0, ch, [g.nodeLat[s] / 1e7, g.nodeLon[s] / 1e7], [g.nodeLat[t] / 1e7, g.nodeLon[t] / 1e7]);
+      const alts = via.find([{ node: s, cost: 0 }], [{ node: t, cost: 0 }], best, 3, edges, 0, ch, at(s), at(t));
       for (const a of alts) {
         expect(a.cost).toBeGreaterThanOrEqual(best);
-        expect(a.edges.reduce((w, e) => w + g.edgeW[Math.abs(e) - 1], 0)).toBe(a.cost);
+        expect(a.start).toBe(s);
+        expect(a.end).toBe(t);
+        // free turns: the alternative weighs its edges after the start, and takes their time
+        expect(a.edges.reduce((w, e) => w + g.edgeWeight[Math.abs(e) - 1], 0)).toBe(a.cost);
+        expect(a.edges.reduce((w, e) => w + g.edgeW[Math.abs(e) - 1], 0)).toBe(a.duration);
+        // and differs from the best route
+        expect(a.edges.filter((e) => !edges.has(Math.abs(e) - 1)).length).toBeGreaterThan(0);
       }
       found += alts.length;
     }
