@@ -8,9 +8,8 @@
 // weights left out; a forbidden turn is still missing). A node's value is that of standing at the
 // far end of its edge (its head junction); a point part-way along a directed edge is reached from
 // the edge's predecessors (turn plus the part driven) or, on the start's own edge, straight ahead
-// of the start. Nodes are expanded while their value is within the limit; one past it is kept
-// with its value, so a point on an edge leaving the area gets what /route answers, not a cheaper
-// route the search would have kept had the better one been cut.
+// of the start. A value within the limit is the one /route answers; one past it is only known to
+// be past it (search()).
 import { TaskError } from '../../../src/core/task.ts';
 import { MinHeap } from '../../../src/core/heap.ts';
 import type { GraphViews } from '../../../src/core/format/route.ts';
@@ -44,7 +43,9 @@ export function reach(graph: LoadedGraph, from: [number, number], radius: number
   const near = nearestRoad(c), far = c.slice(near.length);
   const trees = [search(g, near, limit, byDistance)];
   if (far.length) trees.push(search(g, far, limit, byDistance));
-  const wPart = byDistance ? (_e: number, _d: 0 | 1, x: number, y: number) => y - x : weightShare(g);
+  // weights of partial edges rounded as leg() rounds them, so a near tie goes the way /route's does
+  const share = weightShare(g);
+  const wPart = byDistance ? (_e: number, _d: 0 | 1, x: number, y: number) => y - x : (e: number, d: 0 | 1, x: number, y: number) => Math.round(share(e, d, x, y));
   const vPart = byDistance ? wPart : timeShare(g);
   // per edge: [key, value] of its cheapest predecessor per direction, per tree (memoised: a long
   // edge is sampled at many points)
@@ -100,28 +101,53 @@ function entry(g: GraphViews, t: Tree, e: number, dir: 0 | 1, byDistance: boolea
   }
 }
 
-/** Dijkstra from the snapped starts over the turns, keyed by weight (or metres), expanding values ≤ limit. */
+/** Heaviest turn of a graph (0 without turn weights), for where search() may stop. */
+const heaviestTurn = new WeakMap<GraphViews, number>();
+function maxTurnWeight(g: GraphViews): number {
+  let m = heaviestTurn.get(g);
+  if (m === undefined) { m = 0; for (let k = 1; k < g.ebOut.length; k += 3) if (g.ebOut[k] > m) m = g.ebOut[k]; heaviestTurn.set(g, m); }
+  return m;
+}
+
+/**
+ * Dijkstra from the snapped starts over the turns, keyed by weight (or metres), carrying the value.
+ * Stopping at the first key whose value passes the limit would be wrong where the two differ: the
+ * lightest way to a node may pass a node over the limit while a heavier one stays under it, and
+ * /route drives the lightest. So the search goes on while a node within the limit is waiting, and
+ * then until its key passes every such node's key plus the heaviest turn: every node left has its
+ * value over the limit, and is too heavy to be the predecessor a point within the limit is
+ * reached from (entry()).
+ */
 function search(g: GraphViews, starts: Snap[], limit: number, byDistance: boolean): Tree {
   const key = new Map<number, number>(), value = new Map<number, number>();
+  const done = new Set<number>();
   const h = new MinHeap(256);
-  const push = (y: number, k: number, v: number) => { if (!(key.get(y)! <= k)) { key.set(y, k); value.set(y, v); h.push(k, y); } };
+  let live = 0, liveKey = -Infinity; // waiting nodes within the limit; heaviest key settled within it
+  const push = (y: number, k: number, v: number) => {
+    const old = key.get(y);
+    if (old !== undefined && old <= k) return;
+    if (old !== undefined && value.get(y)! <= limit) live--;
+    if (v <= limit) live++;
+    key.set(y, k); value.set(y, v); h.push(k, y);
+  };
   const wPart = weightShare(g), tPart = timeShare(g);
   for (const s of starts) {
     for (const a of sourceSeeds(g, s)) {
       const [x, y] = aheadOf(g, s, a.dir);
       if (byDistance) push(a.node, a.dist, a.dist);
-      else push(a.node, wPart(s.edge, a.dir, x, y), tPart(s.edge, a.dir, x, y));
+      else push(a.node, Math.round(wPart(s.edge, a.dir, x, y)), tPart(s.edge, a.dir, x, y));
     }
   }
-  const done = new Set<number>();
+  const slack = byDistance ? 0 : maxTurnWeight(g);
   const first = g.ebOutFirst, out = g.ebOut, ebEdge = g.ebEdge;
   while (h.length) {
     const x = h.peekId(), k = h.peekKey();
     h.pop();
     if (done.has(x) || k > key.get(x)!) continue;
+    if (live === 0 && k > liveKey + slack) break;
     done.add(x);
     const v = value.get(x)!;
-    if (v > limit) continue; // kept with its value, not expanded
+    if (v <= limit) { live--; if (k > liveKey) liveKey = k; }
     for (let j = first[x], jEnd = first[x + 1]; j < jEnd; j++) {
       const y = out[3 * j], s = ebEdge[y], e = s > 0 ? s - 1 : -s - 1;
       if (byDistance) push(y, k + g.edgeDist[e], v + g.edgeDist[e]);
