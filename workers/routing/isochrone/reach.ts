@@ -101,28 +101,21 @@ function entry(g: GraphViews, t: Tree, e: number, dir: 0 | 1, byDistance: boolea
   }
 }
 
-/** Heaviest turn of a graph (0 without turn weights), for where search() may stop. */
-const heaviestTurn = new WeakMap<GraphViews, number>();
-function maxTurnWeight(g: GraphViews): number {
-  let m = heaviestTurn.get(g);
-  if (m === undefined) { m = 0; for (let k = 1; k < g.ebOut.length; k += 3) if (g.ebOut[k] > m) m = g.ebOut[k]; heaviestTurn.set(g, m); }
-  return m;
-}
-
 /**
  * Dijkstra from the snapped starts over the turns, keyed by weight (or metres), carrying the value.
  * Stopping at the first key whose value passes the limit would be wrong where the two differ: the
  * lightest way to a node may pass a node over the limit while a heavier one stays under it, and
  * /route drives the lightest. So the search goes on while a node within the limit is waiting, and
- * then until its key passes every such node's key plus the heaviest turn: every node left has its
- * value over the limit, and is too heavy to be the predecessor a point within the limit is
+ * then until its key passes that of every turn out of a node within the limit: every node left has
+ * its value over the limit, and is too heavy to be the predecessor a point within the limit is
  * reached from (entry()).
  */
 function search(g: GraphViews, starts: Snap[], limit: number, byDistance: boolean): Tree {
   const key = new Map<number, number>(), value = new Map<number, number>();
   const done = new Set<number>();
   const h = new MinHeap(256);
-  let live = 0, liveKey = -Infinity; // waiting nodes within the limit; heaviest key settled within it
+  // waiting nodes within the limit; the heaviest key after a turn out of a node settled within it
+  let live = 0, liveKey = -Infinity;
   const push = (y: number, k: number, v: number) => {
     const old = key.get(y);
     if (old !== undefined && old <= k) return;
@@ -138,18 +131,18 @@ function search(g: GraphViews, starts: Snap[], limit: number, byDistance: boolea
       else push(a.node, Math.round(wPart(s.edge, a.dir, x, y)), tPart(s.edge, a.dir, x, y));
     }
   }
-  const slack = byDistance ? 0 : maxTurnWeight(g);
   const first = g.ebOutFirst, out = g.ebOut, ebEdge = g.ebEdge;
   while (h.length) {
     const x = h.peekId(), k = h.peekKey();
     h.pop();
     if (done.has(x) || k > key.get(x)!) continue;
-    if (live === 0 && k > liveKey + slack) break;
+    if (live === 0 && k > liveKey) break;
     done.add(x);
-    const v = value.get(x)!;
-    if (v <= limit) { live--; if (k > liveKey) liveKey = k; }
+    const v = value.get(x)!, within = v <= limit;
+    if (within) live--;
     for (let j = first[x], jEnd = first[x + 1]; j < jEnd; j++) {
       const y = out[3 * j], s = ebEdge[y], e = s > 0 ? s - 1 : -s - 1;
+      if (within) { const kt = byDistance ? k : k + out[3 * j + 1]; if (kt > liveKey) liveKey = kt; }
       if (byDistance) push(y, k + g.edgeDist[e], v + g.edgeDist[e]);
       else push(y, k + out[3 * j + 1] + g.edgeWeight[e], v + out[3 * j + 2] + g.edgeW[e]);
     }
