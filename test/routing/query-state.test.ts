@@ -22,18 +22,15 @@ beforeAll(() => {
   g = openGraph(bytes.buffer as ArrayBuffer, 'synthetic-40k');
 }, 60_000);
 
-/** The base edges of a path as their node sequence, for comparing two searches' paths. */
-function nodesOf(path: Int32Array, start: number): number[] {
-  const out = [start];
-  for (const e of path) out.push(e > 0 ? g.edgeV[e - 1] : g.edgeU[-e - 1]);
-  return out;
-}
+/** Edge-based node of a signed directed base edge (the first of its copies). */
+const nodeOf = (e: number) => g.edgeEb[e > 0 ? 2 * (e - 1) : 2 * (-e - 1) + 1];
 
 describe('query state', () => {
   it('CH: answers equal Dijkstra on 300 random pairs, state stays a small share of 32 bytes a node', () => {
+    // nodes are edge-based nodes (a node per directed base edge; the grid's turns are free)
     const ch = new ChQuery(g), dj = new DijkstraQuery(g);
-    const n = g.meta.nodes, rand = rng(11);
-    expect(n).toBeGreaterThan(30_000);
+    const n = g.ebEdge.length, rand = rng(11);
+    expect(g.meta.nodes).toBeGreaterThan(30_000);
     let routed = 0;
     for (let i = 0; i < 300; i++) {
       const a = Math.floor(rand() * n), b = Math.floor(rand() * n);
@@ -45,10 +42,10 @@ describe('query state', () => {
       expect(ch.endNode()).toBe(b);
       // both paths weigh c; they are the same path unless two shortest paths tie
       const pc = ch.path(), pd = dj.path();
-      const w = (p: Int32Array) => p.reduce((s, e) => s + g.edgeW[Math.abs(e) - 1], 0);
+      const w = (p: Int32Array) => p.reduce((s, e) => s + g.edgeWeight[Math.abs(e) - 1], 0);
       expect(w(pc)).toBe(c);
       expect(w(pd)).toBe(c);
-      expect(nodesOf(pc, a)[nodesOf(pc, a).length - 1]).toBe(b);
+      if (a !== b) { expect(nodeOf(pc[pc.length - 1])).toBe(b); expect(nodeOf(pd[pd.length - 1])).toBe(b); }
     }
     expect(routed).toBeGreaterThan(250);
     // the pool started at 4 pages and grew: queries that outgrew it were run again, and answered right
@@ -59,7 +56,7 @@ describe('query state', () => {
   });
 
   it('CH: a query right after one that grew the pool, and seeds met twice, answer as Dijkstra', () => {
-    const n = g.meta.nodes, rand = rng(12);
+    const n = g.ebEdge.length, rand = rng(12);
     for (let i = 0; i < 20; i++) {
       const ch = new ChQuery(g), dj = new DijkstraQuery(g); // fresh: its first long query grows the pool
       const s = [Math.floor(rand() * n), Math.floor(rand() * n)], t = [Math.floor(rand() * n), Math.floor(rand() * n)];
@@ -70,26 +67,36 @@ describe('query state', () => {
 
   it('Dijkstra: a short search holds a few pages, not 28 bytes a node', () => {
     const dj = new DijkstraQuery(g);
-    const x = 5000, e = g.adjEdge[g.adjFirst[x]], y = e > 0 ? g.edgeV[e - 1] : g.edgeU[-e - 1];
+    const x = 5000, y = g.ebOut[3 * g.ebOutFirst[x]];
+    expect(g.ebOutFirst[x + 1]).toBeGreaterThan(g.ebOutFirst[x]);
     expect(between(dj, x, y)).toBeLessThan(Infinity);
     expect(dj.bytes()).toBeLessThan(64 * 1024);
   });
 
   it('alternatives: the via search reaches part of the graph and holds only those pages', () => {
-    const ch = new ChQuery(g), via = new ViaSearch(g), n = g.meta.nodes, rand = rng(13);
+    // over edge-based nodes (a node per directed base edge; the grid's turns are free)
+    const ch = new ChQuery(g), via = new ViaSearch(g), n = g.ebEdge.length, rand = rng(13);
+    const head = (x: number) => { const s = g.ebEdge[x]; return s > 0 ? g.edgeV[s - 1] : g.edgeU[-s - 1]; };
+    const at = (x: number): [number, number] => [g.nodeLat[head(x)] / 1e7, g.nodeLon[head(x)] / 1e7];
     let found = 0;
     for (let i = 0; i < 10; i++) {
       const s = Math.floor(rand() * n);
-      // a target ~20 edges away on a walk keeps the trees local
+      // a target ~20 turns away on a walk keeps the trees local
       let t = s;
-      for (let k = 0; k < 20; k++) { const e = g.adjEdge[g.adjFirst[t] + (k % (g.adjFirst[t + 1] - g.adjFirst[t]))]; t = e > 0 ? g.edgeV[e - 1] : g.edgeU[-e - 1]; }
+      for (let k = 0; k < 20; k++) { const d = g.ebOutFirst[t + 1] - g.ebOutFirst[t]; if (d === 0) break; t = g.ebOut[3 * (g.ebOutFirst[t] + (k % d))]; }
       const best = between(ch, s, t);
       if (best === Infinity || best === 0) continue;
       const edges = new Set(Array.from(ch.path(), (e) => Math.abs(e) - 1));
-      const alts = via.find([{ node: s, cost: 0 }], [{ node: t, cost: 0 }], best, 3, edges, 0, ch, [g.nodeLat[s] / 1e7, g.nodeLon[s] / 1e7], [g.nodeLat[t] / 1e7, g.nodeLon[t] / 1e7]);
+      const alts = via.find([{ node: s, cost: 0 }], [{ node: t, cost: 0 }], best, 3, edges, 0, ch, at(s), at(t));
       for (const a of alts) {
         expect(a.cost).toBeGreaterThanOrEqual(best);
-        expect(a.edges.reduce((w, e) => w + g.edgeW[Math.abs(e) - 1], 0)).toBe(a.cost);
+        expect(a.start).toBe(s);
+        expect(a.end).toBe(t);
+        // free turns: the alternative weighs its edges after the start, and takes their time
+        expect(a.edges.reduce((w, e) => w + g.edgeWeight[Math.abs(e) - 1], 0)).toBe(a.cost);
+        expect(a.edges.reduce((w, e) => w + g.edgeW[Math.abs(e) - 1], 0)).toBe(a.duration);
+        // and differs from the best route
+        expect(a.edges.filter((e) => !edges.has(Math.abs(e) - 1)).length).toBeGreaterThan(0);
       }
       found += alts.length;
     }

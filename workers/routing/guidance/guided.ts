@@ -5,7 +5,8 @@
 import type { GraphViews } from '../../../src/core/format/route.ts';
 import type { LoadedGraph } from '../graphs.ts';
 import type { Snap } from '../locate/snap.ts';
-import { tracePath } from '../search/legs.ts';
+import { leg, tracePath, targetEnd } from '../search/legs.ts';
+import { sourceSeeds, targetSeeds, aheadOf, upTo, weightShare, timeShare } from '../locate/seeds.ts';
 import { solve } from '../search/solve.ts';
 import type { RouteArgs, TrafficUse } from '../../../src/core/tasks/index.ts';
 import { Pieces, pieceCoords, legSteps, startPieces, type Step } from './steps.ts';
@@ -45,7 +46,7 @@ export function guide(args: RouteArgs, o: GuideOptions): Guided {
   const legs: GuidedLeg[] = solved.legs.map((l) => ({ cost: l.cost, weight: l.weight, dist: l.dist, pieces: l.trace! }));
   const routes: GuidedRoute[] = [assemble(g, legs, o)];
   if (o.alternatives > 0 && snaps.length === 2) {
-    for (const alt of alternatives(graph, snaps[0], snaps[1], legs[0], Math.min(o.alternatives, MAX_ALTERNATIVES))) routes.push(assemble(g, [alt], o));
+    for (const alt of alternatives(graph, snaps[0], snaps[1], legs[0], solved.traffic !== null, Math.min(o.alternatives, MAX_ALTERNATIVES))) routes.push(assemble(g, [alt], o));
   }
   return { graph, snaps, routes, traffic: solved.traffic };
 }
@@ -71,30 +72,36 @@ export function assemble(g: GraphViews, legs: GuidedLeg[], o: GuideOptions): Gui
   return { cost, weight, dist, line: new E7Line(line), legs };
 }
 
-/** Alternatives of a one-leg route (via points: none, as OSRM). */
-function alternatives(graph: LoadedGraph, s: Snap, t: Snap, best: GuidedLeg, want: number): GuidedLeg[] {
+/**
+ * Alternatives of a one-leg route (via points: none, as OSRM). `traffic`: the best leg was searched
+ * on traffic's times, not the static weights the via trees run on.
+ */
+function alternatives(graph: LoadedGraph, s: Snap, t: Snap, best: GuidedLeg, traffic: boolean, want: number): GuidedLeg[] {
   const g = graph.g;
   let vs = vias.get(graph);
   if (!vs) { vs = new ViaSearch(g); vias.set(graph, vs); }
-  const es = s.edge, et = t.edge, fs = g.edgeFlags[es], ft = g.edgeFlags[et];
-  const sources: Seed[] = [], targets: Seed[] = [];
-  if (fs & 1) sources.push({ node: g.edgeV[es], cost: r((1 - s.frac) * g.edgeW[es]) });
-  if (fs & 2) sources.push({ node: g.edgeU[es], cost: r(s.frac * g.edgeW[es]) });
-  if (ft & 1) targets.push({ node: g.edgeU[et], cost: r(t.frac * g.edgeW[et]) });
-  if (ft & 2) targets.push({ node: g.edgeV[et], cost: r((1 - t.frac) * g.edgeW[et]) });
+  const es = s.edge, et = t.edge;
+  // seeded as every search is (locate/seeds.ts), on the static weights the via trees run on
+  const weight = weightShare(g), time = timeShare(g);
+  const sources: Seed[] = sourceSeeds(g, s).map((a) => ({ node: a.node, cost: r(weight(es, a.dir, ...aheadOf(g, s, a.dir))) }));
+  const ends = targetSeeds(g, t);
+  const targets: Seed[] = ends.map((b) => ({ node: b.node, cost: r(b.turnWeight + weight(et, b.dir, ...upTo(g, t, b.dir))) }));
+  // the best route's static routing weight
+  const bestWeight = traffic ? leg(g, graph.query, s, t)?.weight : best.weight;
+  if (bestWeight === undefined) return [];
   const bestSet = new Set<number>();
   for (let k = 0; k < best.pieces.length; k++) bestSet.add(best.pieces.e(k));
   const out: GuidedLeg[] = [];
-  for (const a of vs.find(sources, targets, best.cost, want, bestSet, best.dist, graph.query, [s.lat, s.lng], [t.lat, t.lng])) {
+  for (const a of vs.find(sources, targets, bestWeight, want, bestSet, best.dist, graph.query, [s.lat, s.lng], [t.lat, t.lng])) {
     if (a.edges.some((e) => Math.abs(e) - 1 === es || Math.abs(e) - 1 === et)) continue; // leaves by one end and comes back: not simple
-    // the same choice of phantom directions as search/legs.ts leg()
-    const leaveForward = !!(fs & 1) && g.edgeV[es] === a.start && (!(fs & 2) || g.edgeU[es] !== a.start || (1 - s.frac) <= s.frac);
-    const enterForward = !!(ft & 1) && g.edgeU[et] === a.end && (!(ft & 2) || g.edgeV[et] !== a.end || t.frac <= 1 - t.frac);
+    const leaveDir: 0 | 1 = g.ebEdge[a.start] > 0 ? 0 : 1;
+    const end = targetEnd(g, ends, a.end, t, weight);
     const tr = new Pieces();
-    tracePath(g, tr, es, leaveForward, s.pos, a.edges, a.edges.length, et, enterForward, t.pos);
+    tracePath(g, tr, es, leaveDir === 0, s.pos, a.edges, a.edges.length, et, end.dir === 0, t.pos);
     let dist = 0;
     for (let k = 0; k < tr.length; k++) dist += tr.len(k);
-    out.push({ cost: a.cost, weight: a.cost, dist, pieces: tr });
+    const cost = r(time(es, leaveDir, ...aheadOf(g, s, leaveDir)) + a.duration + end.turnDur + time(et, end.dir, ...upTo(g, t, end.dir)));
+    out.push({ cost, weight: a.cost, dist, pieces: tr });
   }
   return out;
 }

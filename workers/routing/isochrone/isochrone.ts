@@ -6,11 +6,11 @@
 //           where nothing is reached), properties { contour, metric: 'time'|'distance',
 //           minutes | meters }; plus snapped, mode, extract.
 //
-// Method: plain Dijkstra on the uncontracted graph from the snapped point's candidates (as /route
-// starts), bounded by the largest contour, gives a reach value (ms or metres) at each settled node.
-// Every road point is then worth what /route answers for it: the cheaper of its edge's ends plus
-// the part driven (allowed directions only), or of its big-component candidate when its edge lies
-// outside every big SCC (candidates.ts); Infinity if neither is reached. Every road in the area
+// Method: plain Dijkstra on the uncontracted edge-based graph from the snapped point's candidates
+// (as /route starts), bounded by the largest contour (reach.ts). Every road point is then worth
+// what /route answers for it: its edge's cheapest predecessor plus the turn and the part driven
+// (allowed directions only), or of its big-component candidate when its edge lies outside every
+// big SCC (candidates.ts); Infinity if neither is reached. Every road in the area
 // (from the spatial index; a grid of GRID cells on the long side of the reached area sets the
 // sampling) is sampled at each shape point and at most half a cell apart, and these samples, with
 // grid points far from roads valued at the cheapest road nearby plus a walk at OFFROAD_MPS (blocks
@@ -21,13 +21,11 @@
 // other one reached much later, a motorway over streets it has no exit to. A grid (the method
 // before) could only put whole cells on one side, which left out a quarter of the reached vertices
 // of inner contours or let reached roads' late neighbours in.
-// The search reads the graph file's directed adjacency (arcFirst/arcs), shared by every worker.
 import { TaskError } from '../../../src/core/task.ts';
 import { E7 } from '../../../src/core/format/route.ts';
-import { MinHeap } from '../../../src/core/heap.ts';
-import type { LoadedGraph } from '../graphs.ts';
 import { candidates, modeAndRadius, checkPoint } from '../locate/candidates.ts';
-import { snap, type Snap } from '../locate/snap.ts';
+import { snap } from '../locate/snap.ts';
+import { reach } from './reach.ts';
 import { pickGraph } from '../matrix/prepare.ts';
 import { triContours } from './tri-contour.ts';
 import { collectSoon } from '../../collect.ts';
@@ -47,43 +45,6 @@ const OFFROAD_MPS = 1.4;
  */
 const COLLECT_SITES = 20_000;
 
-/**
- * Reach value (ms, or metres with byDistance) of every node within `limit`, from the snapped point:
- * from its nearest road, and, for a node that start cannot reach, from its big-component candidate
- * (candidates.ts), as /route leaves a point's nearest road only when the route from it does not exist.
- */
-export function reach(graph: LoadedGraph, from: [number, number], radius: number, limit: number, byDistance: boolean) {
-  const g = graph.g;
-  const c = candidates(graph, from[0], from[1], radius);
-  if (!c) throw new TaskError(400, 'no_road_nearby', `No ${graph.profile} road within ${radius} m of 'from'.`);
-  const cost = (k: number) => (byDistance ? g.edgeDist[k] : g.edgeW[k]);
-  const settled = search(g, c[0], limit, byDistance, cost);
-  if (c.length > 1) for (const [v, d] of search(g, c[1], limit, byDistance, cost)) if (!settled.has(v)) settled.set(v, d);
-  return { settled, snaps: c, cost };
-}
-
-/** Dijkstra from one snapped start over the allowed directions, up to `limit`. */
-function search(g: LoadedGraph['g'], s: Snap, limit: number, byDistance: boolean, cost: (k: number) => number): Map<number, number> {
-  const dist = new Map<number, number>();
-  const h = new MinHeap(256);
-  const push = (v: number, d: number) => { if (d <= limit && !(dist.get(v)! <= d)) { dist.set(v, d); h.push(d, v); } };
-  const e = s.edge, f = g.edgeFlags[e];
-  if (f & 1) push(g.edgeV[e], byDistance ? g.edgeDist[e] - s.pos : Math.round((1 - s.frac) * g.edgeW[e]));
-  if (f & 2) push(g.edgeU[e], byDistance ? s.pos : Math.round(s.frac * g.edgeW[e]));
-  const settled = new Map<number, number>();
-  while (h.length) {
-    const x = h.peekId(), d = h.peekKey();
-    h.pop();
-    if (settled.has(x) || d > dist.get(x)!) continue;
-    settled.set(x, d);
-    for (let k = g.arcFirst[x], kEnd = g.arcFirst[x + 1]; k < kEnd; k++) {
-      const a = g.arcs[2 * k + 1];
-      push(g.arcs[2 * k], d + cost(a > 0 ? a - 1 : -a - 1));
-    }
-  }
-  return settled;
-}
-
 export function isochroneTask(args: IsochroneArgs): IsochroneReply {
   const { mode, radius } = modeAndRadius(args);
   const from = checkPoint(args.from, 'from');
@@ -97,49 +58,35 @@ export function isochroneTask(args: IsochroneArgs): IsochroneReply {
   const limits = levels.map((x) => (byDistance ? x : x * 60_000));
   const graph = pickGraph(mode, [from], radius);
   const g = graph.g;
-  const { settled, snaps, cost } = reach(graph, from, radius, limits[0], byDistance);
-  const s = snaps[0];
+  const r = reach(graph, from, radius, limits[0], byDistance);
+  const snaps = r.snaps, s = snaps[0];
+  const valueAt = r.valueAt;
 
-  // The value (ms or metres) at position `pos` of edge e: the cheaper of its settled ends plus the
-  // part driven (allowed directions only), or from the start on its own edge; Infinity if neither.
-  const startOn = new Map(snaps.map((x) => [x.edge, x]));
-  const valueAt = (e: number, pos: number, du: number | undefined, dv: number | undefined): number => {
-    const f = g.edgeFlags[e], w = cost(e), len = g.edgeDist[e], frac = len > 0 ? pos / len : 0;
-    let v = Infinity;
-    if (du !== undefined && f & 1) v = Math.min(v, du + frac * w);
-    if (dv !== undefined && f & 2) v = Math.min(v, dv + (1 - frac) * w);
-    const start = startOn.get(e);
-    if (start) {
-      if (f & 1 && pos >= start.pos) v = Math.min(v, (frac - start.frac) * w);
-      if (f & 2 && pos <= start.pos) v = Math.min(v, (start.frac - frac) * w);
-    }
-    return v;
-  };
   // A point on an edge outside every big SCC also gets a candidate on a big one within the radius
   // (candidates.ts), which /route takes when the point's own road cannot be reached: so does its
   // value here, instead of Infinity for a road the search cannot enter (a oneway out of a dead end).
   const viaBig = (lat: number, lng: number): number => {
     const m = snap(g, graph.index, lat, lng, radius, graph.onBig);
-    return m ? valueAt(m.edge, m.pos, settled.get(g.edgeU[m.edge]), settled.get(g.edgeV[m.edge])) : Infinity;
+    return m ? valueAt(m.edge, m.pos) : Infinity;
   };
   /** Every shape point of edge e and points at most `step` metres apart between them. */
   const sample = (e: number, step: number, out: (lat: number, lng: number, v: number) => void) => {
-    const du = settled.get(g.edgeU[e]), dv = settled.get(g.edgeV[e]);
     const emit = graph.onBig(e) ? out : (lat: number, lng: number, v: number) => out(lat, lng, v < Infinity ? v : viaBig(lat, lng));
     const a = g.edgeShape[e], b = g.edgeShape[e + 1];
     for (let p = a; p < b; p++) {
       const la = g.shapeLat[p] / E7, lo = g.shapeLon[p] / E7;
-      if (p + 1 === b) { emit(la, lo, valueAt(e, g.shapeCum[p] - g.shapeCum[a], du, dv)); break; }
+      if (p + 1 === b) { emit(la, lo, valueAt(e, g.shapeCum[p] - g.shapeCum[a])); break; }
       const seg = g.shapeCum[p + 1] - g.shapeCum[p], steps = Math.max(1, Math.ceil(seg / step));
       const la2 = g.shapeLat[p + 1] / E7, lo2 = g.shapeLon[p + 1] / E7;
       for (let k = 0; k < steps; k++) {
         const t = k / steps;
-        emit(la + t * (la2 - la), lo + t * (lo2 - lo), valueAt(e, g.shapeCum[p] - g.shapeCum[a] + t * seg, du, dv));
+        emit(la + t * (la2 - la), lo + t * (lo2 - lo), valueAt(e, g.shapeCum[p] - g.shapeCum[a] + t * seg));
       }
     }
   };
 
-  // The reached area: edges with a settled end or the start, sampled every 50 m, gives the grid's extent.
+  // The reached area: the edges of reached nodes, those they turn into, and the start's, sampled
+  // every 50 m, gives the grid's extent.
   const reachedEdges: number[] = [];
   let la0 = Infinity, la1 = -Infinity, lo0 = Infinity, lo1 = -Infinity;
   const grow = (lat: number, lng: number, v: number) => {
@@ -148,10 +95,14 @@ export function isochroneTask(args: IsochroneArgs): IsochroneReply {
     if (lng < lo0) lo0 = lng; if (lng > lo1) lo1 = lng;
   };
   for (const x of snaps) grow(x.lat, x.lng, 0);
-  // the edges at settled nodes (and the start's), not a scan of the whole graph: an isochrone on
-  // the 4M-node graph spent 0.3–0.45 s there; in edge order, as that scan found them
-  const atReached = new Set<number>(startOn.keys());
-  for (const x of settled.keys()) for (let k = g.adjFirst[x], kEnd = g.adjFirst[x + 1]; k < kEnd; k++) atReached.add(Math.abs(g.adjEdge[k]) - 1);
+  // from the reached nodes, not a scan of the whole graph: an isochrone on the 4M-node graph spent
+  // 0.3–0.45 s there; in edge order, as that scan found them
+  const atReached = new Set<number>(snaps.map((x) => x.edge));
+  const edgeOf = (x: number) => Math.abs(g.ebEdge[x]) - 1;
+  r.forEach((x) => {
+    atReached.add(edgeOf(x));
+    for (let k = g.ebOutFirst[x], kEnd = g.ebOutFirst[x + 1]; k < kEnd; k++) atReached.add(edgeOf(g.ebOut[3 * k]));
+  });
   for (const e of Int32Array.from(atReached).sort()) {
     reachedEdges.push(e);
     sample(e, 50, grow);
@@ -242,7 +193,7 @@ export function isochroneTask(args: IsochroneArgs): IsochroneReply {
     const lat = la0 + xy[2 * i + 1] * cell, lng = lo0 + (xy[2 * i] * cell) / kx;
     const cs = candidates(graph, lat, lng, radius);
     // the nearest road's value when it is reached, else the big-component candidate's (as /route)
-    if (cs) for (const c of cs) { value[i] = valueAt(c.edge, c.pos, settled.get(g.edgeU[c.edge]), settled.get(g.edgeV[c.edge])); if (value[i] < Infinity) break; }
+    if (cs) for (const c of cs) { value[i] = valueAt(c.edge, c.pos); if (value[i] < Infinity) break; }
   }
   const polys = triContours(xy.subarray(0, 2 * n), value, limits);
   if (n > COLLECT_SITES) collectSoon();
@@ -259,7 +210,7 @@ export function isochroneTask(args: IsochroneArgs): IsochroneReply {
   return {
     type: 'FeatureCollection', features,
     snapped: { lat: Math.round(s.lat * 1e7) / 1e7, lng: Math.round(s.lng * 1e7) / 1e7, distance_m: Math.round(s.dist * 10) / 10 },
-    cell_m: Math.round(cellM), reached_nodes: settled.size, mode, extract: graph.extract,
+    cell_m: Math.round(cellM), reached_nodes: r.reached, mode, extract: graph.extract,
   };
 }
 

@@ -24,7 +24,7 @@ import type { LoadedGraph } from '../graphs.ts';
 import { modeAndRadius, checkPoint } from '../locate/candidates.ts';
 import { manyToMany } from '../matrix/many-to-many.ts';
 import { loadedGraphs } from '../graphs.ts';
-import { leg } from '../search/legs.ts';
+import { leg, type LegTrace } from '../search/legs.ts';
 import { JsonCoordSink } from '../answers/coords.ts';
 import { boxSlack, nearOnSeg, project, type Snap } from '../locate/snap.ts';
 import { MAX_TRACE_POINTS } from '../../../src/core/limits.ts';
@@ -126,19 +126,14 @@ export function matchTrace(graph: LoadedGraph, pts: TracePoint[]): { matchings: 
     idx = kept;
     const m: Matching = { idx: idx.slice(), snaps, edges: [], distance: 0, cost: 0, confidence: 0 };
     let sumDiff = 0;
+    // the base edges each leg drives, as leg() traces them (its seeding and target end)
+    const pushE = (e: number) => { if (m.edges[m.edges.length - 1] !== e) m.edges.push(e); };
+    const trace: LegTrace = { piece: (e, forward) => pushE(forward ? e + 1 : -(e + 1)) };
     for (let k = 1; k < snaps.length; k++) {
-      const l = leg(g, graph.query, snaps[k - 1], snaps[k]);
+      const l = leg(g, graph.query, snaps[k - 1], snaps[k], undefined, trace);
       if (!l) continue; // cannot happen: Viterbi kept only reachable transitions
       m.distance += l.dist; m.cost += l.cost;
       sumDiff += Math.abs(l.dist - haversine(pts[idx[k - 1]].lat, pts[idx[k - 1]].lng, pts[idx[k]].lat, pts[idx[k]].lng));
-      const pushE = (e: number) => { if (m.edges[m.edges.length - 1] !== e) m.edges.push(e); };
-      const s = snaps[k - 1], t = snaps[k];
-      if (s.edge === t.edge && l.settled >= 0 && Math.abs(l.dist - Math.abs(t.pos - s.pos)) < 1e-6) { pushE(t.pos >= s.pos ? s.edge + 1 : -(s.edge + 1)); continue; }
-      const a = graph.query.startNode();
-      pushE(g.edgeV[s.edge] === a ? s.edge + 1 : -(s.edge + 1));
-      for (const e of graph.query.path()) pushE(e);
-      const b = graph.query.endNode();
-      pushE(g.edgeU[t.edge] === b ? t.edge + 1 : -(t.edge + 1));
     }
     // how well route lengths explain the distances between fixes: 1 = exactly
     m.confidence = snaps.length > 1 ? Math.max(0, 1 - sumDiff / Math.max(1, m.distance)) : 0;

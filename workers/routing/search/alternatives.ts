@@ -2,17 +2,20 @@
 // "Alternative routes in road networks"; Cambridge Vehicle Information Technology's "choice
 // routing" plateaus; GraphHopper's alternative Dijkstra works the same way).
 //
-// 1. Two Dijkstra searches on the uncontracted graph, forward from the source and backward from
-//    the target, each bounded by (1 + STRETCH)·best (best = the CH route's cost). A contraction
+// 1. Two Dijkstra searches on the uncontracted edge-based graph (graph-build/contract/edge-based.ts:
+//    a node per directed base edge, an arc per allowed turn), forward from the source's seeds and
+//    backward from the target's (locate/seeds.ts), each bounded by (1 + STRETCH)·best (best = the
+//    CH route's routing weight, what every search minimises). A contraction
 //    hierarchy's upward search spaces were tried first: they settle ~20 nodes on these extracts
 //    and left almost no via candidates, so the full trees are what finds the real alternatives.
 // 2. Every node v settled by both with dF(v) + dB(v) ≤ (1 + STRETCH)·best is a via candidate of
-//    that cost; the path s → v → t follows the two shortest-path trees. Candidates are tried
+//    that cost (both distances meet at the far end of v's edge); the path s → v → t follows the two
+//    shortest-path trees. Candidates are tried
 //    cheapest first; a node lying on a path already tried is skipped (it would give the same
 //    path: the plateau that path runs along), and at most MAX_TRIED paths are examined.
-// 3. A path is accepted when it is simple, shares ≤ MAX_SHARE of its length with the best route
+// 3. A path is accepted when it is simple (no junction twice), shares ≤ MAX_SHARE of its length with the best route
 //    and with every alternative already accepted, and is locally optimal: the sub-path from
-//    T = LOCAL·best before v to T after v (travel time, clamped to the path) is a shortest path,
+//    T = LOCAL·best before v to T after v (routing weight, clamped to the path) is a shortest path,
 //    checked with one CH query, so no short detour could be fixed by a shortcut.
 import type { GraphViews } from '../../../src/core/format/route.ts';
 import { MinHeap } from '../../../src/core/heap.ts';
@@ -31,12 +34,19 @@ export const LOCAL = 0.25;
 /** Distinct via paths examined at most per request (cheapest first): bounds the cost of a request. */
 export const MAX_TRIED = 20;
 
+/** An edge-based node a tree starts from, at the cost (routing weight) of the point's part of its edge. */
 export interface Seed { node: number; cost: number }
-export interface AltPath { edges: number[]; start: number; end: number; cost: number }
+/**
+ * An alternative: edge-based nodes start..end (start a source seed, end a target seed), the base
+ * edges of the nodes after start through end (as PathSearch.path()), its routing weight between
+ * the seeds' costs included, and the travel time (ms) of those edges and the turns onto them.
+ */
+export interface AltPath { edges: number[]; start: number; end: number; cost: number; duration: number }
 
 // State of the two trees is paged (pages.ts, so memory follows what the search reaches): one 32-byte record per node reached,
 // both directions together: f64 [4r + dir] distance, i32 [8r + 4 + dir] state, i32 [8r + 6 + dir]
-// predecessor edge. The state is 2·cur when reached in this call and 2·cur + 1 when settled.
+// neighbour in the tree + 1 (0 at a seed): the predecessor forward, the successor backward. The
+// state is 2·cur when reached in this call and 2·cur + 1 when settled.
 const ST = 4, PRED = 6;
 
 export class ViaSearch {
@@ -48,8 +58,9 @@ export class ViaSearch {
   private kx = 0;
 
   constructor(private g: GraphViews) {
-    this.pages = new Pages(g.meta.nodes, 32, [ST, ST + 1], 0x3fffffff); // states 2·cur, 2·cur + 1: int32
-    for (let e = 0; e < g.edgeW.length; e++) if (g.edgeW[e] > 0) this.vmax = Math.max(this.vmax, g.edgeDist[e] / g.edgeW[e]);
+    this.pages = new Pages(g.ebEdge.length, 32, [ST, ST + 1], 0x3fffffff); // states 2·cur, 2·cur + 1: int32
+    // in metres per unit of routing weight: the bound is on weight (turns only add to it)
+    for (let e = 0; e < g.edgeWeight.length; e++) if (g.edgeWeight[e] > 0) this.vmax = Math.max(this.vmax, g.edgeDist[e] / g.edgeWeight[e]);
     // Equirectangular at the widest latitude of the extract (|lat| largest, so cos smallest): east-west
     // distances come out no longer than on the sphere; LB_SLACK covers the rest of the projection error.
     const [, s, , nn] = g.meta.bbox;
@@ -59,15 +70,15 @@ export class ViaSearch {
   /** Record index of a node reached in this call (its page is attached). */
   private r(v: number): number { return this.pages.table[v >>> PAGE_SHIFT] + (v & PAGE_MASK); }
 
-  /** Predecessor edge of v in tree dir (0 at a seed). */
-  private pred(v: number, dir: number): number { return this.pages.i32[8 * this.r(v) + PRED + dir]; }
+  /** Neighbour of v in tree dir (-1 at a seed): its predecessor forward, its successor backward. */
+  private pred(v: number, dir: number): number { return this.pages.i32[8 * this.r(v) + PRED + dir] - 1; }
 
   /** Bytes of search state held now (pages and heap), for the memory figures. */
   bytes(): number { return this.pages.bytes() + 12 * this.heap.keys.length; }
 
   /**
-   * Up to `want` alternatives to the best route (cost `best`, base edges `bestEdges` as unsigned
-   * ids, length `bestLen` metres). `q` (the thread's CH query) runs the local-optimality checks.
+   * Up to `want` alternatives to the best route (routing weight `best`, base edges `bestEdges` as
+   * unsigned ids, length `bestLen` metres). `q` (the thread's CH query) runs the local-optimality checks.
    */
   find(sources: Seed[], targets: Seed[], best: number, want: number, bestEdges: Set<number>, bestLen: number, q: ChQuery, from: [number, number], to: [number, number]): AltPath[] {
     const g = this.g;
@@ -102,7 +113,7 @@ export class ViaSearch {
       if (len <= 0) continue;
       if (acceptedSets.some((o) => sharedLen(g, set, o.set) > MAX_SHARE * len)) continue;
       if (!this.locallyOptimal(path, path.nodes.indexOf(v), best, q)) continue;
-      accepted.push({ edges: path.edges, start: path.nodes[0], end: path.nodes[path.nodes.length - 1], cost: c });
+      accepted.push({ edges: path.edges, start: path.nodes[0], end: path.nodes[path.nodes.length - 1], cost: c, duration: this.duration(path.nodes) });
       acceptedSets.push({ set });
     }
     void bestLen;
@@ -110,10 +121,13 @@ export class ViaSearch {
   }
 
   /**
-   * Dijkstra on base edges from seeds, forward (dir 0) or backward (1), settling keys ≤ limit.
-   * A node whose distance plus a lower bound of the rest of the way (straight line to `toward` at
-   * the graph's top speed) exceeds the limit is not entered: it can be no via node, nor lie on the
-   * tree path to one (the bound is consistent), so pruning it loses nothing.
+   * Dijkstra over the turns from seeds, forward (dir 0) or backward (1), settling keys ≤ limit.
+   * Forward, node y is entered from x at the turn's weight plus y's whole edge; backward, x's
+   * predecessor p at the turn p→x plus x's edge (the distance at a node is from the far end of its
+   * edge to the target). A node whose distance plus a lower bound of the rest of the way (straight
+   * line from its edge's far end to `toward` at the graph's top speed) exceeds the limit is not
+   * entered: it can be no via node, nor lie on the tree path to one (the bound is consistent), so
+   * pruning it loses nothing.
    */
   private tree(seeds: Seed[], dir: number, limit: number, toward: [number, number]): number[] {
     const g = this.g, pages = this.pages, table = pages.table, h = this.heap;
@@ -122,7 +136,13 @@ export class ViaSearch {
     const PS = PAGE_SHIFT, M = PAGE_MASK; // locals: an imported binding is a property load per use under a CommonJS loader (tsx)
     const kx = this.kx, tx = toward[1] * kx, ty = toward[0] * M_PER_DEG;
     const f = this.vmax > 0 ? LB_SLACK / this.vmax : 0;
-    const lb = (y: number) => { const dx = (g.nodeLon[y] / 1e7) * kx - tx, dy = (g.nodeLat[y] / 1e7) * M_PER_DEG - ty; return Math.sqrt(dx * dx + dy * dy) * f; };
+    const ebEdge = g.ebEdge, edgeU = g.edgeU, edgeV = g.edgeV, ew = g.edgeWeight;
+    const lb = (y: number) => {
+      const s = ebEdge[y], v = s > 0 ? edgeV[s - 1] : edgeU[-s - 1];
+      const dx = (g.nodeLon[v] / 1e7) * kx - tx, dy = (g.nodeLat[v] / 1e7) * M_PER_DEG - ty;
+      return Math.sqrt(dx * dx + dy * dy) * f;
+    };
+    const first = dir === 0 ? g.ebOutFirst : g.ebInFirst, arcs = dir === 0 ? g.ebOut : g.ebIn;
     const settled: number[] = [];
     h.clear();
     for (const s of seeds) {
@@ -130,8 +150,6 @@ export class ViaSearch {
       dist = pages.f64; st = pages.i32;
       if (st[8 * r + ST_] < reached || s.cost < dist[4 * r + dir]) { st[8 * r + ST_] = reached; dist[4 * r + dir] = s.cost; st[8 * r + PRED_] = 0; h.push(s.cost, s.node); }
     }
-    // forward leaves x along e when x is u and u→v is allowed (flag 1) or x is v and v→u (flag 2);
-    // backward reaches x from the other end of e, so the allowed direction is the opposite one
     while (h.length) {
       const x = h.peekId(), d = h.peekKey();
       h.pop();
@@ -140,19 +158,17 @@ export class ViaSearch {
       if (d > limit) break;
       st[8 * rx + ST_] = done;
       settled.push(x);
-      for (let k = g.adjFirst[x]; k < g.adjFirst[x + 1]; k++) {
-        const sgn = g.adjEdge[k], e = Math.abs(sgn) - 1, atU = sgn > 0;
-        const need = dir === 0 ? (atU ? 1 : 2) : (atU ? 2 : 1);
-        if (!(g.edgeFlags[e] & need)) continue;
-        const y = atU ? g.edgeV[e] : g.edgeU[e];
-        const nd = d + g.edgeW[e];
+      // backward, every step drives x's own edge
+      const sx = ebEdge[x], wx = dir === 0 ? 0 : ew[sx > 0 ? sx - 1 : -sx - 1];
+      for (let k = first[x]; k < first[x + 1]; k++) {
+        const y = arcs[3 * k];
+        let nd = d + arcs[3 * k + 1];
+        if (dir === 0) { const sy = ebEdge[y]; nd += ew[sy > 0 ? sy - 1 : -sy - 1]; } else nd += wx;
         let b = table[y >>> PS];
         if (b < 0) { if (nd + lb(y) > limit) continue; b = pages.attach(y >>> PS); dist = pages.f64; st = pages.i32; }
         const ry = b + (y & M);
         if ((st[8 * ry + ST_] < reached || nd < dist[4 * ry + dir]) && nd + lb(y) <= limit) {
-          st[8 * ry + ST_] = reached; dist[4 * ry + dir] = nd;
-          // the edge as driven: forward x→y, backward y→x; signed +(e+1) along u→v
-          st[8 * ry + PRED_] = dir === 0 ? (atU ? e + 1 : -(e + 1)) : (atU ? -(e + 1) : e + 1);
+          st[8 * ry + ST_] = reached; dist[4 * ry + dir] = nd; st[8 * ry + PRED_] = x + 1;
           h.push(nd, y);
         }
       }
@@ -160,33 +176,52 @@ export class ViaSearch {
     return settled;
   }
 
-  /** source → v → target along the two trees: signed base edges and the nodes they pass. */
+  /** source seed → v → target seed along the two trees: the nodes, the base edges after the first, whether no junction repeats. */
   private via(v: number): { edges: number[]; nodes: number[]; simple: boolean } {
-    const g = this.g;
-    const head: number[] = [];
-    for (let x = v, e: number; (e = this.pred(x, 0)) !== 0;) { head.push(e); x = e > 0 ? g.edgeU[e - 1] : g.edgeV[-e - 1]; if (head.length > g.edgeU.length) break; }
-    head.reverse();
-    const edges = head;
-    for (let x = v, e: number; (e = this.pred(x, 1)) !== 0;) { edges.push(e); x = e > 0 ? g.edgeV[e - 1] : g.edgeU[-e - 1]; if (edges.length > 2 * g.edgeU.length) break; }
-    const first = edges.length ? (edges[0] > 0 ? g.edgeU[edges[0] - 1] : g.edgeV[-edges[0] - 1]) : v;
-    const nodes = [first];
-    for (const e of edges) nodes.push(e > 0 ? g.edgeV[e - 1] : g.edgeU[-e - 1]);
+    const g = this.g, cap = g.ebEdge.length;
+    const nodes: number[] = [];
+    for (let x = v; x >= 0 && nodes.length <= cap; x = this.pred(x, 0)) nodes.push(x);
+    nodes.reverse();
+    for (let x = this.pred(v, 1); x >= 0 && nodes.length <= 2 * cap; x = this.pred(x, 1)) nodes.push(x);
+    const edges = nodes.slice(1).map((x) => g.ebEdge[x]);
+    // the junctions passed: the far end of every node's edge
     const seen = new Set<number>();
     let simple = true;
-    for (const x of nodes) { if (seen.has(x)) { simple = false; break; } seen.add(x); }
+    for (const x of nodes) {
+      const s = g.ebEdge[x], j = s > 0 ? g.edgeV[s - 1] : g.edgeU[-s - 1];
+      if (seen.has(j)) { simple = false; break; }
+      seen.add(j);
+    }
     return { edges, nodes, simple };
   }
 
+  /** Routing weight of the turn a→b and of b's edge, and their travel time (ms), into w[0], w[1]. */
+  private step(a: number, b: number, w: [number, number]) {
+    const g = this.g, s = g.ebEdge[b], e = s > 0 ? s - 1 : -s - 1;
+    w[0] = g.edgeWeight[e]; w[1] = g.edgeW[e];
+    for (let k = g.ebOutFirst[a]; k < g.ebOutFirst[a + 1]; k++) if (g.ebOut[3 * k] === b) { w[0] += g.ebOut[3 * k + 1]; w[1] += g.ebOut[3 * k + 2]; return; }
+    throw new Error(`no turn ${a}→${b}`);
+  }
+
+  /** Travel time (ms) of a path's nodes after the first: their edges and the turns onto them. */
+  private duration(nodes: number[]): number {
+    const w: [number, number] = [0, 0];
+    let t = 0;
+    for (let i = 1; i < nodes.length; i++) { this.step(nodes[i - 1], nodes[i], w); t += w[1]; }
+    return t;
+  }
+
   /** The T-test around position iv: the sub-path from ~T before to ~T after is a shortest path. */
-  private locallyOptimal(p: { edges: number[]; nodes: number[] }, iv: number, best: number, q: ChQuery): boolean {
-    const g = this.g, nodes = p.nodes, cum = [0];
-    for (const e of p.edges) cum.push(cum[cum.length - 1] + g.edgeW[Math.abs(e) - 1]);
+  private locallyOptimal(p: { nodes: number[] }, iv: number, best: number, q: ChQuery): boolean {
+    const nodes = p.nodes, cum = [0], w: [number, number] = [0, 0];
+    for (let i = 1; i < nodes.length; i++) { this.step(nodes[i - 1], nodes[i], w); cum.push(cum[i - 1] + w[0]); }
     if (iv < 0) return false;
     const T = LOCAL * best;
     let a = iv, b = iv;
     while (a > 0 && cum[iv] - cum[a] < T) a--;
     while (b < nodes.length - 1 && cum[b] - cum[iv] < T) b++;
     if (a === b) return true;
+    // both at the far end of their edges: the CH distance a→b is the turns and edges after a through b
     q.reset();
     q.addSource(nodes[a], 0);
     q.addTarget(nodes[b], 0);
