@@ -7,7 +7,7 @@ import { snap, nearestPerComponent, type Snap } from './snap.ts';
 import { leg } from '../search/legs.ts';
 import { TaskError } from '../../../src/core/task.ts';
 import { SNAP_RADIUS } from '../../../src/core/limits.ts';
-import { EDGE_TWIN_BACK } from '../../../src/core/format/route.ts';
+import { EDGE_NO_START, EDGE_TWIN_BACK } from '../../../src/core/format/route.ts';
 
 import { ROUTED_MODES as MODES, type RoutedMode as Mode } from '../../../src/core/tasks/index.ts';
 export const DEFAULT_RADIUS = SNAP_RADIUS.default;
@@ -45,10 +45,35 @@ export function checkPoint(p: unknown, name: string, i = -1): [number, number] {
 export function candidates(graph: LoadedGraph, lat: number, lng: number, radius: number): Snap[] | null {
   const s = snap(graph.g, graph.index, lat, lng, radius);
   if (!s) return null;
-  const own = withTwin(graph, s);
-  if (graph.onBig(s.edge)) return own;
+  const own = atNode(graph, s);
+  if (own.some((x) => graph.onBig(x.edge))) return own;
   const m = snap(graph.g, graph.index, lat, lng, radius, graph.onBig);
-  return m ? [...own, ...withTwin(graph, m)] : own;
+  return m ? [...own, ...atNode(graph, m)] : own;
+}
+
+/** Metres within which a projection counts as the edge's end node. */
+const AT_NODE_M = 0.01;
+
+/**
+ * The snap with its twin, and when it lies on the edge's end node, the same spot on every other road
+ * leaving or entering that node: a point at a junction is as much on one of its roads as on another,
+ * and the index's pick among them (a one-way road's far end, a roundabout's loop) must not decide the
+ * route. The route takes whichever is cheapest (nearestRoad() holds them all).
+ */
+function atNode(graph: LoadedGraph, s: Snap): Snap[] {
+  const g = graph.g, len = g.edgeDist[s.edge];
+  const out = withTwin(graph, s);
+  const atU = s.pos <= AT_NODE_M, atV = s.pos >= len - AT_NODE_M;
+  if (!atU && !atV) return out;
+  const x = atU ? g.edgeU[s.edge] : g.edgeV[s.edge];
+  for (let k = g.adjFirst[x]; k < g.adjFirst[x + 1]; k++) {
+    const a = g.adjEdge[k], e = Math.abs(a) - 1, fromU = a > 0;
+    if (e === s.edge || g.edgeFlags[e] & (EDGE_NO_START | EDGE_TWIN_BACK)) continue;
+    const l = g.edgeDist[e];
+    const pos = fromU ? 0 : l, pt = fromU ? g.edgeShape[e] : Math.max(g.edgeShape[e], g.edgeShape[e + 1] - 2);
+    out.push(...withTwin(graph, { ...s, edge: e, pos, pt, frac: fromU ? 0 : 1 }));
+  }
+  return out;
 }
 
 /**
@@ -61,12 +86,15 @@ function withTwin(graph: LoadedGraph, s: Snap): Snap[] {
   return s.edge + 1 < f.length && f[s.edge + 1] & EDGE_TWIN_BACK ? [s, { ...s, edge: s.edge + 1 }] : [s];
 }
 
-/** b is a's twin: the other one-way edge of the same road at the same point (withTwin). */
-const isTwin = (a: Snap, b: Snap) => b.edge === a.edge + 1 && b.pos === a.pos && b.lat === a.lat && b.lng === a.lng;
 
-/** A point's nearest road among its candidates: the first, with its twin when that road is two one-way edges. */
+/**
+ * A point's nearest road among its candidates: the first, with its twin when that road is two one-way
+ * edges, and the other roads at the same spot when that is a junction (atNode).
+ */
 export function nearestRoad(c: Snap[]): Snap[] {
-  return c.length > 1 && isTwin(c[0], c[1]) ? c.slice(0, 2) : c.slice(0, 1);
+  let k = 1;
+  while (k < c.length && c[k].lat === c[0].lat && c[k].lng === c[0].lng && c[k].dist === c[0].dist) k++;
+  return k === c.length ? c : c.slice(0, k);
 }
 
 /** A point's big-component alternative (with its twin), or null when its nearest road is on a big component. */
