@@ -4,7 +4,8 @@
 //
 // Time values follow the route /route takes: the search minimises the routing weight, as the
 // hierarchy does, and carries the travel time of the path it keeps (turn durations included); the
-// two differ where car.lua's routability is not the time. Distance values minimise metres (turn
+// two differ where car.lua's routability is not the time (the penalty for entering a restricted
+// road is keyed at its time: turnWeight()). Distance values minimise metres (turn
 // weights left out; a forbidden turn is still missing). A node's value is that of standing at the
 // far end of its edge (its head junction); a point part-way along a directed edge is reached from
 // the edge's predecessors (turn plus the part driven) or, on the start's own edge, straight ahead
@@ -89,13 +90,24 @@ export function reach(graph: LoadedGraph, from: [number, number], radius: number
   };
 }
 
+/**
+ * Weight of a turn as the isochrone keys it. car.lua's entry into an access-restricted road weighs
+ * max_turn_weight (3,277 s, far above any turn's time): a route into a restricted area pays it once
+ * whichever way it enters, so the lightest way there is the lightest without it, and keyed in full
+ * it would make the search settle everything 55 minutes of weight around before any restricted
+ * road, whatever the limit. Such a turn counts its duration instead.
+ */
+const turnWeight = (w: number, d: number) => (w - d > PENALTY_EXCESS ? d : w);
+/** A turn weighing this much (ms) more than it takes is that marker; no real turn costs 10 minutes. */
+const PENALTY_EXCESS = 600_000;
+
 /** Into out[o], out[o+1]: key and value at the tail of edge e driven in direction dir, over its cheapest predecessor. */
 function entry(g: GraphViews, t: Tree, e: number, dir: 0 | 1, byDistance: boolean, out: Float64Array, o: number) {
   for (let x = g.edgeEb[2 * e + dir]; x >= 0; x = g.copyNext[x]) {
     for (let k = g.ebInFirst[x]; k < g.ebInFirst[x + 1]; k++) {
       const p = g.ebIn[3 * k], kp = t.key.get(p);
       if (kp === undefined) continue;
-      const key = kp + (byDistance ? 0 : g.ebIn[3 * k + 1]);
+      const key = kp + (byDistance ? 0 : turnWeight(g.ebIn[3 * k + 1], g.ebIn[3 * k + 2]));
       if (key < out[o]) { out[o] = key; out[o + 1] = t.value.get(p)! + (byDistance ? 0 : g.ebIn[3 * k + 2]); }
     }
   }
@@ -142,9 +154,10 @@ function search(g: GraphViews, starts: Snap[], limit: number, byDistance: boolea
     if (within) live--;
     for (let j = first[x], jEnd = first[x + 1]; j < jEnd; j++) {
       const y = out[3 * j], s = ebEdge[y], e = s > 0 ? s - 1 : -s - 1;
-      if (within) { const kt = byDistance ? k : k + out[3 * j + 1]; if (kt > liveKey) liveKey = kt; }
+      const tw = byDistance ? 0 : turnWeight(out[3 * j + 1], out[3 * j + 2]);
+      if (within && k + tw > liveKey) liveKey = k + tw;
       if (byDistance) push(y, k + g.edgeDist[e], v + g.edgeDist[e]);
-      else push(y, k + out[3 * j + 1] + g.edgeWeight[e], v + out[3 * j + 2] + g.edgeW[e]);
+      else push(y, k + tw + g.edgeWeight[e], v + out[3 * j + 2] + g.edgeW[e]);
     }
   }
   return { key, value, starts };
