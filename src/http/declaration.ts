@@ -35,6 +35,10 @@ export type QueryOf<Q> = Q extends Record<string, QueryParam>
   ? string extends keyof Q ? Record<string, any> // a route not declared through route(): untyped
   : { -readonly [K in keyof Q]: Q[K] extends { required: true } ? ValueOf<Q[K]['schema']> : Defaulted<Q[K]['schema']> extends true ? ValueOf<Q[K]['schema']> : ValueOf<Q[K]['schema']> | undefined }
   : Record<string, never>;
+/** `req.params` of a declaration's path parameters: each named segment, as the string sent. */
+export type ParamsOf<P> = P extends Record<string, QueryParam>
+  ? string extends keyof P ? Record<string, string> : { -readonly [K in keyof P]: string }
+  : Record<string, string>;
 /** `req.body` of a declaration's body schema. */
 export type BodyOf<S> = S extends Schema
   ? S extends { readonly [VALUE]?: [infer V, boolean] } ? (unknown extends V ? (string extends keyof S ? any : Literal<S>) : V) : Literal<S>
