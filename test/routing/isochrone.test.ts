@@ -110,5 +110,11 @@ describe('GET /route/isochrone', () => {
     expect((await s.get('/api/v1/route/isochrone?from=-5.6333,32.7667', key)).status).toBe(400);
     expect((await s.get('/api/v1/route/isochrone?from=-5.6333,32.7667&minutes=5&meters=100', key)).status).toBe(400);
     expect((await s.get('/api/v1/route/isochrone?from=-5.6333,32.7667&minutes=5&mode=truck', key)).status).toBe(501);
+    // ISOCHRONE_LIMITS are checked once, by the declaration: count, > 0, at most the maximum
+    for (const q of ['minutes=5,10,15,20,25', 'minutes=0', 'minutes=121', 'meters=100001']) {
+      const e = await s.get(`/api/v1/route/isochrone?from=-5.6333,32.7667&${q}`, key);
+      expect(e.status, q).toBe(400);
+      expect(((await e.json()) as any).error.message, q).toMatch(/minutes|meters/);
+    }
   });
 });

@@ -3,7 +3,7 @@
 // option, with OSRM's codes and messages.
 import type { OsrmMatchArgs, OsrmNearestArgs, OsrmRouteArgs, OsrmTableArgs, OsrmTripArgs } from '../../core/tasks/index.ts';
 import type { QueryOf } from '../../http/declaration.ts';
-import { MATRIX_LIMITS, MAX_VIA, SNAP_RADIUS } from '../../core/limits.ts';
+import { MATRIX_LIMITS, MAX_TRACE_ACCURACY_M, MAX_VIA, SNAP_RADIUS } from '../../core/limits.ts';
 import { MAX_ALTERNATIVES } from '../../core/guidance.ts';
 import { OSRM_PROFILES, type Mode } from '../../core/modes.ts';
 import { ANNOTATIONS } from '../../core/osrm.ts';
@@ -114,7 +114,7 @@ export function matchArgs(p: Path, q: QueryOf<typeof MATCH>): OsrmMatchArgs {
   // timestamps refuse empty elements in their declaration
   const timestamps = q.timestamps as number[] | undefined;
   if (timestamps?.some((x, i) => i > 0 && x < timestamps[i - 1])) fail('InvalidValue', 'Timestamps need to be monotonically increasing.');
-  const radiuses = q.radiuses?.map((r) => (r === null ? null : Math.min(1000, r) || null));
+  const radiuses = q.radiuses?.map((r) => (r === null ? null : Math.min(MAX_TRACE_ACCURACY_M, r) || null));
   return {
     coordinates, mode, skipWaypoints: q.skip_waypoints, ...output(q),
     ...(timestamps && q.gaps === 'split' ? { timestamps } : {}), ...(radiuses ? { radiuses } : {}),

@@ -5,7 +5,7 @@
 import { Q, type Schema, type Typed } from '../../http/declaration.ts';
 import { ANNOTATIONS, GEOMETRIES, type Annotation } from '../../core/osrm.ts';
 import { MAX_ALTERNATIVES } from '../../core/guidance.ts';
-import { SNAP_RADIUS } from '../../core/limits.ts';
+import { MAX_TRACE_ACCURACY_M, SNAP_RADIUS } from '../../core/limits.ts';
 
 /** nearest?number= at most. */
 export const OSRM_MAX_NEAREST = 100;
@@ -76,7 +76,7 @@ export const TRIP = {
 export const MATCH = {
   ...GENERAL, ...OUTPUT,
   timestamps: opt(perCoordinate<number>({ type: 'integer', minimum: 0 }, false), 'Per coordinate: integer seconds since the UNIX epoch, increasing'),
-  radiuses: opt(perCoordinate<number>(UNSIGNED, true), 'Per coordinate: GPS accuracy in metres (default 10, at most 1000 used)'),
+  radiuses: opt(perCoordinate<number>(UNSIGNED, true), `Per coordinate: GPS accuracy in metres (default 10, at most ${MAX_TRACE_ACCURACY_M} used)`),
   gaps: opt(Q.enum(['split', 'ignore'], 'split'), 'split: a jump of more than 10 minutes starts a new matching; ignore'),
   tidy: opt(Q.bool(false), 'Accepted, ignored'),
 };
