@@ -129,6 +129,17 @@ export const B = {
   arr: <I extends Schema>(items: I, o: { min?: number; max: number }): Typed<ValueOf<I>[]> => ({ type: 'array', items, ...(o.min ? { minItems: o.min } : {}), maxItems: o.max }),
 };
 
+/**
+ * Builders for HTML form bodies (application/x-www-form-urlencoded, read by the server into an
+ * object whose repeated names are lists). Every field is optional and either a string or, for a
+ * name sent more than once (checkboxes), a list of strings: the handler words its own refusals.
+ */
+export const F = {
+  /** A field; `verbatim` keeps surrounding spaces (a password). */
+  field: (o: { verbatim?: boolean } = {}): Typed<string | string[]> => ({ type: ['string', 'array'], items: { type: 'string' }, ...(o.verbatim ? { 'x-verbatim': true } : {}) }),
+  form: <P extends Record<string, Schema>>(fields: P): Typed<ObjectOf<P, never>> => ({ type: 'object', 'x-form': true, properties: fields }),
+};
+
 function range(o: { min?: number; max?: number; default?: number }): Schema {
   return {
     ...(o.min === undefined ? {} : { minimum: o.min }),

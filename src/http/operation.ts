@@ -28,7 +28,8 @@ const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsM
 export const ajv: InstanceType<typeof Ajv2020Module.default> = new (Ajv2020 as any)({ allErrors: false, strict: false, useDefaults: true, coerceTypes: false, verbose: true });
 (addFormats as any)(ajv);
 ajv.addFormat('latlng', { type: 'string', validate: (s: string) => latlngOf(s) !== null });
-// x-separator, x-normalise and x-hint are annotations read by this file; with strict off, ajv ignores them.
+// x-separator, x-keep-empty, x-normalise, x-verbatim and x-hint are annotations read by this file (x-form by
+// openapi.ts); with strict off, ajv ignores them.
 // Control characters break logs and CSV exports; NUL and unpaired surrogates cannot be stored at all.
 const BAD_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 ajv.addFormat('text', { type: 'string', validate: (s: string) => !BAD_TEXT.test(s) });
@@ -111,7 +112,7 @@ function prepare(schema: Schema, data: unknown): void {
       const v = o[k];
       const types = typesOf(ps);
       if (v === null && !types.includes('null')) delete o[k];
-      else if (typeof v === 'string' && types.includes('string')) {
+      else if (typeof v === 'string' && types.includes('string') && !ps['x-verbatim']) {
         const t = normalise(ps, v.trim());
         if (t === '') delete o[k]; else o[k] = t;
       } else stack.push([ps, v]);

@@ -343,8 +343,9 @@ export class HttpServer {
     }
     if (body) {
       const text = await body;
-      if (text.trim() !== '' && (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
-        req.body = formBody(text); // HTML forms (the dashboard); JSON schemas still validate the result
+      if ((req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
+        // HTML forms (the dashboard), an empty one included; their declared schemas validate the result
+        req.body = formBody(text);
       } else if (text.trim() !== '') {
         if (tooDeep(text)) throw new HttpError(400, 'invalid_json', `Request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`);
         try { req.body = JSON.parse(text); } catch (e) {

@@ -85,8 +85,7 @@ describe('route_isochrone task', () => {
   it('meters contours and errors', () => {
     const iso = task('route_isochrone', { from: CASES[0].from, meters: [1000, 3000], radius: 5000 });
     expect(iso.features[0].properties).toMatchObject({ meters: 3000, metric: 'distance' });
-    expect(task('route_isochrone', { from: CASES[0].from, minutes: [] }).message).toMatch(/minutes/);
-    expect(task('route_isochrone', { from: CASES[0].from, minutes: [500] }).message).toMatch(/minutes/);
+    // the contours' count and range are checked before the task (the HTTP test below)
     expect(task('route_isochrone', { from: [0, 0], minutes: [5] }).code).toBe('out_of_coverage');
   });
 });
