@@ -60,7 +60,10 @@ function decl<const B extends Schema | undefined = undefined>(summary: string, o
     ...(o.params ? { params: Object.fromEntries(Object.entries(o.params).map(([k, d]) => [k, { schema: Q.str({ maxLength: 100 }), required: true, description: d }])) } : {}),
     ...(o.query ? { query: o.query } : {}),
     responses: post ? { 303: SEE_OTHER, 200: HTML_200, 400: { description: 'Invalid form field (HTML page)', contentType: 'text/html' }, 403: { description: 'CSRF token missing or wrong (HTML page)', contentType: 'text/html' } } : { 200: HTML_200, 303: SEE_OTHER },
-    examples: [{ ...(o.params ? { params: Object.fromEntries(Object.keys(o.params).map((k) => [k, 'example'])) } : {}) }],
+    examples: [{
+      ...(o.params ? { params: Object.fromEntries(Object.keys(o.params).map((k) => [k, 'example'])) } : {}),
+      ...(o.form ? { body: Object.fromEntries(Object.keys(o.form.properties as object).map((k) => [k, 'example'])) } : {}),
+    }],
   };
 }
 
