@@ -18,7 +18,7 @@ import { routes as webhooks } from './webhooks.ts';
 import { routes as dashboard } from './dashboard/index.ts';
 import { routes as maps } from './maps/index.ts';
 import { routes as compatAlt } from './compat/alt/index.ts';
-import { routes as osrm } from './osrm.ts';
+import { routes as osrm } from './osrm/index.ts';
 import { readinessRoutes } from '../http/readiness.ts';
 import { routes as verify } from './verify/index.ts';
 

@@ -3,7 +3,7 @@ import type { Reply, RouteDef } from '../http/types.ts';
 import { route } from '../http/types.ts';
 import { MODE_VALUES, travelMode } from '../core/modes.ts';
 import { LAT, LNG } from '../core/points.ts';
-import { MAX_TRACE_POINTS } from '../core/limits.ts';
+import { MAX_TRACE_ACCURACY_M, MAX_TRACE_POINTS } from '../core/limits.ts';
 
 export const routes: RouteDef[] = [
   route({
@@ -26,7 +26,7 @@ export const routes: RouteDef[] = [
               properties: {
                 lat: LAT, lng: LNG,
                 ts: { type: 'number', description: 'unix seconds' },
-                accuracy_m: { type: 'number', exclusiveMinimum: 0, maximum: 1000 },
+                accuracy_m: { type: 'number', exclusiveMinimum: 0, maximum: MAX_TRACE_ACCURACY_M },
               },
             },
           },

@@ -4,6 +4,8 @@
 // account is locked for LOCK_MS, doubling with every further lock, whatever the password.
 import { scrypt as scryptCb, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Store } from '../store/index.ts';
+import { accountByEmail, insertAccount, insertMember, loginFailed, loginRow, loginSucceeded, membership, projectsOfAccount, setPasswordHash } from '../store/accounts.ts';
+import { deleteSessionsOfEmail } from '../store/sessions.ts';
 import { randomBase62 } from './keys.ts';
 
 const N = 1 << 15, R = 8, P = 1, KEYLEN = 32;
@@ -50,24 +52,20 @@ export async function createAccount(store: Store, email: string, password: strin
   const e = checkEmail(email);
   checkPassword(password);
   const hash = await hashPassword(password);
-  const r = await store.query(
-    'INSERT INTO accounts (id, email, password_hash) VALUES ($1, $2, $3) ON CONFLICT (email) DO NOTHING RETURNING id, email',
-    [`acc_${randomBase62(20)}`, e, hash]);
-  if (!r.rows[0]) throw new Error('An account with this email already exists.');
-  return r.rows[0];
+  const a = await insertAccount(store, { id: `acc_${randomBase62(20)}`, email: e, passwordHash: hash });
+  if (!a) throw new Error('An account with this email already exists.');
+  return a;
 }
 
 export async function findAccount(store: Store, email: string): Promise<Account | null> {
-  const r = await store.query('SELECT id, email FROM accounts WHERE email = $1', [email.trim().toLowerCase()]);
-  return r.rows[0] ?? null;
+  return accountByEmail(store, email.trim().toLowerCase());
 }
 
 export type LoginResult = { ok: true; account: Account } | { ok: false; reason: 'invalid' | 'locked'; retryAfterS?: number };
 
 export async function login(store: Store, email: string, password: string, now = Date.now()): Promise<LoginResult> {
   const e = email.trim().toLowerCase();
-  const r = await store.query('SELECT id, email, password_hash, failed_logins, locked_until FROM accounts WHERE email = $1', [e]);
-  const a = r.rows[0];
+  const a = await loginRow(store, e);
   if (!a) {
     dummy ??= hashPassword(randomBase62(16));
     await verifyPassword(password, await dummy);
@@ -75,40 +73,34 @@ export async function login(store: Store, email: string, password: string, now =
   }
   if (a.locked_until && a.locked_until.getTime() > now) return { ok: false, reason: 'locked', retryAfterS: Math.ceil((a.locked_until.getTime() - now) / 1000) };
   if (await verifyPassword(password, a.password_hash)) {
-    await store.query('UPDATE accounts SET failed_logins = 0, locked_until = NULL, last_login_at = now() WHERE id = $1', [a.id]);
+    await loginSucceeded(store, a.id);
     return { ok: true, account: { id: a.id, email: a.email } };
   }
   // Lock on every LOCK_AFTER-th failure in a row, for LOCK_MS doubled per earlier lock (capped at a day).
   const failed = a.failed_logins + 1;
   const locks = Math.floor(failed / LOCK_AFTER);
   const lockMs = failed % LOCK_AFTER === 0 ? Math.min(LOCK_MS * 2 ** (locks - 1), 24 * 3600_000) : 0;
-  await store.query(
-    `UPDATE accounts SET failed_logins = $2, locked_until = CASE WHEN $3::bigint > 0 THEN now() + make_interval(secs => $3::bigint / 1000.0) ELSE locked_until END WHERE id = $1`,
-    [a.id, failed, lockMs]);
+  await loginFailed(store, a.id, failed, lockMs);
   return lockMs ? { ok: false, reason: 'locked', retryAfterS: Math.ceil(lockMs / 1000) } : { ok: false, reason: 'invalid' };
 }
 
 export async function setPassword(store: Store, email: string, password: string): Promise<boolean> {
   checkPassword(password);
-  const r = await store.query('UPDATE accounts SET password_hash = $2, failed_logins = 0, locked_until = NULL WHERE email = $1', [email.trim().toLowerCase(), await hashPassword(password)]);
-  if (r.rowCount) await store.query('DELETE FROM sessions WHERE account_id = (SELECT id FROM accounts WHERE email = $1)', [email.trim().toLowerCase()]);
-  return !!r.rowCount;
+  const e = email.trim().toLowerCase();
+  const changed = await setPasswordHash(store, e, await hashPassword(password));
+  if (changed) await deleteSessionsOfEmail(store, e);
+  return changed;
 }
 
 /** Projects an account may see and change. */
 export async function projectsOf(store: Store, accountId: string): Promise<{ id: string; plan: string; role: string; created_at: Date }[]> {
-  const r = await store.query(
-    `SELECT p.id, p.plan, m.role, p.created_at FROM project_members m JOIN projects p ON p.id = m.project_id
-     WHERE m.account_id = $1 ORDER BY p.created_at, p.id`, [accountId]);
-  return r.rows;
+  return projectsOfAccount(store, accountId);
 }
 
 export async function isMember(store: Store, accountId: string, project: string): Promise<{ role: string; plan: string } | null> {
-  const r = await store.query(
-    'SELECT m.role, p.plan FROM project_members m JOIN projects p ON p.id = m.project_id WHERE m.account_id = $1 AND m.project_id = $2', [accountId, project]);
-  return r.rows[0] ?? null;
+  return membership(store, accountId, project);
 }
 
 export async function addMember(store: Store, project: string, accountId: string, role: 'owner' | 'member' = 'owner'): Promise<void> {
-  await store.query('INSERT INTO project_members (project_id, account_id, role) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [project, accountId, role]);
+  await insertMember(store, project, accountId, role);
 }

@@ -2,12 +2,12 @@
 // all keys are cached in memory by hash and refreshed from `updated_at` every 500 ms, so a
 // revocation made by the CLI, or on any other node of the same database, takes effect within 1 s.
 import type { Store } from '../store/index.ts';
+import { keyByHash, keysUpdatedSince } from '../store/keys.ts';
 import type { KeyInfo } from './key-info.ts';
 import { hashKey, KEY_RE } from './keys.ts';
 import { log } from '../core/log.ts';
 
 type Entry = KeyInfo & { revoked: boolean };
-const KEY_COLS = 'id, project_id, hash, plan, scopes, test, revoked_at, updated_at, origins, burst_rps';
 export type Lookup = { ok: true; key: KeyInfo } | { ok: false; reason: 'malformed' | 'unknown' | 'revoked' };
 
 export class Authenticator {
@@ -30,15 +30,12 @@ export class Authenticator {
   }
 
   async refresh(): Promise<void> {
-    const r = await this.store.query(
-      `SELECT ${KEY_COLS} FROM api_keys WHERE updated_at >= $1`,
-      [this.since],
-    );
-    for (const row of r.rows) {
+    const rows = await keysUpdatedSince(this.store, this.since);
+    for (const row of rows) {
       this.byHash.set(row.hash, toEntry(row));
       if (row.updated_at > this.since) this.since = row.updated_at;
     }
-    if (r.rows.length) this.misses.clear();
+    if (rows.length) this.misses.clear();
   }
 
   /** Header → hash of a key seen before, so the hot path skips regex and SHA-256. */
@@ -76,14 +73,13 @@ export class Authenticator {
       const until = this.misses.get(h);
       if (until && until > now) return { ok: false, reason: 'unknown' };
       // A key created in the last second: look it up directly instead of waiting for the refresh.
-      const r = await this.store.query(
-        `SELECT ${KEY_COLS} FROM api_keys WHERE hash = $1`, [h]);
-      if (!r.rows[0]) {
+      const row = await keyByHash(this.store, h);
+      if (!row) {
         if (this.misses.size > 10000) this.misses.clear();
         this.misses.set(h, now + 1000);
         return { ok: false, reason: 'unknown' };
       }
-      e = toEntry(r.rows[0]);
+      e = toEntry(row);
       this.byHash.set(h, e);
     }
     if (e.revoked) return { ok: false, reason: 'revoked' };

@@ -3,6 +3,7 @@
 // single SHA-256 is a sound storage hash: there is nothing to brute-force.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Store } from '../store/index.ts';
+import { insertKey, keyCount, keyRows, revokeKeyRow } from '../store/keys.ts';
 import { DEFAULT_SCOPES, PLANS, SCOPES, type Plan } from './scopes.ts';
 import { parseOrigins } from './origins.ts';
 
@@ -42,8 +43,6 @@ export interface KeyRow {
   burst_rps: number | null;
 }
 
-const ROW_COLS = 'id, project_id AS project, display, plan, scopes, test, created_at, revoked_at, origins, burst_rps';
-
 export interface CreateKeyOptions {
   project: string;
   plan: Plan;
@@ -76,44 +75,24 @@ export async function createKey(store: Store, o: CreateKeyOptions): Promise<{ ke
   const burst = o.burstRps ?? (browser ? BROWSER_BURST_RPS : null);
   const key = `svc_${o.test ? 'test' : 'live'}_${randomBase62(BODY_LEN)}`;
   const id = `key_${randomBase62(16)}`;
-  const row = await store.tx(async (c) => {
-    await c.query('INSERT INTO projects (id, name) VALUES ($1, $1) ON CONFLICT (name) DO NOTHING', [o.project]);
-    const r = await c.query(
-      `INSERT INTO api_keys (id, project_id, display, hash, plan, scopes, test, origins, burst_rps)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       RETURNING ${ROW_COLS}`,
-      [id, o.project, key.slice(0, 13), hashKey(key), o.plan, scopes, o.test, origins, burst],
-    );
-    return r.rows[0] as KeyRow;
-  });
+  const row: KeyRow = await store.tx((c) => insertKey(c, {
+    id, project: o.project, display: key.slice(0, 13), hash: hashKey(key), plan: o.plan, scopes, test: o.test, origins, burstRps: burst,
+  }));
   return { key, row };
 }
 
 export async function listKeys(store: Store, project?: string): Promise<KeyRow[]> {
-  const r = await store.query(
-    `SELECT ${ROW_COLS}
-     FROM api_keys ${project ? 'WHERE project_id = $1' : ''} ORDER BY created_at, id`,
-    project ? [project] : [],
-  );
-  return r.rows;
+  return keyRows(store, project);
 }
 
 /** Revoke by id or by the full key. Returns the revoked row, or null when nothing matched. */
 export async function revokeKey(store: Store, keyOrId: string): Promise<KeyRow | null> {
-  const byKey = KEY_RE.test(keyOrId);
-  const r = await store.query(
-    `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()), updated_at = now()
-     WHERE ${byKey ? 'hash' : 'id'} = $1
-     RETURNING ${ROW_COLS}`,
-    [byKey ? hashKey(keyOrId) : keyOrId],
-  );
-  return r.rows[0] ?? null;
+  return (await revokeKeyRow(store, KEY_RE.test(keyOrId) ? { hash: hashKey(keyOrId) } : { id: keyOrId })) ?? null;
 }
 
 /** First start on an empty database: project "default" with one test and one live key. */
 export async function bootstrapKeys(store: Store): Promise<{ test: string; live: string } | null> {
-  const n = await store.query('SELECT count(*)::int AS n FROM api_keys');
-  if (n.rows[0].n > 0) return null;
+  if ((await keyCount(store)) > 0) return null;
   const test = await createKey(store, { project: 'default', plan: 'developer', test: true });
   const live = await createKey(store, { project: 'default', plan: 'developer', test: false });
   return { test: test.key, live: live.key };

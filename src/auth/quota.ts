@@ -10,6 +10,7 @@
 // Free key exact from its first request. The burst limit stays per node.
 // A restart loses at most the last flush interval of far-from-limit counts.
 import type { Store } from '../store/index.ts';
+import { addUsage, countOneUnder, monthCount } from '../store/usage.ts';
 import type { KeyInfo } from './key-info.ts';
 import { PLANS } from './scopes.ts';
 import { log } from '../core/log.ts';
@@ -78,10 +79,9 @@ export class Quota {
     if (c && c.pending) await this.flush(); // month rolled over: persist the old month first
     let p = this.loading.get(key.id);
     if (!p) {
-      p = this.store
-        .query('SELECT count FROM key_usage WHERE key_id = $1 AND month = $2', [key.id, month])
-        .then((r) => {
-          const fresh = { month, base: Number(r.rows[0]?.count ?? 0), pending: 0, limit: PLANS[key.plan] };
+      p = monthCount(this.store, key.id, month)
+        .then((count) => {
+          const fresh = { month, base: count, pending: 0, limit: PLANS[key.plan] };
           this.counters.set(key.id, fresh);
           return fresh;
         })
@@ -145,23 +145,12 @@ export class Quota {
   private async admitExact(key: KeyInfo, cur: Counter): Promise<Verdict> {
     if (cur.pending) await this.flush();
     try {
-      const r = await this.store.query(
-        `WITH m AS (
-           INSERT INTO key_usage (key_id, month, count) VALUES ($1, $2, 1)
-           ON CONFLICT (key_id, month) DO UPDATE SET count = key_usage.count + 1 WHERE key_usage.count < $3
-           RETURNING count),
-         d AS (
-           -- The dashboard's daily chart counts what the month counted, in the same statement.
-           INSERT INTO key_usage_daily (key_id, day, count) SELECT $1, $4::date, 1 FROM m
-           ON CONFLICT (key_id, day) DO UPDATE SET count = key_usage_daily.count + 1)
-         SELECT count FROM m`,
-        [key.id, cur.month, cur.limit, new Date(this.now()).toISOString().slice(0, 10)],
-      );
-      if (!r.rows[0]) {
+      const count = await countOneUnder(this.store, key.id, cur.month, cur.limit, new Date(this.now()).toISOString().slice(0, 10));
+      if (count === null) {
         cur.base = Math.max(cur.base, cur.limit);
         return this.overQuota(key, this.now());
       }
-      cur.base = Math.max(cur.base, Number(r.rows[0].count));
+      cur.base = Math.max(cur.base, count);
       return ADMITTED;
     } catch (e) {
       // The database is unreachable: admit and count in memory rather than fail the request.
@@ -200,26 +189,10 @@ export class Quota {
         if (c && c.month === row.month) c.base = Math.max(c.base, Number(row.count));
       }
     };
-    this.flushing = this.store
-      .query(
-        // One statement for the month (read back with every node's count, so quotas hold across
-        // nodes) and the day (the dashboard's chart). The day is the flush's: at most one flush
-        // interval of requests lands on the next day.
-        `WITH up AS (
-           INSERT INTO key_usage (key_id, month, count)
-           SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
-           ON CONFLICT (key_id, month) DO UPDATE SET count = key_usage.count + EXCLUDED.count
-           RETURNING key_id, month, count),
-         daily AS (
-           INSERT INTO key_usage_daily (key_id, day, count)
-           SELECT k, $6::date, n FROM unnest($1::text[], $3::bigint[]) AS u(k, n)
-           ON CONFLICT (key_id, day) DO UPDATE SET count = key_usage_daily.count + EXCLUDED.count)
-         SELECT key_id, month, count FROM up
-         UNION ALL
-         SELECT key_id, month, count FROM key_usage WHERE month = $4 AND key_id = ANY($5::text[])`,
-        [batch.map((b) => b[0]), batch.map((b) => b[1]), batch.map((b) => b[2]), month, watch, new Date(this.now()).toISOString().slice(0, 10)],
-      )
-      .then((r) => learn(r.rows))
+    // The month's counts come back with every node's, so quotas hold across nodes; the day is the
+    // flush's: at most one flush interval of requests lands on the next day.
+    this.flushing = addUsage(this.store, batch, month, watch, new Date(this.now()).toISOString().slice(0, 10))
+      .then(learn)
       .catch((e) => {
         // Put the counts back so the next flush retries them.
         for (const [id, month, n] of batch) {

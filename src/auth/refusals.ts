@@ -3,6 +3,7 @@
 // written to key_refusals in one statement per flush; a flood of refusals keeps only the
 // newest RING entries per interval and counts the rest as dropped.
 import type { Store } from '../store/index.ts';
+import { insertRefusals, pruneRefusals, type RefusalRow } from '../store/refusals.ts';
 import type { KeyInfo } from './key-info.ts';
 import { log } from '../core/log.ts';
 
@@ -10,7 +11,7 @@ const RING = 2000;
 /** Rows older than this are deleted now and then: the table is for "recently". */
 const KEEP_DAYS = 30;
 
-interface Refusal { key_id: string; project: string; at: Date; status: number; code: string; route: string }
+type Refusal = RefusalRow;
 
 export class Refusals {
   private ring: Refusal[] = [];
@@ -49,14 +50,9 @@ export class Refusals {
     this.ring = [];
     this.head = 0;
     const prune = ++this.flushes % 600 === 0;
-    this.flushing = this.store
-      .query(
-        `INSERT INTO key_refusals (key_id, project_id, at, status, code, route)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[], $5::text[], $6::text[])`,
-        [batch.map((b) => b.key_id), batch.map((b) => b.project), batch.map((b) => b.at), batch.map((b) => b.status), batch.map((b) => b.code), batch.map((b) => b.route)],
-      )
+    this.flushing = insertRefusals(this.store, batch)
       .then(async () => {
-        if (prune) await this.store.query(`DELETE FROM key_refusals WHERE at < now() - interval '${KEEP_DAYS} days'`);
+        if (prune) await pruneRefusals(this.store, KEEP_DAYS);
       })
       .catch((e) => log.error('refusals_flush', { error: String(e) }))
       .finally(() => { this.flushing = null; });

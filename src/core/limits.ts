@@ -29,6 +29,8 @@ export const MAX_VIA = 25;
 export const ISOCHRONE_LIMITS = { contours: 4, minutes: 120, meters: 100_000 };
 /** Points of one map-matched trace (plan-independent). */
 export const MAX_TRACE_POINTS = 2000;
+/** A fix's GPS accuracy the matcher takes, metres: above it a fix says nothing of the road. */
+export const MAX_TRACE_ACCURACY_M = 1000;
 /** Stops of one trip optimisation (plan-independent). */
 export const MAX_STOPS = 200;
 

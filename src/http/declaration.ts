@@ -35,6 +35,10 @@ export type QueryOf<Q> = Q extends Record<string, QueryParam>
   ? string extends keyof Q ? Record<string, any> // a route not declared through route(): untyped
   : { -readonly [K in keyof Q]: Q[K] extends { required: true } ? ValueOf<Q[K]['schema']> : Defaulted<Q[K]['schema']> extends true ? ValueOf<Q[K]['schema']> : ValueOf<Q[K]['schema']> | undefined }
   : Record<string, never>;
+/** `req.params` of a declaration's path parameters: each named segment, as the string sent. */
+export type ParamsOf<P> = P extends Record<string, QueryParam>
+  ? string extends keyof P ? Record<string, string> : { -readonly [K in keyof P]: string }
+  : Record<string, string>;
 /** `req.body` of a declaration's body schema. */
 export type BodyOf<S> = S extends Schema
   ? S extends { readonly [VALUE]?: [infer V, boolean] } ? (unknown extends V ? (string extends keyof S ? any : Literal<S>) : V) : Literal<S>
@@ -123,6 +127,17 @@ export const B = {
     type: 'object', properties, ...(required.length ? { required } : {}), ...(o.description ? { description: o.description } : {}),
   }),
   arr: <I extends Schema>(items: I, o: { min?: number; max: number }): Typed<ValueOf<I>[]> => ({ type: 'array', items, ...(o.min ? { minItems: o.min } : {}), maxItems: o.max }),
+};
+
+/**
+ * Builders for HTML form bodies (application/x-www-form-urlencoded, read by the server into an
+ * object whose repeated names are lists). Every field is optional and either a string or, for a
+ * name sent more than once (checkboxes), a list of strings: the handler words its own refusals.
+ */
+export const F = {
+  /** A field; `verbatim` keeps surrounding spaces (a password). */
+  field: (o: { verbatim?: boolean } = {}): Typed<string | string[]> => ({ type: ['string', 'array'], items: { type: 'string' }, ...(o.verbatim ? { 'x-verbatim': true } : {}) }),
+  form: <P extends Record<string, Schema>>(fields: P): Typed<ObjectOf<P, never>> => ({ type: 'object', 'x-form': true, properties: fields }),
 };
 
 function range(o: { min?: number; max?: number; default?: number }): Schema {

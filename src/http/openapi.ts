@@ -97,7 +97,7 @@ function operation(r: RouteDef, operationIds: Set<string>, usedErrors: Set<numbe
     tags: [d.tag ?? 'service'],
     security,
     parameters: parameters(d),
-    ...(d.body ? { requestBody: { required: true, content: { 'application/json': { schema: d.body, ...(Object.keys(examplesOf(r, 'body')).length ? { examples: examplesOf(r, 'body') } : {}) } } } } : {}),
+    ...(d.body ? { requestBody: { required: true, content: { [d.body['x-form'] ? 'application/x-www-form-urlencoded' : 'application/json']: { schema: d.body, ...(Object.keys(examplesOf(r, 'body')).length ? { examples: examplesOf(r, 'body') } : {}) } } } } : {}),
     responses,
     ...(r.capabilities?.length ? { 'x-capabilities': r.capabilities } : {}),
   };

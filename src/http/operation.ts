@@ -7,9 +7,11 @@
 // how to coerce it: integer/number → Number, boolean → true/false/1/0, array → split on
 // `x-separator` (default ","), and the string format `latlng` ("LAT,LNG") → [lat, lng]. A value
 // that does not coerce stays a string, so ajv's type check rejects it with the parameter's name.
+// A `oneOf` takes the first branch the value coerces to (order them: integer before boolean, so
+// `1` is a number; an enum before a list, so `all` is the word).
 import Ajv2020Module, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { HttpError, type Req, type RouteDef } from './types.ts';
+import { InvalidRequest, type Req, type RouteDef } from './types.ts';
 import type { Schema, QueryParam } from './declaration.ts';
 import { latlngOf } from '../core/points.ts';
 
@@ -26,7 +28,8 @@ const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsM
 export const ajv: InstanceType<typeof Ajv2020Module.default> = new (Ajv2020 as any)({ allErrors: false, strict: false, useDefaults: true, coerceTypes: false, verbose: true });
 (addFormats as any)(ajv);
 ajv.addFormat('latlng', { type: 'string', validate: (s: string) => latlngOf(s) !== null });
-// x-separator, x-normalise and x-hint are annotations read by this file; with strict off, ajv ignores them.
+// x-separator, x-keep-empty, x-normalise, x-verbatim and x-hint are annotations read by this file (x-form by
+// openapi.ts); with strict off, ajv ignores them.
 // Control characters break logs and CSV exports; NUL and unpaired surrogates cannot be stored at all.
 const BAD_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 ajv.addFormat('text', { type: 'string', validate: (s: string) => !BAD_TEXT.test(s) });
@@ -54,13 +57,30 @@ function coerce(schema: Schema, raw: string): unknown {
     }
     case 'array': {
       const sep = (schema['x-separator'] as string | undefined) ?? ',';
-      const parts = sep === ';' ? v.split(/[;|]/) : v.split(sep);
+      const parts = (sep === ';' ? v.split(/[;|]/) : v.split(sep)).map((p) => p.trim());
       const items = (schema.items ?? { type: 'string' }) as Schema;
-      return parts.map((p) => p.trim()).filter((p) => p !== '').map((p) => coerce(items, p));
+      // A positional list (one element per coordinate) keeps its empty elements, as null.
+      if (schema['x-keep-empty']) return parts.map((p) => (p === '' ? null : coerce(items, p)));
+      return parts.filter((p) => p !== '').map((p) => coerce(items, p));
     }
     default:
+      if (Array.isArray(schema.oneOf)) return coerceOneOf(schema.oneOf as Schema[], v);
       return normalise(schema, v);
   }
+}
+
+/** The first branch that reads the value: a number, a boolean word, a list, a listed word or any string. */
+function coerceOneOf(branches: Schema[], v: string): unknown {
+  for (const b of branches) {
+    const c = coerce(b, v);
+    if (typeof c !== 'string') {
+      // a lenient boolean reads '' as true; only the words themselves choose a boolean branch here
+      if (b.type === 'boolean' && !/^(true|false|yes|no|1|0)$/i.test(v)) continue;
+      return c;
+    }
+    if (Array.isArray(b.enum) ? b.enum.includes(c) : b.type === 'string') return c;
+  }
+  return v;
 }
 
 /**
@@ -92,7 +112,7 @@ function prepare(schema: Schema, data: unknown): void {
       const v = o[k];
       const types = typesOf(ps);
       if (v === null && !types.includes('null')) delete o[k];
-      else if (typeof v === 'string' && types.includes('string')) {
+      else if (typeof v === 'string' && types.includes('string') && !ps['x-verbatim']) {
         const t = normalise(ps, v.trim());
         if (t === '') delete o[k]; else o[k] = t;
       } else stack.push([ps, v]);
@@ -205,6 +225,9 @@ function describeError(e: ErrorObject): { field: string; why: string; missing: b
     case 'type': return { field, why: `must be ${TYPE_NAMES[String(p.type)] ?? `of type ${String(p.type).replace(',', ' or ')}`}`, missing: false };
     case 'minimum': return { field, why: `must be at least ${p.limit}`, missing: false };
     case 'maximum': return { field, why: `must be at most ${p.limit}`, missing: false };
+    case 'exclusiveMinimum': return { field, why: `must be greater than ${p.limit}`, missing: false };
+    case 'exclusiveMaximum': return { field, why: `must be less than ${p.limit}`, missing: false };
+    case 'oneOf': case 'anyOf': return { field, why: `must be ${alternatives(e.schema as Schema[])}`, missing: false };
     case 'maxItems': return { field, why: `may hold at most ${p.limit} items`, missing: false };
     case 'minItems': return { field, why: `must hold at least ${p.limit} item(s)`, missing: false };
     case 'const': return { field, why: `must be ${JSON.stringify(p.allowedValue)}`, missing: false };
@@ -215,15 +238,45 @@ function describeError(e: ErrorObject): { field: string; why: string; missing: b
   }
 }
 
-function reject(kind: 'Parameter' | 'Field', e: ErrorObject, rename?: (f: string) => string): HttpError {
+/** "a whole number, true or false" from the branches of a oneOf. */
+function alternatives(branches: Schema[]): string {
+  const words = branches.flatMap((b): string[] => {
+    if (b.type === 'null') return [];
+    if (b.type === 'boolean') return ['true', 'false'];
+    if (Array.isArray(b.enum)) return (b.enum as unknown[]).filter((x) => x !== '').map((x) => `'${String(x)}'`);
+    if (b.type === 'array') return [`a list, each ${b.items ? alternatives([b.items as Schema]) : 'a value'}`];
+    if (Array.isArray(b.oneOf)) return [alternatives(b.oneOf as Schema[])];
+    return [TYPE_NAMES[String(b.type)] ?? String(b.type)];
+  });
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words.at(-1)}` : words[0] ?? 'valid';
+}
+
+/** A oneOf that only admits null beside one schema: its failures are that schema's. */
+const nullable = (e: ErrorObject) => {
+  const bs = e.schema as Schema[];
+  return bs.length === 2 && bs.some((b) => b.type === 'null');
+};
+
+/**
+ * ajv reports a failed oneOf after the failures of each branch; the oneOf names the choice, so it
+ * is the one reported (a branch's own "must be a whole number" would mislead), unless it only
+ * makes a value nullable, whose other branch says best what is wrong.
+ */
+function firstError(errors: ErrorObject[]): ErrorObject {
+  const choice = errors.find((e) => (e.keyword === 'oneOf' || e.keyword === 'anyOf') && !nullable(e) && errors[0].instancePath.startsWith(e.instancePath));
+  return choice ?? errors[0];
+}
+
+function reject(kind: 'Parameter' | 'Field', part: InvalidRequest['part'], errors: ErrorObject[], rename?: (f: string) => string): InvalidRequest {
+  const e = firstError(errors);
   const d = describeError(e);
   const field = rename ? rename(d.field) : d.field;
-  return new HttpError(400, d.missing ? 'missing_parameter' : 'invalid_parameter', `${kind} '${field}' ${d.why}.`);
+  return new InvalidRequest(d.missing ? 'missing_parameter' : 'invalid_parameter', `${kind} '${field}' ${d.why}.`, part, field, e.keyword);
 }
 
 /**
  * Validates a request against its route's declaration and fills `req.q` (and `req.body`, with
- * defaults). Throws HttpError 400 naming the parameter or field as the client spelled it.
+ * defaults). Throws InvalidRequest (a 400) naming the parameter or field as the client spelled it.
  */
 export function validateRequest(r: RouteDef, req: Req): void {
   const c = compiled.get(r);
@@ -232,10 +285,10 @@ export function validateRequest(r: RouteDef, req: Req): void {
   // A path segment names a resource: control characters or a lone surrogate in one never match
   // anything, and PostgreSQL refuses NUL in text — answered 400 before any lookup.
   for (const [k, v] of Object.entries(req.params)) {
-    if (BAD_TEXT.test(v)) throw new HttpError(400, 'invalid_parameter', `Parameter '${k}' contains control characters or unpaired UTF-16 surrogates.`);
+    if (BAD_TEXT.test(v)) throw new InvalidRequest('invalid_parameter', `Parameter '${k}' contains control characters or unpaired UTF-16 surrogates.`, 'path', k, 'format');
   }
   if (c.params) {
-    if (!c.params(req.params)) throw reject('Parameter', c.params.errors![0]);
+    if (!c.params(req.params)) throw reject('Parameter', 'path', c.params.errors!);
   }
   if (c.query) {
     const q: Record<string, unknown> = {};
@@ -244,7 +297,7 @@ export function validateRequest(r: RouteDef, req: Req): void {
       const v = req.query.get(pair);
       if (v === null || v.trim() === '') continue;
       const ll = latlngOf(v);
-      if (!ll) throw new HttpError(400, 'invalid_parameter', `Parameter '${pair}' must be 'LAT,LNG' in decimal degrees (latitude -90..90, longitude -180..180).`);
+      if (!ll) throw new InvalidRequest('invalid_parameter', `Parameter '${pair}' must be 'LAT,LNG' in decimal degrees (latitude -90..90, longitude -180..180).`, 'query', pair, 'format');
       q[a] = ll[0]; q[b] = ll[1];
       spelled.set(a, pair); spelled.set(b, pair);
     }
@@ -258,7 +311,7 @@ export function validateRequest(r: RouteDef, req: Req): void {
       q[key] = coerce(p.schema, raw);
       spelled.set(key, name);
     }
-    if (!c.query(q)) throw reject('Parameter', c.query.errors![0], (f) => {
+    if (!c.query(q)) throw reject('Parameter', 'query', c.query.errors!, (f) => {
       const head = f.split(/[.[]/)[0];
       return (spelled.get(head) ?? head) + f.slice(head.length);
     });
@@ -266,14 +319,14 @@ export function validateRequest(r: RouteDef, req: Req): void {
     req.q = q;
   }
   if (c.body) {
-    if (req.body === undefined) throw new HttpError(400, 'missing_parameter', 'A JSON body is required (Content-Type: application/json).');
+    if (req.body === undefined) throw new InvalidRequest('missing_parameter', 'A JSON body is required (Content-Type: application/json).', 'body', '', 'required');
     const lone = loneSurrogate(req.body);
-    if (lone !== null) throw new HttpError(400, 'invalid_parameter', lone ? `Field '${lone}' contains an unpaired UTF-16 surrogate.` : 'The request body contains an unpaired UTF-16 surrogate.');
+    if (lone !== null) throw new InvalidRequest('invalid_parameter', lone ? `Field '${lone}' contains an unpaired UTF-16 surrogate.` : 'The request body contains an unpaired UTF-16 surrogate.', 'body', lone, 'format');
     prepare(d.body!, req.body);
     if (!c.body(req.body)) {
       const e = c.body.errors![0];
-      if (e.instancePath === '' && e.keyword === 'type') throw new HttpError(400, 'invalid_parameter', `The request body must be a JSON ${(e.params as { type: string }).type}.`);
-      throw reject('Field', e);
+      if (e.instancePath === '' && e.keyword === 'type') throw new InvalidRequest('invalid_parameter', `The request body must be a JSON ${(e.params as { type: string }).type}.`, 'body', '', 'type');
+      throw reject('Field', 'body', c.body.errors!);
     }
   }
 }

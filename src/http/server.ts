@@ -6,7 +6,7 @@ import { ATTRIBUTION_HEADER, withAttribution } from '../core/attribution.ts';
 import { Router, normalisePath, displayPath, isCanonical } from './router.ts';
 import { Metrics } from './metrics.ts';
 import { httpErrorOf } from './domain-errors.ts';
-import { HttpError, type AppContext, type KeyInfo, type Method, type Reply, type Req, type RouteDef } from './types.ts';
+import { HttpError, InvalidRequest, type AppContext, type KeyInfo, type Method, type Reply, type Req, type RouteDef } from './types.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { Quota } from '../auth/quota.ts';
 import { RequestLog } from './request-log.ts';
@@ -296,7 +296,8 @@ export class HttpServer {
       reply = await this.handle(req, route, body);
     } catch (thrown) {
       const e = httpErrorOf(thrown) ?? thrown;
-      if (e instanceof HttpError) reply = routeError(route, e.status, e.code, e.message, e.headers);
+      if (e instanceof InvalidRequest && route.invalidBody) reply = { status: 400, json: route.invalidBody(e) };
+      else if (e instanceof HttpError) reply = routeError(route, e.status, e.code, e.message, e.headers);
       else if (e instanceof Overloaded) {
         this.d.quota.rejections.overloaded++;
         reply = routeError(route, 503, 'overloaded', 'The server is at capacity and could not answer in time; retry after the number of seconds in Retry-After.',
@@ -342,8 +343,9 @@ export class HttpServer {
     }
     if (body) {
       const text = await body;
-      if (text.trim() !== '' && (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
-        req.body = formBody(text); // HTML forms (the dashboard); JSON schemas still validate the result
+      if ((req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
+        // HTML forms (the dashboard), an empty one included; their declared schemas validate the result
+        req.body = formBody(text);
       } else if (text.trim() !== '') {
         if (tooDeep(text)) throw new HttpError(400, 'invalid_json', `Request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`);
         try { req.body = JSON.parse(text); } catch (e) {

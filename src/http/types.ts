@@ -7,20 +7,20 @@ import type { Store } from '../store/index.ts';
 import type { Config } from '../core/config.ts';
 import type { Quota } from '../auth/quota.ts';
 import type { Metrics } from './metrics.ts';
-import type { BodyOf, Declaration, QueryOf } from './declaration.ts';
+import type { BodyOf, Declaration, ParamsOf, QueryOf } from './declaration.ts';
 import type { KeyInfo } from '../auth/key-info.ts';
 
 export type { KeyInfo };
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** A request; Q and B are the query and body types its declaration gives (QueryOf, BodyOf). */
-export interface Req<Q = Record<string, any>, B = any> {
+/** A request; Q, B and P are the query, body and path types its declaration gives (QueryOf, BodyOf, ParamsOf). */
+export interface Req<Q = Record<string, any>, B = any, P = Record<string, string>> {
   method: Method;
   /** Path below the version prefix, e.g. "/route". */
   path: string;
   /** Named path segments, e.g. { id } for "/places/:id". */
-  params: Record<string, string>;
+  params: P;
   query: URLSearchParams;
   /** Lower-cased header names. */
   headers: Record<string, string>;
@@ -73,7 +73,7 @@ export interface RouteDef<D extends Declaration = Declaration> {
   note?: string;
   /** Why the capability is off when ready() is false (e.g. which part is missing), for the capability document. */
   offNote?: (ctx: AppContext) => string;
-  handler: (req: Req<QueryOf<D['query']>, BodyOf<D['body']>>, ctx: AppContext) => Promise<Reply> | Reply;
+  handler: (req: Req<QueryOf<D['query']>, BodyOf<D['body']>, ParamsOf<D['params']>>, ctx: AppContext) => Promise<Reply> | Reply;
   /**
    * Also accept the key as `?key=` (compat layers, tiles, SDK and other browser-loaded URLs whose
    * clients cannot set headers). The request log records the path only, so the key is never logged.
@@ -84,6 +84,12 @@ export interface RouteDef<D extends Declaration = Declaration> {
    * routes that speak another platform's envelope. The HTTP status and headers stay ours (SPEC §7).
    */
   errorBody?: (status: number, code: string, message: string) => Record<string, unknown>;
+  /**
+   * The body of the 400 answered when the request does not match the declaration, for layers whose
+   * clients expect another platform's validation answer (OSRM's `{code, message}`). Takes precedence
+   * over errorBody for these errors only; auth and quota errors keep errorBody or ours.
+   */
+  invalidBody?: (e: InvalidRequest) => Record<string, unknown>;
   /** The declaration: schemas for path, query and body, responses and examples (operation.ts). Validated before the handler. */
   decl: D;
 }
@@ -101,5 +107,26 @@ export class HttpError extends Error {
   constructor(public status: number, public code: string, message: string, public headers?: Record<string, string>) {
     super(message);
     this.name = 'HttpError';
+  }
+}
+
+/**
+ * A request that does not match its route's declaration (operation.ts): a 400 that also says which
+ * part and field failed and the JSON Schema keyword that refused it, so a compat layer can answer
+ * in its platform's terms (RouteDef.invalidBody).
+ */
+export class InvalidRequest extends HttpError {
+  constructor(
+    code: 'invalid_parameter' | 'missing_parameter',
+    message: string,
+    /** Where the value was: a path segment, the query string or the JSON body. */
+    readonly part: 'path' | 'query' | 'body',
+    /** The field as the client spelled it (`radiuses[2]`), '' for the body as a whole. */
+    readonly field: string,
+    /** The schema keyword that refused it (type, enum, minimum, maxItems, required, format…). */
+    readonly keyword: string,
+  ) {
+    super(400, code, message);
+    this.name = 'InvalidRequest';
   }
 }

@@ -19,3 +19,8 @@ export async function sessionByHash(q: Db, idHash: string): Promise<{ csrf: stri
 export async function deleteSession(q: Db, idHash: string): Promise<void> {
   await q.query('DELETE FROM sessions WHERE id_hash = $1', [idHash]);
 }
+
+/** Ends every session of an account (after its password changed). */
+export async function deleteSessionsOfEmail(q: Db, email: string): Promise<void> {
+  await q.query('DELETE FROM sessions WHERE account_id = (SELECT id FROM accounts WHERE email = $1)', [email]);
+}

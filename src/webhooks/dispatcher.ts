@@ -7,6 +7,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Store } from '../store/index.ts';
+import { claimDeliveries, nextDueMs, settleDelivery, type ClaimedRow } from '../store/webhooks.ts';
 import { log } from '../core/log.ts';
 import { SIGNATURE_HEADER, signatureHeader } from './sign.ts';
 import { publicOnlyLookup } from '../net/public-address.ts';
@@ -25,10 +26,7 @@ export interface DispatcherOptions {
   pollMs?: number;
 }
 
-interface Claimed {
-  id: string; attempts: number; event_id: string; type: string; body: string;
-  url: string; secret: string; live: boolean;
-}
+type Claimed = ClaimedRow;
 
 export interface AttemptResult { status: number | null; error: string | null; ms: number; response: string | null }
 
@@ -77,31 +75,18 @@ export class Dispatcher {
       if (batch.length < BATCH) break;
     }
     // A retry due before the next poll: wake for it.
-    const r = await this.store.query(
-      `SELECT extract(epoch FROM (min(next_attempt_at) - now())) * 1000 AS ms FROM webhook_deliveries WHERE status = 'pending' AND lease_until IS NULL`);
-    const ms = r.rows[0]?.ms;
-    if (ms !== null && ms !== undefined && Number(ms) < (this.o.pollMs ?? 1000) && !this.stopped) {
+    const ms = await nextDueMs(this.store);
+    if (ms !== null && ms < (this.o.pollMs ?? 1000) && !this.stopped) {
       if (this.soon) clearTimeout(this.soon);
-      this.soon = setTimeout(() => this.wake(), Math.max(5, Number(ms) + 5));
+      this.soon = setTimeout(() => this.wake(), Math.max(5, ms + 5));
       this.soon.unref();
     }
   }
 
   private async claim(): Promise<Claimed[]> {
     const lease = `${Math.ceil(this.o.timeoutMs / 1000) + 5} seconds`;
-    const r = await this.store.query(
-      `UPDATE webhook_deliveries d SET lease_until = now() + $1::interval, attempts = d.attempts + 1
-       FROM (SELECT id FROM webhook_deliveries
-             WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
-             ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED) s,
-            webhook_events e, webhook_endpoints w
-       WHERE d.id = s.id AND e.id = d.event_id AND w.id = d.endpoint_id
-       RETURNING d.id::text AS id, d.attempts, e.id AS event_id, e.type, e.payload AS body, w.url, w.secret,
-                 NOT e.sandbox AS live, (w.enabled AND w.deleted_at IS NULL) AS active`,
-      [lease, BATCH],
-    );
     const out: Claimed[] = [];
-    for (const row of r.rows) {
+    for (const row of await claimDeliveries(this.store, lease, BATCH)) {
       if (row.active) out.push(row);
       else await this.settle(row, { status: null, error: 'endpoint disabled or deleted', ms: 0, response: null }, true);
     }
@@ -119,20 +104,7 @@ export class Dispatcher {
     const last = giveUp || d.attempts >= MAX_ATTEMPTS;
     const waitS = RETRY_SCHEDULE_S[Math.min(d.attempts, RETRY_SCHEDULE_S.length) - 1] * this.o.backoffScale;
     const jitter = 1 + Math.random() * 0.1;
-    await this.store.tx(async (c) => {
-      await c.query(
-        `INSERT INTO webhook_attempts (delivery_id, attempt, status_code, error, duration_ms, response) VALUES ($1, $2, $3, $4, $5, $6)`,
-        [d.id, d.attempts, r.status, r.error, Math.round(r.ms), r.response],
-      );
-      await c.query(
-        `UPDATE webhook_deliveries SET lease_until = NULL, last_status = $2::int, last_error = $3::text,
-           status = CASE WHEN $4::boolean THEN 'delivered' WHEN $5::boolean THEN 'failed' ELSE 'pending' END,
-           delivered_at = CASE WHEN $4::boolean THEN now() ELSE NULL END,
-           next_attempt_at = CASE WHEN $4::boolean OR $5::boolean THEN next_attempt_at ELSE now() + make_interval(secs => $6::float8) END
-         WHERE id = $1`,
-        [d.id, r.status, r.error, ok, !ok && last, waitS * jitter],
-      );
-    });
+    await this.store.tx((c) => settleDelivery(c, { id: d.id, attempt: d.attempts }, r, { delivered: ok, failed: !ok && last, retryS: waitS * jitter }));
     if (ok) this.sent++;
     else if (last) this.failed++;
   }

@@ -1,7 +1,8 @@
 // Handlers read req.q and req.body typed from their declarations (QueryOf, BodyOf): these checks
 // run in `tsc --noEmit` (CI's first step), so a builder or a rule that loses a type fails the build.
 import { describe, it, expectTypeOf } from 'vitest';
-import { B, Q, type BodyOf, type QueryOf } from '../../src/http/declaration.ts';
+import { B, F, Q, type BodyOf, type ParamsOf, type QueryOf } from '../../src/http/declaration.ts';
+import type { NEAREST, ROUTE, TABLE } from '../../src/api/osrm/options.ts';
 import { route, type Req } from '../../src/http/types.ts';
 import { POINT } from '../../src/core/points.ts';
 
@@ -38,5 +39,17 @@ describe('declared types', () => {
         return { json: {} };
       },
     });
+  });
+
+  it('path segments, form fields and choices have the types their declarations give', () => {
+    expectTypeOf<ParamsOf<{ profile: { schema: ReturnType<typeof Q.str> }; coordinates: { schema: ReturnType<typeof Q.str> } }>>().toEqualTypeOf<{ profile: string; coordinates: string }>();
+    const login = F.form({ email: F.field(), password: F.field({ verbatim: true }) });
+    expectTypeOf<Flat<BodyOf<typeof login>>>().toEqualTypeOf<{ email?: string | string[]; password?: string | string[] }>();
+    type Route = QueryOf<typeof ROUTE>;
+    expectTypeOf<Route['alternatives']>().toEqualTypeOf<number | boolean | undefined>();
+    expectTypeOf<Route['steps']>().toEqualTypeOf<boolean>();
+    expectTypeOf<Route['radiuses']>().toEqualTypeOf<(number | 'unlimited' | null)[] | undefined>();
+    expectTypeOf<QueryOf<typeof TABLE>['sources']>().toEqualTypeOf<'all' | number[] | undefined>();
+    expectTypeOf<QueryOf<typeof NEAREST>['number']>().toEqualTypeOf<number>();
   });
 });

@@ -133,3 +133,31 @@ describe('latlngOf', () => {
     for (const bad of ['90.0001,0', '-90.5,0', '0,180.1', '0,-181', '1', '1,2,3', 'a,b', '1e1,2', '', '1,']) expect(latlngOf(bad), bad).toBeNull();
   });
 });
+
+describe('choices and positional lists', () => {
+  const CHOICE_ROUTE = route({
+    query: {
+      alt: { schema: { oneOf: [{ type: 'integer', minimum: 0 }, { type: 'boolean' }] } },
+      idx: { schema: { oneOf: [{ type: 'string', enum: ['all'] }, { type: 'array', 'x-separator': ';', items: { type: 'integer', minimum: 0 } }] } },
+      per: { schema: { type: 'array', 'x-separator': ';', 'x-keep-empty': true, items: { oneOf: [{ type: 'number', maximum: 50 }, { type: 'null' }] } } },
+    },
+  });
+  beforeAll(() => compileRoutes([CHOICE_ROUTE]));
+
+  it('a oneOf takes the first branch the value reads as; a positional list keeps its empty elements as null', () => {
+    const r = req('alt=1&idx=0;2&per=5;;7');
+    validateRequest(CHOICE_ROUTE, r);
+    expect(r.q).toEqual({ alt: 1, idx: [0, 2], per: [5, null, 7] });
+    const w = req('alt=true&idx=all');
+    validateRequest(CHOICE_ROUTE, w);
+    expect(w.q).toEqual({ alt: true, idx: 'all' });
+  });
+
+  it('a refusal names the choice, and says where and by which keyword', () => {
+    const e = fails(CHOICE_ROUTE, req('alt=maybe'));
+    expect(e.message).toBe("Parameter 'alt' must be a whole number, true or false.");
+    expect(e).toMatchObject({ part: 'query', field: 'alt', keyword: 'oneOf' });
+    // a nullable item is refused for what its other branch says
+    expect(fails(CHOICE_ROUTE, req('per=1;99'))).toMatchObject({ message: "Parameter 'per[1]' must be at most 50.", field: 'per[1]', keyword: 'maximum' });
+  });
+});

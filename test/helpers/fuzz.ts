@@ -17,7 +17,7 @@ export interface FuzzRequest {
   body?: string;
   /** Which operation and how the request was made, for failure messages. */
   label: string;
-  /** The operation answers errors in its own shape (compat layers: RouteDef.errorBody). */
+  /** The operation answers errors in its own shape (compat layers: RouteDef.errorBody, or invalidBody for refused requests). */
   ownErrors?: boolean;
   /** Statuses the declaration answers with something other than JSON (a dashboard's HTML error page). */
   notJson?: number[];
@@ -205,7 +205,7 @@ export function operationRequests(r: RouteDef, userKey: string | null, adminToke
     if (type) headers['content-type'] = type;
     if (key && g.auth === 'header') headers.authorization = `Bearer ${key}`;
     if (key && g.auth === 'query') path += `${path.includes('?') ? '&' : '?'}key=${encodeURIComponent(key)}`;
-    return { method: r.method, path, headers, ...(b !== undefined ? { body: b } : {}), label: `${r.method} ${r.path} [${g.mode}]`, ...(r.errorBody ? { ownErrors: true } : {}), ...(notJson.length ? { notJson } : {}) };
+    return { method: r.method, path, headers, ...(b !== undefined ? { body: b } : {}), label: `${r.method} ${r.path} [${g.mode}]`, ...(r.errorBody || r.invalidBody ? { ownErrors: true } : {}), ...(notJson.length ? { notJson } : {}) };
   });
 }
 

@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { buildRoadExtract } from '../../graph-build/roads.ts';
 import { SHARED_DATA } from './helpers.ts';
 import { ajv } from '../../src/http/operation.ts';
-import { OSRM_SCHEMAS, parseCoordinates } from '../../src/api/osrm.ts';
+import { OSRM_SCHEMAS, parseCoordinates } from '../../src/api/osrm/index.ts';
 import { haversine } from '../../src/core/geometry.ts';
 
 const valid = {
@@ -217,6 +217,65 @@ describe('OSRM-compatible API under /osrm/', () => {
     expect(h.status).toBe(200);
     const poly = polyline.encode([[5.55, -0.205], [5.556, -0.18]], 5);
     expect((await osrm(`route/v1/driving/polyline(${encodeURIComponent(poly)})`)).body.code).toBe('Ok');
+  });
+
+  it('options are validated by their declared types and refused as osrm-routed refuses them', async () => {
+    // codes as osrm-routed v26.4.1 answers the same requests: its grammar refuses a malformed value
+    // (InvalidQuery), its parameter check a value out of range (InvalidOptions), a limit (TooBig)
+    const TABLE = 'table/v1/driving/' + ACCRA;
+    for (const [path, code] of [
+      [`route/v1/driving/${ACCRA}?steps=foo`, 'InvalidQuery'],
+      [`route/v1/driving/${ACCRA}?alternatives=x`, 'InvalidQuery'],
+      [`route/v1/driving/${ACCRA}?annotations=foo`, 'InvalidQuery'],
+      [`route/v1/driving/${ACCRA}?bearings=10;`, 'InvalidQuery'],
+      [`route/v1/driving/${ACCRA}?approaches=curb;foo`, 'InvalidQuery'],
+      [`route/v1/driving/${ACCRA}?radiuses=10;x`, 'InvalidQuery'],
+      [`match/v1/driving/${ACCRA}?timestamps=5;`, 'InvalidQuery'],
+      [`${TABLE}?fallback_speed=x`, 'InvalidQuery'],
+      [`${TABLE}?fallback_speed=0`, 'InvalidOptions'],
+      [`${TABLE}?scale_factor=-1`, 'InvalidOptions'],
+      [`${TABLE}?sources=all;1`, 'InvalidQuery'],
+      ['nearest/v1/driving/-0.2,5.56?number=0', 'InvalidOptions'],
+      ['nearest/v1/driving/-0.2,5.56?number=1000', 'TooBig'],
+    ] as const) {
+      const { status, body } = await osrm(path);
+      expect(status, path).toBe(400);
+      check('error', body);
+      expect(body.code, path).toBe(code);
+      expect(body.error, path).toBeUndefined();
+      if (process.env.OSRM_VERBOSE) console.log(path, JSON.stringify(body));
+      expect(body.message, path).toMatch(/'(steps|alternatives|annotations|bearings|approaches|radiuses|timestamps|fallback_speed|scale_factor|sources|number)/);
+    }
+    // the declared types read what OSRM clients send
+    const two = (await osrm(`route/v1/driving/${ACCRA}?alternatives=2&steps=true&radiuses=unlimited;500&approaches=;curb&bearings=90,20;`)).body;
+    expect(two.code).toBe('Ok');
+    expect(two.routes.length).toBeGreaterThanOrEqual(2);
+    expect((await osrm(`route/v1/driving/${ACCRA}?alternatives=true`)).body.routes).toHaveLength(2);
+    expect((await osrm(`route/v1/driving/${ACCRA}?alternatives=false`)).body.routes).toHaveLength(1);
+    expect((await osrm(`route/v1/driving/${ACCRA}?skip_waypoints=true`)).body.waypoints).toBeUndefined();
+    expect((await osrm(`route/v1/driving/${ACCRA}?annotations=distance,speed&overview=full`)).body.routes[0].legs[0].annotation).toEqual(expect.objectContaining({ distance: expect.any(Array), speed: expect.any(Array) }));
+    expect((await osrm(`${TABLE}?sources=1&destinations=all`)).body.durations).toHaveLength(1);
+  });
+
+  it('the OpenAPI document shows the OSRM options with their real types', async () => {
+    const doc = await (await s.get('/api/v1/openapi.json')).json() as any;
+    const query = (service: string) => Object.fromEntries(
+      doc.paths[`/osrm/${service}/v1/{profile}/{coordinates}`].get.parameters.filter((p: any) => p.in === 'query').map((p: any) => [p.name, p.schema]),
+    );
+    const route = query('route');
+    expect(route.steps).toMatchObject({ type: 'boolean', default: false });
+    expect(route.geometries).toMatchObject({ type: 'string', enum: ['polyline', 'polyline6', 'geojson'], default: 'polyline' });
+    expect(route.alternatives.oneOf.map((b: any) => b.type)).toEqual(['integer', 'boolean']);
+    expect(route.annotations.oneOf.map((b: any) => b.type)).toEqual(['boolean', 'array']);
+    expect(route.radiuses).toMatchObject({ type: 'array', items: { oneOf: [{ oneOf: [{ type: 'number', minimum: 0 }, { enum: ['unlimited'] }] }, { type: 'null' }] } });
+    expect(route.skip_waypoints.type).toBe('boolean');
+    const table = query('table');
+    expect(table.fallback_speed).toMatchObject({ type: 'number', exclusiveMinimum: 0 });
+    expect(table.scale_factor).toMatchObject({ type: 'number', default: 1 });
+    expect(table.sources.oneOf[1]).toMatchObject({ type: 'array', items: { type: 'integer', minimum: 0 } });
+    expect(query('trip').roundtrip).toMatchObject({ type: 'boolean', default: true });
+    expect(query('match').timestamps).toMatchObject({ type: 'array', items: { type: 'integer', minimum: 0 } });
+    expect(query('nearest').number).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 1 });
   });
 
   it('parses OSRM coordinate strings', () => {

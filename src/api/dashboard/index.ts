@@ -7,10 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HttpError, type AppContext, type Reply, type Req, type RouteDef } from '../../http/types.ts';
+import { HttpError, route, type AppContext, type Reply, type Req, type RouteDef } from '../../http/types.ts';
 import { httpErrorOf } from '../../http/domain-errors.ts';
-import type { Declaration } from '../../http/declaration.ts';
-import { Q } from '../../http/declaration.ts';
+import type { BodyOf, Declaration, Schema } from '../../http/declaration.ts';
+import { F, Q } from '../../http/declaration.ts';
 import { createKey, revokeKey, BROWSER_SCOPES } from '../../auth/keys.ts';
 import { SCOPES, DEFAULT_SCOPES, PLANS, type Plan } from '../../auth/scopes.ts';
 import { createAccount, login, findAccount, projectsOf, isMember, addMember } from '../../auth/accounts.ts';
@@ -37,14 +37,33 @@ const actor = (s: Session) => `account:${s.account.email}`;
 
 const HTML_200 = { description: 'An HTML page', contentType: 'text/html' };
 const SEE_OTHER = { description: 'Redirect (to the sign-in page without a session, or after a form)' };
-function decl(summary: string, o: { params?: Record<string, string>; post?: boolean; query?: Declaration['query'] } = {}): Declaration {
+/** The forms' bodies: every one carries the session's (or the pre-sign-in) CSRF token. */
+const form = <P extends Record<string, Schema>>(fields: P) => F.form({ _csrf: F.field(), ...fields });
+const FORMS = {
+  csrf: form({}),
+  account: form({ email: F.field(), password: F.field({ verbatim: true }) }),
+  project: form({ name: F.field() }),
+  key: form({ name: F.field(), type: F.field(), scopes: F.field(), origins: F.field() }),
+  rename: form({ name: F.field() }),
+  member: form({ email: F.field() }),
+  webhook: form({ url: F.field(), mode: F.field(), events: F.field(), description: F.field() }),
+  replay: form({ event_id: F.field() }),
+};
+
+/** A page (GET) or, with a form, an HTML form POST; the form's fields type the handler's req.body. */
+function decl<const B extends Schema | undefined = undefined>(summary: string, o: { params?: Record<string, string>; form?: B; query?: Declaration['query'] } = {}): Declaration & { body: B } {
+  const post = o.form !== undefined;
   return {
     summary, tag: 'dashboard',
-    description: o.post ? 'HTML form POST (application/x-www-form-urlencoded) with the `_csrf` field of the signed-in session; answers 303.' : 'Server-rendered HTML; needs the dashboard session cookie (else 303 to /dashboard/login).',
+    body: o.form as B,
+    description: post ? 'HTML form POST (application/x-www-form-urlencoded) with the `_csrf` field of the signed-in session; answers 303.' : 'Server-rendered HTML; needs the dashboard session cookie (else 303 to /dashboard/login).',
     ...(o.params ? { params: Object.fromEntries(Object.entries(o.params).map(([k, d]) => [k, { schema: Q.str({ maxLength: 100 }), required: true, description: d }])) } : {}),
     ...(o.query ? { query: o.query } : {}),
-    responses: o.post ? { 303: SEE_OTHER, 200: HTML_200, 400: { description: 'Invalid form field (HTML page)', contentType: 'text/html' }, 403: { description: 'CSRF token missing or wrong (HTML page)', contentType: 'text/html' } } : { 200: HTML_200, 303: SEE_OTHER },
-    examples: [{ ...(o.params ? { params: Object.fromEntries(Object.keys(o.params).map((k) => [k, 'example'])) } : {}) }],
+    responses: post ? { 303: SEE_OTHER, 200: HTML_200, 400: { description: 'Invalid form field (HTML page)', contentType: 'text/html' }, 403: { description: 'CSRF token missing or wrong (HTML page)', contentType: 'text/html' } } : { 200: HTML_200, 303: SEE_OTHER },
+    examples: [{
+      ...(o.params ? { params: Object.fromEntries(Object.keys(o.params).map((k) => [k, 'example'])) } : {}),
+      ...(o.form ? { body: Object.fromEntries(Object.keys(o.form.properties as object).map((k) => [k, 'example'])) } : {}),
+    }],
   };
 }
 
@@ -54,11 +73,13 @@ function errorPage(e: HttpError, s: Session | null): Reply {
   { status: e.status, email: s?.account.email, csrf: s?.csrf, headers: e.headers });
 }
 
-type Handler = (req: Req, ctx: AppContext, s: Session) => Promise<Reply> | Reply;
+/** A dashboard request whose body is the form B declares (undefined for pages). */
+type FormReq<B> = Req<Record<string, any>, B>;
+type Handler<B> = (req: FormReq<B>, ctx: AppContext, s: Session) => Promise<Reply> | Reply;
 
 /** Signed-in pages: session (else redirect to sign in), CSRF on POST, HTML errors. */
-function signedIn(fn: Handler) {
-  return async (req: Req, ctx: AppContext): Promise<Reply> => {
+function signedIn<B = undefined>(fn: Handler<B>) {
+  return async (req: FormReq<B>, ctx: AppContext): Promise<Reply> => {
     const s = await loadSession(req, ctx.store);
     if (!s) return redirect('/dashboard/login');
     try {
@@ -74,8 +95,8 @@ function signedIn(fn: Handler) {
 }
 
 /** Project pages: the account must be a member, else the project does not exist for it. */
-function member(fn: (req: Req, ctx: AppContext, s: Session, p: { id: string; plan: Plan; role: string }) => Promise<Reply> | Reply) {
-  return signedIn(async (req, ctx, s) => {
+function member<B = undefined>(fn: (req: FormReq<B>, ctx: AppContext, s: Session, p: { id: string; plan: Plan; role: string }) => Promise<Reply> | Reply) {
+  return signedIn<B>(async (req, ctx, s) => {
     const id = req.params.project;
     const m = PROJECT_RE.test(id) ? await isMember(ctx.store, s.account.id, id) : null;
     if (!m) throw new HttpError(404, 'not_found', `No project '${id.slice(0, 64)}' among yours.`);
@@ -233,11 +254,11 @@ export const routes: RouteDef[] = [
     method: 'GET', path: '//dashboard/login', scope: null, decl: { ...decl('Dashboard sign-in page'), description: 'Sets the pre-sign-in CSRF cookie.' },
     handler: (req, ctx) => authPage(req, ctx, 'login'),
   },
-  {
-    method: 'POST', path: '//dashboard/login', scope: null, decl: { ...decl('Sign in (email, password); throttled per address and locked per account after 5 failures', { post: true }), responses: { 303: SEE_OTHER, 401: HTML_200, 403: HTML_200, 429: HTML_200 } },
+  route({
+    method: 'POST', path: '//dashboard/login', scope: null, decl: { ...decl('Sign in (email, password); throttled per address and locked per account after 5 failures', { form: FORMS.account }), responses: { 303: SEE_OTHER, 401: HTML_200, 403: HTML_200, 429: HTML_200 } },
     handler: async (req, ctx) => {
       try { checkPreCsrf(req); } catch (e) { return authPage(req, ctx, 'login', { error: (e as Error).message, status: 403 }); }
-      const email = str(req.body?.email, 254), password = str(req.body?.password, 200);
+      const email = str(req.body.email, 254), password = str(req.body.password, 200);
       const wait = throttled(req.ip);
       if (wait) return authPage(req, ctx, 'login', { error: `Too many failed sign-ins from your address. Try again in ${Math.ceil(wait / 60)} minutes.`, email, status: 429 });
       const r = await login(ctx.store, email, password);
@@ -248,17 +269,17 @@ export const routes: RouteDef[] = [
       }
       return signedInReply(req, ctx, r.account.id);
     },
-  },
+  }),
   {
     method: 'GET', path: '//dashboard/signup', scope: null, decl: decl('Dashboard sign-up page (when DASHBOARD_SIGNUP is open)'),
     handler: (req, ctx) => (ctx.config.dashboardSignup === 'open' ? authPage(req, ctx, 'signup') : redirect('/dashboard/login')),
   },
-  {
-    method: 'POST', path: '//dashboard/signup', scope: null, decl: decl('Create an account (email, password of 10+ characters) and sign in', { post: true }),
+  route({
+    method: 'POST', path: '//dashboard/signup', scope: null, decl: decl('Create an account (email, password of 10+ characters) and sign in', { form: FORMS.account }),
     handler: async (req, ctx) => {
       if (ctx.config.dashboardSignup !== 'open') return redirect('/dashboard/login');
       try { checkPreCsrf(req); } catch (e) { return authPage(req, ctx, 'signup', { error: (e as Error).message, status: 403 }); }
-      const email = str(req.body?.email, 254), password = str(req.body?.password, 200);
+      const email = str(req.body.email, 254), password = str(req.body.password, 200);
       if (throttled(req.ip)) return authPage(req, ctx, 'signup', { error: 'Too many failed attempts from your address; try again later.', email, status: 429 });
       try {
         const a = await createAccount(ctx.store, email, password);
@@ -268,18 +289,18 @@ export const routes: RouteDef[] = [
         return authPage(req, ctx, 'signup', { error: (e as Error).message, email, status: 400 });
       }
     },
-  },
-  {
-    method: 'POST', path: '//dashboard/logout', scope: null, decl: decl('Sign out (ends the session)', { post: true }),
-    handler: signedIn(async (req, ctx) => {
+  }),
+  route({
+    method: 'POST', path: '//dashboard/logout', scope: null, decl: decl('Sign out (ends the session)', { form: FORMS.csrf }),
+    handler: signedIn<BodyOf<typeof FORMS.csrf>>(async (req, ctx) => {
       await endSession(req, ctx.store);
       return redirect('/dashboard/login', { 'Set-Cookie': cookie(req, ctx, SESSION_COOKIE, '', 0) });
     }),
-  },
-  {
-    method: 'POST', path: '//dashboard/projects', scope: null, decl: decl('Create a project (the account becomes its owner)', { post: true }),
-    handler: signedIn(async (req, ctx, s) => {
-      const id = str(req.body?.name, 64).trim().toLowerCase();
+  }),
+  route({
+    method: 'POST', path: '//dashboard/projects', scope: null, decl: decl('Create a project (the account becomes its owner)', { form: FORMS.project }),
+    handler: signedIn<BodyOf<typeof FORMS.project>>(async (req, ctx, s) => {
+      const id = str(req.body.name, 64).trim().toLowerCase();
       if (!PROJECT_RE.test(id)) throw userError('A project id has 3-64 characters: a-z, 0-9, _ . - (starting with a letter or digit).');
       const created = await ctx.store.tx(async (c) => {
         if (!(await createProject(c, id, NEW_PROJECT_PLAN, s.account.id))) return false;
@@ -289,25 +310,25 @@ export const routes: RouteDef[] = [
       if (!created) throw userError(`The project id '${id}' is taken; choose another.`);
       return redirect(`/dashboard/projects/${id}`);
     }),
-  },
+  }),
   {
     method: 'GET', path: '//dashboard/projects/:project', scope: null, decl: decl('A project: keys, usage chart, refused requests, webhooks, members, audit log', { params: P }),
     handler: member((req, ctx, s, p) => projectPage(req, ctx, s, p)),
   },
-  {
-    method: 'POST', path: '//dashboard/projects/:project/keys', scope: null, decl: decl('Create a key (name, type live|test|browser, scopes, origins for browser keys); the answer shows the secret once', { params: P, post: true }),
-    handler: member(async (req, ctx, s, p) => {
-      const type = str(req.body?.type, 10) || 'live';
+  route({
+    method: 'POST', path: '//dashboard/projects/:project/keys', scope: null, decl: decl('Create a key (name, type live|test|browser, scopes, origins for browser keys); the answer shows the secret once', { params: P, form: FORMS.key }),
+    handler: member<BodyOf<typeof FORMS.key>>(async (req, ctx, s, p) => {
+      const type = str(req.body.type, 10) || 'live';
       if (type !== 'live' && type !== 'test' && type !== 'browser') throw userError("The key type must be 'live', 'test' or 'browser'.");
       const browser = type === 'browser';
       // A browser key holds only the maps and geo scopes: the other ticked boxes do not apply to it.
-      const scopes = list(req.body?.scopes).filter((x) => !browser || BROWSER_SCOPES.includes(x));
-      const origins = browser ? str(req.body?.origins, 2000).split(/[\s,]+/).filter(Boolean) : undefined;
+      const scopes = list(req.body.scopes).filter((x) => !browser || BROWSER_SCOPES.includes(x));
+      const origins = browser ? str(req.body.origins, 2000).split(/[\s,]+/).filter(Boolean) : undefined;
       if (browser && !origins!.length) throw userError('A browser key needs at least one allowed origin, such as https://shop.example.com.');
       if (!scopes.length) throw userError('Choose at least one scope.');
       const bad = scopes.find((x) => !(SCOPES as readonly string[]).includes(x));
       if (bad) throw userError(`Unknown scope '${bad}'.`);
-      const name = str(req.body?.name, 80).trim() || null;
+      const name = str(req.body.name, 80).trim() || null;
       let made;
       try {
         made = await createKey(ctx.store, { project: p.id, plan: p.plan, test: type === 'test', scopes, origins });
@@ -321,11 +342,11 @@ export const routes: RouteDef[] = [
       });
       return projectPage(req, ctx, s, p, secretNotice('New key created', `Your new ${type} key ${name ? `“${name}” ` : ''}(${row.id}) is below.`, key));
     }),
-  },
-  {
-    method: 'POST', path: '//dashboard/projects/:project/keys/:key/rename', scope: null, decl: decl('Rename a key', { params: PK, post: true }),
-    handler: member(async (req, ctx, s, p) => {
-      const name = str(req.body?.name, 80).trim() || null;
+  }),
+  route({
+    method: 'POST', path: '//dashboard/projects/:project/keys/:key/rename', scope: null, decl: decl('Rename a key', { params: PK, form: FORMS.rename }),
+    handler: member<BodyOf<typeof FORMS.rename>>(async (req, ctx, s, p) => {
+      const name = str(req.body.name, 80).trim() || null;
       const done = await ctx.store.tx(async (c) => {
         if (!(await renameKey(c, p.id, req.params.key, name))) return false;
         await audit(c, { project: p.id, actor: actor(s), action: 'key.rename', target: req.params.key, detail: { name }, ip: req.ip });
@@ -334,37 +355,37 @@ export const routes: RouteDef[] = [
       if (!done) throw new HttpError(404, 'not_found', 'No such key in this project.');
       return redirect(`/dashboard/projects/${p.id}`);
     }),
-  },
-  {
-    method: 'POST', path: '//dashboard/projects/:project/keys/:key/revoke', scope: null, decl: decl('Revoke a key (401 for it within about a second)', { params: PK, post: true }),
-    handler: member(async (req, ctx, s, p) => {
+  }),
+  route({
+    method: 'POST', path: '//dashboard/projects/:project/keys/:key/revoke', scope: null, decl: decl('Revoke a key (401 for it within about a second)', { params: PK, form: FORMS.csrf }),
+    handler: member<BodyOf<typeof FORMS.csrf>>(async (req, ctx, s, p) => {
       if (!(await projectHasKey(ctx.store, p.id, req.params.key))) throw new HttpError(404, 'not_found', 'No such key in this project.');
       const r = await revokeKey(ctx.store, req.params.key);
       await audit(ctx.store, { project: p.id, actor: actor(s), action: 'key.revoke', target: req.params.key, detail: { display: r?.display }, ip: req.ip });
       return redirect(`/dashboard/projects/${p.id}`);
     }),
-  },
-  {
-    method: 'POST', path: '//dashboard/projects/:project/members', scope: null, decl: decl('Add an existing account to the project', { params: P, post: true }),
-    handler: member(async (req, ctx, s, p) => {
-      const email = str(req.body?.email, 254);
+  }),
+  route({
+    method: 'POST', path: '//dashboard/projects/:project/members', scope: null, decl: decl('Add an existing account to the project', { params: P, form: FORMS.member }),
+    handler: member<BodyOf<typeof FORMS.member>>(async (req, ctx, s, p) => {
+      const email = str(req.body.email, 254);
       const a = await findAccount(ctx.store, email);
       if (!a) throw userError('No account with that email: ask them to sign up first.');
       await addMember(ctx.store, p.id, a.id, 'member');
       await audit(ctx.store, { project: p.id, actor: actor(s), action: 'member.add', target: a.email, ip: req.ip });
       return redirect(`/dashboard/projects/${p.id}`);
     }),
-  },
-  {
-    method: 'POST', path: '//dashboard/projects/:project/webhooks', scope: null, decl: decl('Add a webhook endpoint (url, mode, events); the answer shows its signing secret once', { params: P, post: true }),
-    handler: member(async (req, ctx, s, p) => {
-      const mode = str(req.body?.mode, 10) || 'live';
+  }),
+  route({
+    method: 'POST', path: '//dashboard/projects/:project/webhooks', scope: null, decl: decl('Add a webhook endpoint (url, mode, events); the answer shows its signing secret once', { params: P, form: FORMS.webhook }),
+    handler: member<BodyOf<typeof FORMS.webhook>>(async (req, ctx, s, p) => {
+      const mode = str(req.body.mode, 10) || 'live';
       if (mode !== 'live' && mode !== 'test') throw userError("The mode must be 'live' or 'test'.");
-      const w = await createEndpoint(ctx.store, { project: p.id, sandbox: mode === 'test' }, { url: str(req.body?.url, 2048), events: list(req.body?.events), description: str(req.body?.description, 200) || null }, actor(s), ctx.config.webhookAllowPrivate, req.ip);
+      const w = await createEndpoint(ctx.store, { project: p.id, sandbox: mode === 'test' }, { url: str(req.body.url, 2048), events: list(req.body.events), description: str(req.body.description, 200) || null }, actor(s), ctx.config.webhookAllowPrivate, req.ip);
       return projectPage(req, ctx, s, p, secretNotice('Webhook endpoint added', `The signing secret of ${w.url} (${w.id}) is below.`, w.secret!,
         html`<p>Verify every delivery's <code>Svc-Signature</code> header with it: see <a href="/docs">the docs</a> (docs/webhooks.md).</p>`));
     }),
-  },
+  }),
   {
     method: 'GET', path: '//dashboard/projects/:project/webhooks/:id', scope: null, decl: decl("A webhook endpoint's event log: deliveries and attempts", { params: PW }),
     handler: member(async (_req, ctx, s, p) => {
@@ -387,33 +408,33 @@ export const routes: RouteDef[] = [
       return page('Webhook', body, { email: s.account.email, csrf: s.csrf });
     }),
   },
-  {
-    method: 'POST', path: '//dashboard/projects/:project/webhooks/:id/toggle', scope: null, decl: decl('Enable or disable a webhook endpoint', { params: PW, post: true }),
-    handler: member(async (req, ctx, s, p) => {
+  route({
+    method: 'POST', path: '//dashboard/projects/:project/webhooks/:id/toggle', scope: null, decl: decl('Enable or disable a webhook endpoint', { params: PW, form: FORMS.csrf }),
+    handler: member<BodyOf<typeof FORMS.csrf>>(async (req, ctx, s, p) => {
       const w = await getEndpoint(ctx.store, p.id, undefined, req.params.id);
       if (!w) throw new HttpError(404, 'not_found', 'No such webhook endpoint in this project.');
       await updateEndpoint(ctx.store, { project: p.id }, w.id, { enabled: !w.enabled }, actor(s), ctx.config.webhookAllowPrivate, req.ip);
       return redirect(`/dashboard/projects/${p.id}/webhooks/${w.id}`);
     }),
-  },
-  {
-    method: 'POST', path: '//dashboard/projects/:project/webhooks/:id/delete', scope: null, decl: decl('Delete a webhook endpoint', { params: PW, post: true }),
-    handler: member(async (req, ctx, s, p) => {
+  }),
+  route({
+    method: 'POST', path: '//dashboard/projects/:project/webhooks/:id/delete', scope: null, decl: decl('Delete a webhook endpoint', { params: PW, form: FORMS.csrf }),
+    handler: member<BodyOf<typeof FORMS.csrf>>(async (req, ctx, s, p) => {
       if (!(await deleteEndpoint(ctx.store, { project: p.id }, req.params.id, actor(s), req.ip))) throw new HttpError(404, 'not_found', 'No such webhook endpoint in this project.');
       return redirect(`/dashboard/projects/${p.id}`);
     }),
-  },
-  {
-    method: 'POST', path: '//dashboard/projects/:project/webhooks/:id/replay', scope: null, decl: decl('Send one event again to a webhook endpoint', { params: PW, post: true }),
-    handler: member(async (req, ctx, s, p) => {
+  }),
+  route({
+    method: 'POST', path: '//dashboard/projects/:project/webhooks/:id/replay', scope: null, decl: decl('Send one event again to a webhook endpoint', { params: PW, form: FORMS.replay }),
+    handler: member<BodyOf<typeof FORMS.replay>>(async (req, ctx, s, p) => {
       const w = await getEndpoint(ctx.store, p.id, undefined, req.params.id);
       if (!w) throw new HttpError(404, 'not_found', 'No such webhook endpoint in this project.');
-      const n = await replay(ctx.store, w, { event_id: str(req.body?.event_id, 64) }, actor(s), req.ip);
+      const n = await replay(ctx.store, w, { event_id: str(req.body.event_id, 64) }, actor(s), req.ip);
       if (!n) throw new HttpError(404, 'not_found', 'No such event for this endpoint.');
       ctx.webhooks?.wake();
       return redirect(`/dashboard/projects/${p.id}/webhooks/${w.id}`);
     }),
-  },
+  }),
   {
     method: 'GET', path: '//dashboard/assets/:file', scope: null,
     decl: { summary: 'Dashboard stylesheet and script', tag: 'dashboard', params: { file: { schema: Q.enum(['dashboard.css', 'dashboard.js']), required: true } },

@@ -3,6 +3,7 @@
 // request with a 400 naming it ("pings[17].lat"), so a retry never half-applies.
 import { HttpError, type RouteDef, type Req, type Reply, type AppContext, route } from '../../http/types.ts';
 import { ATTRIBUTION } from '../../core/attribution.ts';
+import { MAX_TRACE_ACCURACY_M, MAX_TRACE_POINTS } from '../../core/limits.ts';
 import { B, Q, type Schema } from '../../http/declaration.ts';
 import { owner } from './owner.ts';
 import { F, time, invalid, measured, DEVICE_PATTERN, DEVICE_HINT, type Obj } from './validate.ts';
@@ -14,7 +15,7 @@ import type { Store } from '../../store/index.ts';
 export const MAX_BATCH = 1000;
 const MAX_TRAIL = 10_000;
 /** Pings one ?matched=1 read matches (the matcher's per-request limit). */
-const MAX_MATCH_POINTS = 2000;
+const MAX_MATCH_POINTS = MAX_TRACE_POINTS;
 /** Fastest plausible ground speed: 150 m/s (540 km/h) covers everything that drives or flies low. */
 const MAX_SPEED = 150;
 
@@ -190,7 +191,7 @@ async function matchedTrail(req: Req, ctx: AppContext, o: ReturnType<typeof owne
   if (pts.length < 2) return { json: { device, page, matched: null, note: 'Fewer than two pings in the range: nothing to match.' } };
   const reply = await ctx.pool.run('route_match', {
     mode,
-    points: pts.map((p) => ({ lat: p.lat, lng: p.lng, ts: Date.parse(p.ts) / 1000, ...(p.accuracy_m ? { accuracy_m: Math.min(1000, p.accuracy_m) } : {}) })),
+    points: pts.map((p) => ({ lat: p.lat, lng: p.lng, ts: Date.parse(p.ts) / 1000, ...(p.accuracy_m ? { accuracy_m: Math.min(MAX_TRACE_ACCURACY_M, p.accuracy_m) } : {}) })),
   }, o.sandbox);
   if (reply.status !== 200) return { task: reply };
   const head = Buffer.from(`{"device":${JSON.stringify(device)},"page":${JSON.stringify(page)},`);

@@ -122,7 +122,8 @@ export interface PickupRoad {
 }
 export interface PickupReply { extract: string; driving_side: 'left' | 'right'; points: PickupRoad[] }
 
-export interface IsochroneArgs { from: LatLng; minutes?: number[]; meters?: number[]; mode?: string; radius?: number }
+/** Contours in minutes or in metres, never both; their count and range are ISOCHRONE_LIMITS' (src/core/limits.ts), checked before. */
+export type IsochroneArgs = { from: LatLng; mode?: string; radius?: number } & ({ minutes: number[]; meters?: undefined } | { meters: number[]; minutes?: undefined });
 export interface IsochroneReply {
   type: 'FeatureCollection';
   features: { type: 'Feature'; geometry: { type: 'MultiPolygon'; coordinates: number[][][][] }; properties: Record<string, unknown> }[];
@@ -133,7 +134,9 @@ export interface IsochroneReply {
   extract: string;
 }
 
+/** A fix: ts in unix seconds, accuracy_m in (0, MAX_TRACE_ACCURACY_M]. */
 export interface TracePoint { lat: number; lng: number; ts?: number; accuracy_m?: number }
+/** 2 to MAX_TRACE_POINTS fixes (src/core/limits.ts), checked before. */
 export interface MatchArgs { points: TracePoint[]; mode?: string }
 export interface MatchReply {
   matchings: { geometry: { type: 'LineString'; coordinates: [number, number][] }; distance_m: number; duration_s: number; confidence: number; from: number; to: number; points: number }[];

@@ -1,7 +1,7 @@
 // Task `route_isochrone`: the area reachable from a point within given times (or distances).
 //
-//   args: { from: [lat, lng], minutes?: number[] | meters?: number[] (1–MAX_CONTOURS values),
-//           mode?, radius? }
+//   args: { from: [lat, lng], minutes: number[] | meters: number[] (ISOCHRONE_LIMITS, checked
+//           before the task), mode?, radius? }
 //   answer: GeoJSON FeatureCollection, one Feature per contour, largest first: MultiPolygon (holes
 //           where nothing is reached), properties { contour, metric: 'time'|'distance',
 //           minutes | meters }; plus snapped, mode, extract.
@@ -29,12 +29,10 @@ import { reach } from './reach.ts';
 import { pickGraph } from '../matrix/prepare.ts';
 import { triContours } from './tri-contour.ts';
 import { collectSoon } from '../../collect.ts';
-import { ISOCHRONE_LIMITS } from '../../../src/core/limits.ts';
 
 import type { IsochroneArgs, IsochroneReply } from '../../../src/core/tasks/index.ts';
 export type { IsochroneArgs };
 
-const { contours: MAX_CONTOURS, minutes: MAX_MINUTES, meters: MAX_METERS } = ISOCHRONE_LIMITS;
 const GRID = 240;
 const OFFROAD_CELLS = 1;
 const OFFROAD_MPS = 1.4;
@@ -48,12 +46,8 @@ const COLLECT_SITES = 20_000;
 export function isochroneTask(args: IsochroneArgs): IsochroneReply {
   const { mode, radius } = modeAndRadius(args);
   const from = checkPoint(args.from, 'from');
-  const byDistance = args.meters !== undefined;
-  const raw = byDistance ? args.meters : args.minutes;
-  const name = byDistance ? 'meters' : 'minutes';
-  const max = byDistance ? MAX_METERS : MAX_MINUTES;
-  if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_CONTOURS || !raw.every((x) => typeof x === 'number' && x > 0 && x <= max))
-    throw new TaskError(400, 'invalid_parameter', `Parameter '${name}' must list 1 to ${MAX_CONTOURS} values between 0 and ${max}.`);
+  // The contours' count and range are checked where the request arrives (src/core/limits.ts).
+  const [byDistance, raw] = args.meters ? [true, args.meters] : [false, args.minutes];
   const levels = [...new Set(raw)].sort((a, b) => b - a);
   const limits = levels.map((x) => (byDistance ? x : x * 60_000));
   const graph = pickGraph(mode, [from], radius);
@@ -205,7 +199,7 @@ export function isochroneTask(args: IsochroneArgs): IsochroneReply {
   const features: IsochroneReply['features'] = polys.map((p, i) => ({
     type: 'Feature',
     geometry: { type: 'MultiPolygon', coordinates: p.map((poly) => poly.map(toLngLat)) },
-    properties: { contour: levels[i], metric: byDistance ? 'distance' : 'time', [name]: levels[i] },
+    properties: { contour: levels[i], metric: byDistance ? 'distance' : 'time', [byDistance ? 'meters' : 'minutes']: levels[i] },
   }));
   return {
     type: 'FeatureCollection', features,

@@ -27,13 +27,11 @@ import { loadedGraphs } from '../graphs.ts';
 import { leg, type LegTrace } from '../search/legs.ts';
 import { JsonCoordSink } from '../answers/coords.ts';
 import { boxSlack, nearOnSeg, project, type Snap } from '../locate/snap.ts';
-import { MAX_TRACE_POINTS } from '../../../src/core/limits.ts';
 import { coveringMost } from '../../../src/core/coverage.ts';
 
 import type { MatchArgs, MatchReply, TracePoint } from '../../../src/core/tasks/index.ts';
 export type { MatchArgs, TracePoint };
 
-const MAX_POINTS = MAX_TRACE_POINTS;
 export const SIGMA_M = 10;
 export const BETA_M = 15;
 const MIN_SEARCH_M = 50;
@@ -198,12 +196,9 @@ const COORDS = '\u0000coords';
 
 export function matchTask(args: MatchArgs): JsonText<MatchReply> {
   const { mode } = modeAndRadius({ mode: args.mode });
-  if (!Array.isArray(args.points) || args.points.length < 2) throw new TaskError(400, 'invalid_parameter', "Parameter 'points' must list at least two points.");
-  if (args.points.length > MAX_POINTS) throw new TaskError(400, 'invalid_parameter', `Parameter 'points' lists ${args.points.length} points; at most ${MAX_POINTS}.`);
+  // The trace's length and each fix's ts and accuracy are checked where it arrives (src/core/limits.ts).
   const pts: TracePoint[] = args.points.map((p, i) => {
-    const [lat, lng] = checkPoint([p?.lat, p?.lng], 'points', i);
-    if (p.ts !== undefined && !(typeof p.ts === 'number' && Number.isFinite(p.ts))) throw new TaskError(400, 'invalid_parameter', `Parameter 'points[${i}].ts' must be a number (unix seconds).`);
-    if (p.accuracy_m !== undefined && !(typeof p.accuracy_m === 'number' && p.accuracy_m > 0 && p.accuracy_m <= 1000)) throw new TaskError(400, 'invalid_parameter', `Parameter 'points[${i}].accuracy_m' must be between 0 and 1000.`);
+    const [lat, lng] = checkPoint([p.lat, p.lng], 'points', i);
     return { lat, lng, ts: p.ts, accuracy_m: p.accuracy_m };
   });
   // The extract covering the most fixes (an outlier far out must not refuse the whole trace).
