@@ -57,11 +57,13 @@ bool ReadNumber(napi_env env, napi_value v, const char* what, double* out) {
   return true;
 }
 
-// map(path, offset = 0, length = rest of the file) → ArrayBuffer over those bytes, mapped
-// PROT_READ, MAP_SHARED. offset must be a multiple of the page size (exports.pageSize).
+// map(path, offset = 0, length = rest of the file, identity?) → ArrayBuffer over those bytes,
+// mapped PROT_READ, MAP_SHARED. offset must be a multiple of the page size (exports.pageSize).
+// identity "dev:ino" (as fs.statSync(path, { bigint: true }) gives them) makes sure a thread maps
+// the very file another thread verified, not one renamed over it since.
 napi_value Map(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
+  size_t argc = 4;
+  napi_value argv[4];
   napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
   std::string path;
   if (argc < 1 || !ReadPath(env, argv[0], &path)) return nullptr;
@@ -80,6 +82,17 @@ napi_value Map(napi_env env, napi_callback_info info) {
   if (fd < 0) { Throw(env, "open " + path, errno); return nullptr; }
   struct stat st;
   if (fstat(fd, &st) != 0) { int e = errno; close(fd); Throw(env, "fstat " + path, e); return nullptr; }
+  if (argc > 3 && napi_typeof(env, argv[3], &t) == napi_ok && t == napi_string) {
+    std::string want;
+    ReadPath(env, argv[3], &want);
+    std::string got = std::to_string(static_cast<uint64_t>(st.st_dev)) + ":" + std::to_string(static_cast<uint64_t>(st.st_ino));
+    if (want != got) {
+      close(fd);
+      std::string msg = path + " was replaced since it was loaded (file " + got + ", loaded " + want + ")";
+      napi_throw_error(env, "ERR_FILE_REPLACED", msg.c_str());
+      return nullptr;
+    }
+  }
   uint64_t size = static_cast<uint64_t>(st.st_size);
   uint64_t bytes = length < 0 ? (off < size ? size - off : 0) : static_cast<uint64_t>(length);
   if (off + bytes > size) {

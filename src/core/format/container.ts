@@ -19,7 +19,7 @@
 //  payloads, each starting on an 8-byte boundary.
 
 import { crc32 } from 'node:zlib';
-import { openSync, readSync, closeSync, fstatSync, writeFileSync, renameSync, mkdirSync } from 'node:fs';
+import { openSync, readSync, writeSync, closeSync, fstatSync, writeFileSync, renameSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, basename } from 'node:path';
 
 export const MAGIC = 0x42435653; // "SVCB" read as little-endian u32
@@ -54,7 +54,10 @@ export class FormatError extends Error {
 
 const align8 = (n: number) => (n + 7) & ~7;
 
-/** Serialise sections (and optional JSON metadata, stored as section "meta") into one buffer. */
+/**
+ * Serialise sections (and optional JSON metadata, stored as section "meta") into one buffer: for
+ * small containers and as the reference writeContainer's streamed bytes must equal.
+ */
 export function encode(kind: string, kindVersion: number, sections: Record<string, Section>, meta?: unknown): Uint8Array {
   const all: [string, Section][] = Object.entries(sections);
   if (meta !== undefined) all.push(['meta', new TextEncoder().encode(JSON.stringify(meta))]);
@@ -98,10 +101,90 @@ export function writeAtomic(path: string, bytes: Uint8Array): void {
   renameSync(tmp, path);
 }
 
+/**
+ * A section's limit: its element count is a u32 in the table, and a worker views it as one typed
+ * array over a mapping, which Node 20 caps at 2^32 bytes (src/core/format/mapped.ts).
+ */
+export const MAX_SECTION_BYTES = 2 ** 32;
+
+/** Where each section goes, and the header and table bytes that precede the first one (CRC not yet set). */
+function layout(kind: string, kindVersion: number, sections: Record<string, Section>, meta?: unknown) {
+  const all: [string, Section][] = Object.entries(sections);
+  if (meta !== undefined) all.push(['meta', new TextEncoder().encode(JSON.stringify(meta))]);
+  if (Buffer.byteLength(kind) > 16) throw new Error(`kind tag too long: ${kind}`);
+  const tableEnd = HEADER + all.length * ENTRY;
+  let off = align8(tableEnd);
+  const offsets: number[] = [];
+  for (const [name, a] of all) {
+    if (Buffer.byteLength(name) > 24) throw new Error(`section name too long: ${name}`);
+    if (a.byteLength > MAX_SECTION_BYTES || a.length >= 2 ** 32) {
+      throw new RangeError(`${kind}: section ${name} is ${a.byteLength} bytes (${a.length} elements); a section holds at most 4 GiB and 2^32 - 1 elements: split it`);
+    }
+    offsets.push(off);
+    off = align8(off + a.byteLength);
+  }
+  const head = new Uint8Array(align8(tableEnd));
+  const dv = new DataView(head.buffer);
+  const te = new TextEncoder();
+  dv.setUint32(0, MAGIC, true);
+  dv.setUint32(4, CONTAINER_VERSION, true);
+  head.set(te.encode(kind), 8);
+  dv.setUint32(24, kindVersion, true);
+  dv.setUint32(28, all.length, true);
+  dv.setFloat64(40, off, true);
+  all.forEach(([name, a], i) => {
+    const e = HEADER + i * ENTRY;
+    head.set(te.encode(name), e);
+    dv.setUint32(e + 24, typeCode(a), true);
+    dv.setUint32(e + 28, a.length, true);
+    dv.setFloat64(e + 32, offsets[i], true);
+  });
+  return { all, offsets, total: off, head, dv };
+}
+
+const ZEROS = new Uint8Array(8);
+const CHUNK = 1 << 30; // one write() moves at most ~2 GiB on Linux: keep each call well under
+
+function writeAll(fd: number, bytes: Uint8Array, at: number) {
+  for (let done = 0; done < bytes.byteLength;) {
+    const n = writeSync(fd, bytes, done, Math.min(bytes.byteLength - done, CHUNK), at + done);
+    done += n;
+  }
+}
+
+/**
+ * Write a container atomically (temp name, then rename) without building it in memory: each
+ * section's bytes go to the file from where they are, then the header with the CRC of it all.
+ * The bytes on disk are those encode() returns. Returns the file's size.
+ */
 export function writeContainer(path: string, kind: string, kindVersion: number, sections: Record<string, Section>, meta?: unknown): number {
-  const bytes = encode(kind, kindVersion, sections, meta);
-  writeAtomic(path, bytes);
-  return bytes.byteLength;
+  const { all, offsets, total, head, dv } = layout(kind, kindVersion, sections, meta);
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  const fd = openSync(tmp, 'w');
+  try {
+    let crc = crc32(head.subarray(HEADER));
+    all.forEach(([, a], i) => {
+      const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+      writeAll(fd, bytes, offsets[i]);
+      // Node's crc32 returns 0, not the running value, for a view over an empty ArrayBuffer.
+      if (bytes.byteLength) crc = crc32(bytes, crc);
+      const pad = align8(a.byteLength) - a.byteLength;
+      if (pad) {
+        writeAll(fd, ZEROS.subarray(0, pad), offsets[i] + a.byteLength);
+        crc = crc32(ZEROS.subarray(0, pad), crc);
+      }
+    });
+    dv.setUint32(32, crc >>> 0, true);
+    writeAll(fd, head, 0);
+    closeSync(fd);
+  } catch (e) {
+    closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+  renameSync(tmp, path);
+  return total;
 }
 
 /** Read a whole file into a SharedArrayBuffer: one copy that every worker can view. */
