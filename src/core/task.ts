@@ -7,10 +7,11 @@
 // thread only writes bytes (no second serialisation on the hot path).
 import type { MessagePort } from 'node:worker_threads';
 import { toRef, fromRef, type FileRef } from './format/mapped.ts';
+import type { FileBytes } from './format/container.ts';
 
 /**
  * One built dataset: its manifest and each file's bytes, memory-mapped (an ArrayBuffer over the
- * mapping) or read into a SharedArrayBuffer (src/core/format/mapped.ts). A worker thread receives
+ * mapping, or pieces of a file over 4 GiB) or read into a SharedArrayBuffer (src/core/format/mapped.ts). A worker thread receives
  * WireDataset and maps the files again itself.
  */
 export interface Dataset {
@@ -19,7 +20,7 @@ export interface Dataset {
   dir: string;
   manifest: any;
   /** file name (as in the manifest) → the file's bytes, shared, verified on the main thread */
-  files: Record<string, ArrayBuffer | SharedArrayBuffer>;
+  files: Record<string, FileBytes>;
   /** Road datasets: profile → live traffic state of that graph (src/core/traffic-state.ts), written by the main thread. */
   traffic?: Record<string, SharedArrayBuffer>;
 }

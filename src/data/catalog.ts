@@ -3,7 +3,7 @@
 // never see a bad file.
 import { readdirSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { open, readManifest, FormatError } from '../core/format/index.ts';
+import { open, readManifest, wholeFile, FormatError } from '../core/format/index.ts';
 import { loadFile, releaseResident, isMapped } from '../core/format/mapped.ts';
 import { MMAP_ADDON } from '../core/config.ts';
 import type { Dataset } from '../core/task.ts';
@@ -59,7 +59,7 @@ export function loadCatalog(builtDir: string, mmap: string | null = MMAP_ADDON):
 export function loadDataset(dir: string, mmap: string | null = MMAP_ADDON): Dataset | null {
   const m = readManifest(dir);
   if (!m) return null;
-  const files: Record<string, ArrayBuffer | SharedArrayBuffer> = {};
+  const files: Dataset['files'] = {};
   const traffic: Record<string, SharedArrayBuffer> = {};
   for (const f of m.files) {
     const path = join(dir, f.file);
@@ -68,7 +68,7 @@ export function loadDataset(dir: string, mmap: string | null = MMAP_ADDON): Data
     if (f.kind === 'pmtiles') {
       // A PMTiles archive is not an svc container: check its format version and that its header and directories parse.
       if (f.version !== DATASET_FORMATS.tiles) throw new FormatError(path, `tiles format version ${f.version}, this build reads ${DATASET_FORMATS.tiles}: rebuild`);
-      try { new PmArchive(new Uint8Array(sab)); } catch (e) { throw new FormatError(path, (e as Error).message); }
+      try { new PmArchive(wholeFile(sab, path)); } catch (e) { throw new FormatError(path, (e as Error).message); }
     } else {
       const o = open(sab, { file: path, kind: f.kind, version: READS[f.kind] ?? f.version, verify: true });
       const meta = o.meta as GraphMeta;

@@ -206,6 +206,33 @@ export function readShared(path: string): SharedArrayBuffer {
   }
 }
 
+/**
+ * A file too large for one ArrayBuffer (Node 20: 2^32 bytes), addressed a range at a time: each
+ * section becomes its own view (src/core/format/mapped.ts maps each range).
+ */
+export interface Pieces {
+  readonly byteLength: number;
+  /** Bytes [offset, offset + length) of the file; byteOffset keeps the file's alignment modulo 8. */
+  bytes(offset: number, length: number): Uint8Array;
+  /** Done with bytes() of a range read once (the checksum): its pages need not stay resident. */
+  release?(bytes: Uint8Array): void;
+}
+
+/** What a loaded built file is: one buffer, or pieces of a file over 4 GiB. */
+export type FileBytes = ArrayBufferLike | Pieces;
+
+export function isPieces(b: FileBytes): b is Pieces {
+  return typeof (b as Pieces).bytes === 'function';
+}
+
+/** The file as one byte array, for formats read whole (the PMTiles archive); refuses pieces. */
+export function wholeFile(b: FileBytes, file: string): Uint8Array {
+  if (isPieces(b)) throw new FormatError(file, `${b.byteLength} bytes: over the 4 GiB this format can be read as`);
+  return new Uint8Array(b);
+}
+
+const VERIFY_CHUNK = 1 << 30;
+
 export interface Opened {
   kind: string;
   version: number;
@@ -224,27 +251,47 @@ export interface OpenOptions {
   verify?: boolean;
 }
 
-/** Wrap views over `buf` without copying. Any mismatch is a FormatError naming the file. */
-export function open(buf: ArrayBufferLike, opts: OpenOptions): Opened {
+/**
+ * Wrap views over `src` without copying: over the one buffer, or (pieces) each section over its
+ * own range of the file. Any mismatch is a FormatError naming the file.
+ */
+export function open(src: FileBytes, opts: OpenOptions): Opened {
   const { file } = opts;
   const name = basename(file);
-  if (buf.byteLength < HEADER) throw new FormatError(file, `too small to be a svc container (${buf.byteLength} bytes)`);
-  const dv = new DataView(buf);
+  if (src.byteLength < HEADER) throw new FormatError(file, `too small to be a svc container (${src.byteLength} bytes)`);
+  const pieces = isPieces(src) ? src : null;
+  const buf = pieces ? null : (src as ArrayBufferLike);
+  /** The header and section table: a whole file's start, or the range that holds them. */
+  const headBytes = (n: number) => (pieces ? pieces.bytes(0, Math.min(n, pieces.byteLength)) : new Uint8Array(buf!));
+  let head = headBytes(HEADER);
+  let dv = new DataView(head.buffer, head.byteOffset, head.byteLength);
   if (dv.getUint32(0, true) !== MAGIC) throw new FormatError(file, 'bad magic: not a svc container');
   const cv = dv.getUint32(4, true);
   if (cv !== CONTAINER_VERSION) throw new FormatError(file, `container version ${cv}, this build reads ${CONTAINER_VERSION}`);
-  const bytes = new Uint8Array(buf);
-  const kind = new TextDecoder().decode(bytes.subarray(8, 24)).replace(/\0+$/, '');
+  const kind = new TextDecoder().decode(head.subarray(8, 24)).replace(/\0+$/, '');
   if (kind !== opts.kind) throw new FormatError(file, `holds "${kind}", expected "${opts.kind}"`);
   const version = dv.getUint32(24, true);
   if (version !== opts.version) throw new FormatError(file, `${kind} format version ${version}, this build reads ${opts.version}; rebuild it with graph-build`);
   const count = dv.getUint32(28, true);
   const total = dv.getFloat64(40, true);
-  if (total !== buf.byteLength) throw new FormatError(file, `size ${buf.byteLength} bytes, header says ${total} (truncated or padded)`);
+  if (total !== src.byteLength) throw new FormatError(file, `size ${src.byteLength} bytes, header says ${total} (truncated or padded)`);
   if (HEADER + count * ENTRY > total) throw new FormatError(file, 'section table runs past the end');
+  if (pieces) {
+    head = headBytes(HEADER + count * ENTRY);
+    dv = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  }
+  const bytes = head;
   if (opts.verify) {
     const want = dv.getUint32(32, true);
-    const got = crc32(bytes.subarray(HEADER)) >>> 0;
+    let got = 0;
+    if (pieces) {
+      for (let at = HEADER; at < total; at += VERIFY_CHUNK) {
+        const b = pieces.bytes(at, Math.min(VERIFY_CHUNK, total - at));
+        if (b.byteLength) got = crc32(b, got);
+        pieces.release?.(b);
+      }
+    } else got = crc32(bytes.subarray(HEADER));
+    got >>>= 0;
     if (want !== got) throw new FormatError(file, `checksum mismatch (stored ${want.toString(16)}, computed ${got.toString(16)}): the file is corrupt`);
   }
   const sections: Record<string, Section> = {};
@@ -258,7 +305,11 @@ export function open(buf: ArrayBufferLike, opts: OpenOptions): Opened {
     const T = TYPES[code - 1];
     if (!T) throw new FormatError(file, `section ${sname} has unknown type code ${code}`);
     if (off % 8 !== 0 || off + len * T.BYTES_PER_ELEMENT > total) throw new FormatError(file, `section ${sname} lies outside the file`);
-    sections[sname] = new T(buf, off, len);
+    if (pieces) {
+      if (len * T.BYTES_PER_ELEMENT > MAX_SECTION_BYTES) throw new FormatError(file, `section ${sname} is over 4 GiB, more than one view can hold`);
+      const b = pieces.bytes(off, len * T.BYTES_PER_ELEMENT);
+      sections[sname] = new T(b.buffer, b.byteOffset, len);
+    } else sections[sname] = new T(buf!, off, len);
   }
   let meta: any = undefined;
   if (sections.meta) meta = JSON.parse(td.decode(sections.meta as Uint8Array));
