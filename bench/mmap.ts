@@ -1,4 +1,4 @@
-// npm run bench -- mmap [--built data/built] [--routes 1000] [--workers 2] [--rounds 2]
+// npm run bench -- mmap [--built data/built] [--routes 1000] [--workers 2] [--rounds 2] [--parts one,two]
 //
 // What mapping the built files (BUILT_MMAP=1, the default) changes against reading them into
 // memory (BUILT_MMAP=0), on the real server (src/main.ts, SKIP_BUILD=1) over the built folder:
@@ -6,7 +6,8 @@
 // (/proc/<pid>/smaps_rollup: anonymous and file-backed) after start and after N routes between
 // random road nodes of every road extract; then two servers at once on the same files, each
 // routed, with each one's RSS and PSS (PSS splits a shared page between the processes that map
-// it). Modes alternate, `--rounds` times; every figure is printed as one JSON line.
+// it). Modes alternate, `--rounds` times; every figure is printed as one JSON line. `--parts one` or
+// `two` runs only the one-server or the two-server measurements.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -42,9 +43,10 @@ async function route(s: ServerProcess, ps: [string, string][], concurrency = 16)
   await Promise.all(Array.from({ length: concurrency }, async () => {
     while (next < ps.length) {
       const [a, b] = ps[next++];
-      const r = await fetch(`${s.base}/api/v1/route?from=${a}&to=${b}&radius=5000`, { headers: { authorization: `Bearer ${s.keys!.live}` } });
-      await r.arrayBuffer();
-      statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+      // A connection the server closed (a request slower than its idle timeout on a loaded machine) counts as status 0.
+      const status = await fetch(`${s.base}/api/v1/route?from=${a}&to=${b}&radius=5000`, { headers: { authorization: `Bearer ${s.keys!.live}` } })
+        .then(async (r) => { await r.arrayBuffer(); return r.status; }, () => 0);
+      statuses[status] = (statuses[status] ?? 0) + 1;
     }
   }));
   return statuses;
@@ -73,15 +75,18 @@ function ready(s: ServerProcess): { load_s: number; mb: number; mapped_mb: numbe
 }
 
 export async function main(argv: string[]) {
-  const { values } = parseArgs({ args: argv, options: { built: { type: 'string' }, routes: { type: 'string' }, workers: { type: 'string' }, rounds: { type: 'string' } } });
+  const { values } = parseArgs({ args: argv, options: { built: { type: 'string' }, routes: { type: 'string' }, workers: { type: 'string' }, rounds: { type: 'string' }, parts: { type: 'string' } } });
+  const parts = (values.parts ?? 'one,two').split(',');
   const built = resolve(values.built ?? join(REPO, 'data', 'built'));
   const n = Number(values.routes ?? 1000), workers = Number(values.workers ?? 2), rounds = Number(values.rounds ?? 2);
   const ps = pairs(built, n);
+  // A port range of this run's own, so a server left over from another run never answers for it.
+  const port = 20000 + (process.pid % 2000) * 8;
   const bytes = readdirSync(built).flatMap((d) => existsSync(join(built, d, 'manifest.json')) ? JSON.parse(readFileSync(join(built, d, 'manifest.json'), 'utf8')).files.map((f: { bytes?: number }) => f.bytes ?? 0) : []).reduce((a: number, b: number) => a + b, 0);
   console.log(JSON.stringify({ built, built_mb: Math.round(bytes / 1e5) / 10, routes: n, workers, rounds }));
   for (let round = 0; round < rounds; round++) {
-    for (const mode of (round % 2 ? ['mapped', 'read'] : ['read', 'mapped']) as ('mapped' | 'read')[]) {
-      const { s, start_s } = await start(mode, built, workers, 18400 + round * 4);
+    if (parts.includes('one')) for (const mode of (round % 2 ? ['mapped', 'read'] : ['read', 'mapped']) as ('mapped' | 'read')[]) {
+      const { s, start_s } = await start(mode, built, workers, port + round * 4);
       const idle = memory(s.child.pid!);
       const statuses = await route(s, ps);
       await new Promise((r) => setTimeout(r, 500));
@@ -89,9 +94,9 @@ export async function main(argv: string[]) {
       console.log(JSON.stringify({ round, mode, start_s, engine: ready(s), idle, after_routes: after, statuses }));
       await s.stop();
     }
-    for (const mode of ['read', 'mapped'] as const) {
-      const a = await start(mode, built, workers, 18401 + round * 4);
-      const b = await start(mode, built, workers, 18402 + round * 4);
+    if (parts.includes('two')) for (const mode of ['read', 'mapped'] as const) {
+      const a = await start(mode, built, workers, port + 1 + round * 4);
+      const b = await start(mode, built, workers, port + 2 + round * 4);
       await Promise.all([route(a.s, ps), route(b.s, ps)]);
       await new Promise((r) => setTimeout(r, 500));
       const ma = memory(a.s.child.pid!), mb = memory(b.s.child.pid!);
