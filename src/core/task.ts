@@ -11,8 +11,8 @@ import type { FileBytes } from './format/container.ts';
 
 /**
  * One built dataset: its manifest and each file's bytes, memory-mapped (an ArrayBuffer over the
- * mapping, or pieces of a file over 4 GiB) or read into a SharedArrayBuffer (src/core/format/mapped.ts). A worker thread receives
- * WireDataset and maps the files again itself.
+ * mapping, or pieces of a file over 4 GiB) or read into a SharedArrayBuffer
+ * (src/core/format/mapped.ts). A worker thread receives a WireDataset and maps the files itself.
  */
 export interface Dataset {
   dataset: 'road' | 'gazetteer' | 'tiles' | 'pois';

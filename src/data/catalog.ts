@@ -30,8 +30,10 @@ export interface LoadReport {
   seconds: number;
 }
 
-/** Load every complete dataset under builtDir. A dataset with a bad file is skipped and reported. */
-/** `mmap`: the addon to map files with, null to read them (src/core/format/mapped.ts). */
+/**
+ * Load every complete dataset under builtDir. A dataset with a bad file is skipped and reported.
+ * `mmap`: the addon to map files with, null to read them (src/core/format/mapped.ts).
+ */
 export function loadCatalog(builtDir: string, mmap: string | null = MMAP_ADDON): LoadReport {
   const t0 = performance.now();
   const datasets: Dataset[] = [];
@@ -64,21 +66,21 @@ export function loadDataset(dir: string, mmap: string | null = MMAP_ADDON): Data
   for (const f of m.files) {
     const path = join(dir, f.file);
     if (!existsSync(path)) throw new FormatError(path, 'listed in manifest.json but missing');
-    const sab = loadFile(path, mmap);
+    const buf = loadFile(path, mmap);
     if (f.kind === 'pmtiles') {
       // A PMTiles archive is not an svc container: check its format version and that its header and directories parse.
       if (f.version !== DATASET_FORMATS.tiles) throw new FormatError(path, `tiles format version ${f.version}, this build reads ${DATASET_FORMATS.tiles}: rebuild`);
-      try { new PmArchive(wholeFile(sab, path)); } catch (e) { throw new FormatError(path, (e as Error).message); }
+      try { new PmArchive(wholeFile(buf, path)); } catch (e) { throw new FormatError(path, (e as Error).message); }
     } else {
-      const o = open(sab, { file: path, kind: f.kind, version: READS[f.kind] ?? f.version, verify: true });
+      const o = open(buf, { file: path, kind: f.kind, version: READS[f.kind] ?? f.version, verify: true });
       const meta = o.meta as GraphMeta;
       if (f.kind === ROUTE_KIND && TRAFFIC_PROFILES.includes(meta.profile) && meta.edges > 0) {
         traffic[meta.profile] = TrafficState.create(meta.edges).buffer;
       }
     }
     // The checksum read every page: give them back, so RSS grows with what queries touch.
-    releaseResident(sab);
-    files[f.file] = sab;
+    releaseResident(buf);
+    files[f.file] = buf;
   }
   return { dataset: m.dataset, name: m.name, dir, manifest: m, files, ...(Object.keys(traffic).length ? { traffic } : {}) };
 }
