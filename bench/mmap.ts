@@ -6,9 +6,10 @@
 // (/proc/<pid>/smaps_rollup: anonymous and file-backed) after start and after N routes between
 // random road nodes of every road extract; then two servers at once on the same files, each
 // routed, with each one's RSS and PSS (PSS splits a shared page between the processes that map
-// it). Modes alternate, `--rounds` times; every figure is printed as one JSON line. `--parts one` or
+// it). Modes alternate, `--rounds` times; every figure is printed as one JSON line, and all of them
+// are written to bench/results/mmap.json (`--out` another file). `--parts one` or
 // `two` runs only the one-server or the two-server measurements.
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startServerProcess, REPO, type ServerProcess } from './lib/server-process.ts';
@@ -75,7 +76,9 @@ function ready(s: ServerProcess): { load_s: number; mb: number; mapped_mb: numbe
 }
 
 export async function main(argv: string[]) {
-  const { values } = parseArgs({ args: argv, options: { built: { type: 'string' }, routes: { type: 'string' }, workers: { type: 'string' }, rounds: { type: 'string' }, parts: { type: 'string' } } });
+  const { values } = parseArgs({ args: argv, options: { built: { type: 'string' }, routes: { type: 'string' }, workers: { type: 'string' }, rounds: { type: 'string' }, parts: { type: 'string' }, out: { type: 'string' } } });
+  const lines: unknown[] = [];
+  const say = (x: unknown) => { lines.push(x); console.log(JSON.stringify(x)); };
   const parts = (values.parts ?? 'one,two').split(',');
   const built = resolve(values.built ?? join(REPO, 'data', 'built'));
   const n = Number(values.routes ?? 1000), workers = Number(values.workers ?? 2), rounds = Number(values.rounds ?? 2);
@@ -83,7 +86,7 @@ export async function main(argv: string[]) {
   // A port range of this run's own, so a server left over from another run never answers for it.
   const port = 20000 + (process.pid % 2000) * 8;
   const bytes = readdirSync(built).flatMap((d) => existsSync(join(built, d, 'manifest.json')) ? JSON.parse(readFileSync(join(built, d, 'manifest.json'), 'utf8')).files.map((f: { bytes?: number }) => f.bytes ?? 0) : []).reduce((a: number, b: number) => a + b, 0);
-  console.log(JSON.stringify({ built, built_mb: Math.round(bytes / 1e5) / 10, routes: n, workers, rounds }));
+  say({ built, built_mb: Math.round(bytes / 1e5) / 10, routes: n, workers, rounds });
   for (let round = 0; round < rounds; round++) {
     if (parts.includes('one')) for (const mode of (round % 2 ? ['mapped', 'read'] : ['read', 'mapped']) as ('mapped' | 'read')[]) {
       const { s, start_s } = await start(mode, built, workers, port + round * 4);
@@ -91,7 +94,7 @@ export async function main(argv: string[]) {
       const statuses = await route(s, ps);
       await new Promise((r) => setTimeout(r, 500));
       const after = memory(s.child.pid!);
-      console.log(JSON.stringify({ round, mode, start_s, engine: ready(s), idle, after_routes: after, statuses }));
+      say({ round, mode, start_s, engine: ready(s), idle, after_routes: after, statuses });
       await s.stop();
     }
     if (parts.includes('two')) for (const mode of ['read', 'mapped'] as const) {
@@ -100,8 +103,9 @@ export async function main(argv: string[]) {
       await Promise.all([route(a.s, ps), route(b.s, ps)]);
       await new Promise((r) => setTimeout(r, 500));
       const ma = memory(a.s.child.pid!), mb = memory(b.s.child.pid!);
-      console.log(JSON.stringify({ round, mode, two_servers: [ma, mb], rss_sum_mb: Math.round((ma.rss_mb + mb.rss_mb) * 10) / 10, pss_sum_mb: Math.round((ma.pss_mb + mb.pss_mb) * 10) / 10 }));
+      say({ round, mode, two_servers: [ma, mb], rss_sum_mb: Math.round((ma.rss_mb + mb.rss_mb) * 10) / 10, pss_sum_mb: Math.round((ma.pss_mb + mb.pss_mb) * 10) / 10 });
       await Promise.all([a.s.stop(), b.s.stop()]);
     }
   }
+  writeFileSync(resolve(values.out ?? join(REPO, 'bench', 'results', 'mmap.json')), JSON.stringify({ at: new Date().toISOString(), argv, lines }, null, 1) + '\n');
 }
