@@ -12,6 +12,7 @@ import { buildTiles } from '../graph-build/tiles/index.ts';
 import { loadDataset } from '../src/data/catalog.ts';
 import { rendererFor } from '../workers/render/index.ts';
 import { PmArchive } from '../src/core/maps/pmtiles.ts';
+import { wholeFile } from '../src/core/format/index.ts';
 import { tileIdToZxy } from 'pmtiles';
 import type { StaticMapSpec } from '../src/core/maps/staticmap.ts';
 import { REPO, startServerProcess } from './lib/server-process.ts';
@@ -69,7 +70,7 @@ export async function main(args: string[]) {
     const key = cli.trim().split('\n').pop()!;
     const headers = { Authorization: `Bearer ${key}`, 'Accept-Encoding': 'gzip' };
     // Every tile of the archive at z8, z12 and z14, in archive order (what a map view mixes).
-    const a = new PmArchive(new Uint8Array(ds.files['tiles.pmtiles']));
+    const a = new PmArchive(wholeFile(ds.files['tiles.pmtiles'], 'tiles.pmtiles'));
     const byZoom = new Map<number, string[]>();
     for (const id of a.tileIds()) {
       const [z, x, y] = tileIdToZxy(id);

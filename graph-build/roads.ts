@@ -8,7 +8,7 @@ import { profileSegments } from './contract/segments.ts';
 import { buildGraph, writeGraph } from './contract/build.ts';
 import { writeManifest, type Manifest } from '../src/core/format/index.ts';
 import { ROUTE_FORMAT_VERSION, ROUTE_KIND } from '../src/core/format/route.ts';
-import { progressBar } from './progress.ts';
+import { progressBar, type Progress } from './progress.ts';
 
 export interface RoadBuildOptions {
   input: string;
@@ -16,30 +16,34 @@ export interface RoadBuildOptions {
   profiles?: ProfileName[];
   /** Parent folder; the dataset goes to <out>/<name>/. */
   out: string;
+  /** A bar on a terminal, JSON lines otherwise (graph-build/progress.ts). */
   progress?: boolean;
 }
 
 /** Build from an in-memory network (tests and fixtures use this directly). */
-export function buildRoadNetwork(net: RawNetwork, o: { name: string; out: string; profiles?: ProfileName[]; progress?: boolean; source?: Record<string, unknown>; osm?: OsmInfo }): Manifest {
+export function buildRoadNetwork(net: RawNetwork, o: { name: string; out: string; profiles?: ProfileName[]; progress?: boolean | Progress; source?: Record<string, unknown>; osm?: OsmInfo }): Manifest {
   const t0 = performance.now();
   const dir = join(o.out, o.name);
   mkdirSync(dir, { recursive: true });
-  const bar = progressBar(!!o.progress);
+  const own = typeof o.progress !== 'object';
+  const bar = typeof o.progress === 'object' ? o.progress : progressBar(!!o.progress);
   const profiles = o.profiles && o.profiles.length ? o.profiles : PROFILES;
   const files: Manifest['files'] = [];
   const counts: Record<string, unknown> = {};
   let bbox: [number, number, number, number] | null = null;
   for (const p of profiles) {
+    bar.update(`segments ${p}`, 0);
     // obstacles (signals, gates, stops) are charged on the turns through their node, as OSRM does
     const segs = profileSegments(net, p, { obstacles: 'turns' });
     const profile = profileFor(p);
     const g = buildGraph(segs, p, {
       turns: (base) => buildTurns(net, segs, base, profile), weightName: profile.properties.weightName,
-      onProgress: (f) => bar.update(`contract ${p}`, f),
+      onProgress: (f, done, total) => bar.update(`contract ${p}`, f, done, total),
     });
-    bar.done();
     const file = `${p}.route.bin`;
+    bar.update(`write ${p}`, 0);
     const bytes = writeGraph(join(dir, file), g);
+    bar.done();
     files.push({ file, kind: ROUTE_KIND, version: ROUTE_FORMAT_VERSION, bytes, profile: p });
     counts[p] = {
       nodes: g.meta.nodes, edges: g.meta.edges, shortcuts: g.meta.shortcuts, arcs: g.meta.arcs,
@@ -65,6 +69,8 @@ export function buildRoadNetwork(net: RawNetwork, o: { name: string; out: string
     profiles: counts,
   };
   writeManifest(dir, m);
+  // A caller that passed its bar reports once for the whole build.
+  if (own) bar.summary({ name: o.name });
   return m;
 }
 
@@ -72,18 +78,20 @@ export async function buildRoadExtract(opts: RoadBuildOptions): Promise<Manifest
   const t0 = performance.now();
   const input = resolve(opts.input);
   const bar = progressBar(!!opts.progress);
+  bar.update('reading', 0);
   const { net, info } = await readOsm(input, (f) => bar.update('reading', f));
   bar.done();
   if (net.ways.length === 0) throw new Error(`${input}: no highway or ferry ways, nothing to route on`);
   const readS = (performance.now() - t0) / 1000;
   const m = buildRoadNetwork(net, {
-    name: opts.name, out: opts.out, profiles: opts.profiles, progress: opts.progress, osm: info,
+    name: opts.name, out: opts.out, profiles: opts.profiles, progress: bar, osm: info,
     source: { file: basename(input), bytes: statSync(input).size, osm_nodes: info.nodeCount, osm_ways: info.wayCount, routable_ways: net.ways.length, ways_with_missing_nodes: info.missingRefs, writing_program: info.writingProgram },
   });
   // Include the PBF read in the reported build time, and rewrite the manifest last.
   m.build_seconds = round3((performance.now() - t0) / 1000);
   (m as any).read_seconds = round3(readS);
   writeManifest(join(opts.out, opts.name), m);
+  bar.summary({ name: opts.name, input: basename(input), osm_nodes: info.nodeCount });
   return m;
 }
 

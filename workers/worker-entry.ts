@@ -1,12 +1,12 @@
 // The worker thread's entry point (Piscina's `filename`, bundled by src/pool/worker-bundle.ts).
-// Each worker opens every dataset once (typed-array views over SharedArrayBuffers from
-// workerData) and answers tasks from the task table that the modules below contribute, each
+// Each worker opens every dataset once (typed-array views over its own mapping of each built
+// file, or over the SharedArrayBuffers the main thread read without the mmap addon) and answers tasks from the task table that the modules below contribute, each
 // module's table checked against the task map (src/core/tasks/) where it is declared.
 import { workerData, threadId, type MessagePort } from 'node:worker_threads';
 import { Unpackr } from 'msgpackr';
 import { partsWithAttribution } from '../src/core/attribution.ts';
 import { encodeBatchReply, readBatchReply, type BatchReply, type PieceMessage } from '../src/core/batch.ts';
-import { TaskError, BinaryBody, JsonText, type Dataset, type WorkerModule, type TaskFn, type TaskContext, type TaskReply, type TaskRequest, type AttachRequest } from '../src/core/task.ts';
+import { TaskError, BinaryBody, JsonText, fromWire, type WireDataset, type Dataset, type WorkerModule, type TaskFn, type TaskContext, type TaskReply, type TaskRequest, type AttachRequest } from '../src/core/task.ts';
 import { routing } from './routing/index.ts';
 import { geo } from './geo/index.ts';
 import { address } from './geo/address/tasks.ts';
@@ -26,7 +26,7 @@ const everyOpServed: [Exclude<TaskOp, Served>] extends [never] ? true : { unserv
 void everyOpServed;
 
 const modules: WorkerModule[] = [system, routing, geo, address, render, pois, traffic];
-const datasets: Dataset[] = (workerData && workerData.datasets) || [];
+const datasets: Dataset[] = ((workerData && workerData.datasets) || []).map((d: WireDataset) => fromWire(d));
 const table: Record<string, TaskFn> = {};
 for (const m of modules) {
   m.init(datasets);

@@ -12,6 +12,8 @@ export interface ServerProcess {
   base: string;
   child: ChildProcess;
   keys: { test: string; live: string } | null;
+  /** Everything the server printed so far (its JSON log lines). */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -41,6 +43,7 @@ export async function startServerProcess(env: Record<string, string>, port: numb
   const live = /live key:\s+(svc_live_\w+)/.exec(out)?.[1];
   return {
     base, child, keys: test && live ? { test, live } : null,
+    output: () => out,
     stop: () => new Promise<void>((res) => {
       if (child.exitCode !== null) return res();
       child.once('exit', () => res());

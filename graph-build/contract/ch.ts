@@ -23,7 +23,7 @@ export interface ContractOptions {
   contractLimit?: number;
   /** Re-evaluate the neighbours of each contracted node at once (better order, slower build). */
   eagerNeighbours?: boolean;
-  onProgress?: (fraction: number) => void;
+  onProgress?: (fraction: number, done: number, total: number) => void;
 }
 
 export function contract(g: BaseGraph, opts: ContractOptions = {}): CH {
@@ -202,7 +202,7 @@ export function contract(g: BaseGraph, opts: ContractOptions = {}): CH {
       prio[u] = priority(u);
       pq.push(prio[u], u);
     }
-    if (opts.onProgress && order % step === 0) opts.onProgress(order / n);
+    if (opts.onProgress && order % step === 0) opts.onProgress(order / n, order, n);
   }
 
   // --- freeze: each node's block, as it was at contraction, is its CH adjacency, packed as the route

@@ -19,6 +19,9 @@ export const YOUNG_MB = 8;
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
+/** The mmap addon `npm install` builds (native/mmap); src/core/format/mapped.ts falls back to reading when it is absent. */
+export const MMAP_ADDON = resolve(ROOT, 'native', 'mmap', 'build', 'Release', 'svc_mmap.node');
+
 export interface Config {
   port: number;
   host: string;
@@ -32,6 +35,8 @@ export interface Config {
   dbPoolMax: number;
   dataDir: string;
   builtDir: string;
+  /** The mmap addon built files are mapped with; null = read them into memory (BUILT_MMAP=0). */
+  mmapAddon: string | null;
   sharedDataDir: string;
   adminToken: string | null;
   /** Signs compat nearbysearch page tokens; without it each process signs with its own random secret. */
@@ -100,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolMax: Math.max(1, intEnv(env, 'DB_POOL_MAX', 10)),
     dataDir,
     builtDir: resolve(env.BUILT_DIR || resolve(dataDir, 'built')),
+    mmapAddon: env.BUILT_MMAP === '0' ? null : MMAP_ADDON,
     sharedDataDir: resolve(env.SHARED_DATA_DIR || resolve(ROOT, '..', 'shared', 'data')),
     adminToken: env.ADMIN_TOKEN || null,
     pageTokenSecret: env.PAGE_TOKEN_SECRET || null,

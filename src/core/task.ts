@@ -6,17 +6,35 @@
 // engine serialises it to finished JSON bytes inside the worker, so the main
 // thread only writes bytes (no second serialisation on the hot path).
 import type { MessagePort } from 'node:worker_threads';
+import { toRef, fromRef, type FileRef } from './format/mapped.ts';
+import type { FileBytes } from './format/container.ts';
 
-/** One built dataset as handed to workers: its manifest and one SharedArrayBuffer per file. */
+/**
+ * One built dataset: its manifest and each file's bytes, memory-mapped (an ArrayBuffer over the
+ * mapping, or pieces of a file over 4 GiB) or read into a SharedArrayBuffer
+ * (src/core/format/mapped.ts). A worker thread receives a WireDataset and maps the files itself.
+ */
 export interface Dataset {
   dataset: 'road' | 'gazetteer' | 'tiles' | 'pois';
   name: string;
   dir: string;
   manifest: any;
   /** file name (as in the manifest) → the file's bytes, shared, verified on the main thread */
-  files: Record<string, SharedArrayBuffer>;
+  files: Record<string, FileBytes>;
   /** Road datasets: profile → live traffic state of that graph (src/core/traffic-state.ts), written by the main thread. */
   traffic?: Record<string, SharedArrayBuffer>;
+}
+
+/** A Dataset as it crosses to a worker thread (workerData): a mapped file travels as where to map it. */
+export type WireDataset = Omit<Dataset, 'files'> & { files: Record<string, FileRef> };
+
+export function toWire(ds: Dataset): WireDataset {
+  return { ...ds, files: Object.fromEntries(Object.entries(ds.files).map(([k, b]) => [k, toRef(b)])) };
+}
+
+/** In the worker thread: map (or take) each file's bytes. */
+export function fromWire(ds: WireDataset): Dataset {
+  return { ...ds, files: Object.fromEntries(Object.entries(ds.files).map(([k, r]) => [k, fromRef(r)])) };
 }
 
 export interface TaskContext {

@@ -1,8 +1,11 @@
-// Finds built datasets (data/built/<name>/manifest.json) and loads their files into
-// SharedArrayBuffers, verifying each container once here so workers never see a bad file.
+// Finds built datasets (data/built/<name>/manifest.json) and maps their files (or reads them into
+// SharedArrayBuffers without the mmap addon), verifying each container once here so workers
+// never see a bad file.
 import { readdirSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { open, readShared, readManifest, FormatError } from '../core/format/index.ts';
+import { open, readManifest, wholeFile, FormatError } from '../core/format/index.ts';
+import { loadFile, releaseResident, isMapped } from '../core/format/mapped.ts';
+import { MMAP_ADDON } from '../core/config.ts';
 import type { Dataset } from '../core/task.ts';
 import { ROUTE_KIND, ROUTE_FORMAT_VERSION, type GraphMeta } from '../core/format/route.ts';
 import { PmArchive } from '../core/maps/pmtiles.ts';
@@ -22,52 +25,62 @@ export interface LoadReport {
   datasets: Dataset[];
   errors: { dir: string; error: string }[];
   bytes: number;
+  /** Of `bytes`, those mapped rather than read into memory. */
+  mappedBytes: number;
   seconds: number;
 }
 
-/** Load every complete dataset under builtDir. A dataset with a bad file is skipped and reported. */
-export function loadCatalog(builtDir: string): LoadReport {
+/**
+ * Load every complete dataset under builtDir. A dataset with a bad file is skipped and reported.
+ * `mmap`: the addon to map files with, null to read them (src/core/format/mapped.ts).
+ */
+export function loadCatalog(builtDir: string, mmap: string | null = MMAP_ADDON): LoadReport {
   const t0 = performance.now();
   const datasets: Dataset[] = [];
   const errors: LoadReport['errors'] = [];
-  let bytes = 0;
-  if (!existsSync(builtDir)) return { datasets, errors, bytes, seconds: 0 };
+  let bytes = 0, mappedBytes = 0;
+  if (!existsSync(builtDir)) return { datasets, errors, bytes, mappedBytes, seconds: 0 };
   for (const name of readdirSync(builtDir).sort()) {
     const dir = join(builtDir, name);
     if (!statSync(dir).isDirectory()) continue;
     try {
-      const ds = loadDataset(dir);
+      const ds = loadDataset(dir, mmap);
       if (!ds) continue;
       datasets.push(ds);
-      for (const f of Object.values(ds.files)) bytes += f.byteLength;
+      for (const f of Object.values(ds.files)) {
+        bytes += f.byteLength;
+        if (isMapped(f)) mappedBytes += f.byteLength;
+      }
     } catch (e) {
       errors.push({ dir, error: (e as Error).message });
     }
   }
-  return { datasets, errors, bytes, seconds: (performance.now() - t0) / 1000 };
+  return { datasets, errors, bytes, mappedBytes, seconds: (performance.now() - t0) / 1000 };
 }
 
-export function loadDataset(dir: string): Dataset | null {
+export function loadDataset(dir: string, mmap: string | null = MMAP_ADDON): Dataset | null {
   const m = readManifest(dir);
   if (!m) return null;
-  const files: Record<string, SharedArrayBuffer> = {};
+  const files: Dataset['files'] = {};
   const traffic: Record<string, SharedArrayBuffer> = {};
   for (const f of m.files) {
     const path = join(dir, f.file);
     if (!existsSync(path)) throw new FormatError(path, 'listed in manifest.json but missing');
-    const sab = readShared(path);
+    const buf = loadFile(path, mmap);
     if (f.kind === 'pmtiles') {
       // A PMTiles archive is not an svc container: check its format version and that its header and directories parse.
       if (f.version !== DATASET_FORMATS.tiles) throw new FormatError(path, `tiles format version ${f.version}, this build reads ${DATASET_FORMATS.tiles}: rebuild`);
-      try { new PmArchive(new Uint8Array(sab)); } catch (e) { throw new FormatError(path, (e as Error).message); }
+      try { new PmArchive(wholeFile(buf, path)); } catch (e) { throw new FormatError(path, (e as Error).message); }
     } else {
-      const o = open(sab, { file: path, kind: f.kind, version: READS[f.kind] ?? f.version, verify: true });
+      const o = open(buf, { file: path, kind: f.kind, version: READS[f.kind] ?? f.version, verify: true });
       const meta = o.meta as GraphMeta;
       if (f.kind === ROUTE_KIND && TRAFFIC_PROFILES.includes(meta.profile) && meta.edges > 0) {
         traffic[meta.profile] = TrafficState.create(meta.edges).buffer;
       }
     }
-    files[f.file] = sab;
+    // The checksum read every page: give them back, so RSS grows with what queries touch.
+    releaseResident(buf);
+    files[f.file] = buf;
   }
   return { dataset: m.dataset, name: m.name, dir, manifest: m, files, ...(Object.keys(traffic).length ? { traffic } : {}) };
 }

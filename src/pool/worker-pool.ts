@@ -15,7 +15,7 @@ import { YOUNG_MB } from '../core/config.ts';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Packr } from 'msgpackr';
 import { loadCatalog, type LoadReport } from '../data/catalog.ts';
-import type { AttachRequest, Dataset, TaskReply, TaskRequest } from '../core/task.ts';
+import { toWire, type AttachRequest, type Dataset, type TaskReply, type TaskRequest } from '../core/task.ts';
 import type { TaskArgs, TaskCall, TaskOp, TaskResult } from '../core/tasks/index.ts';
 import { readBatchReply, batchMicros, type BatchReply, type PieceMessage } from '../core/batch.ts';
 import { log } from '../core/log.ts';
@@ -88,6 +88,8 @@ export interface WorkerPoolOptions {
   maxWaitMs?: number;
   /** Each worker thread's young generation, MB (YOUNG_MB when absent). */
   youngMb?: number;
+  /** The mmap addon to map built files with; null = read them into memory; absent = the one npm install builds. */
+  mmapAddon?: string | null;
 }
 
 /**
@@ -113,7 +115,7 @@ export class WorkerPool {
   constructor(private opts: WorkerPoolOptions) { this.youngMb = opts.youngMb ?? YOUNG_MB; }
 
   async start(): Promise<void> {
-    const report = loadCatalog(this.opts.builtDir);
+    const report = loadCatalog(this.opts.builtDir, this.opts.mmapAddon);
     for (const e of report.errors) log.error('dataset_refused', e);
     const { gen, ops } = await this.spawn(report.datasets);
     this.install(gen, ops, report);
@@ -124,7 +126,7 @@ export class WorkerPool {
    * (logged) and the one already serving stays; returns what changed.
    */
   async reload(): Promise<{ ok: boolean; loaded: string[]; refused: { dir: string; error: string }[] }> {
-    const report = loadCatalog(this.opts.builtDir);
+    const report = loadCatalog(this.opts.builtDir, this.opts.mmapAddon);
     const fresh = new Map(report.datasets.map((d) => [d.dir, d]));
     // Keep the old copy of any dataset whose new files were refused.
     for (const e of report.errors) {
@@ -150,7 +152,7 @@ export class WorkerPool {
       maxThreads: n,
       idleTimeout: Infinity,
       concurrentTasksPerWorker: 1,
-      workerData: { datasets },
+      workerData: { datasets: datasets.map(toWire) },
       execArgv: entry.execArgv,
       // Per-task timing histograms cost the main thread on every message; /metrics keeps its own.
       recordTiming: false,
@@ -238,6 +240,7 @@ export class WorkerPool {
       lanes: gen.lanes.length,
       datasets: report.datasets.map((d) => d.name),
       mb: Math.round(report.bytes / 1e5) / 10,
+      mapped_mb: Math.round(report.mappedBytes / 1e5) / 10,
       load_s: Math.round(report.seconds * 1000) / 1000,
       malloc_mmap_threshold: mallocThreshold(),
       worker_young_mb: this.youngMb,

@@ -3,7 +3,7 @@
 // refused with the old graph still serving.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { join } from 'node:path';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { freshPglite, type TestDb } from '../helpers/db.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { buildRoadExtract } from '../../graph-build/roads.ts';
@@ -63,7 +63,10 @@ describe('graph reload', () => {
     const file = join(built(), 'djibouti', manifest.files[0].file);
     const bytes = readFileSync(file);
     bytes[bytes.length >> 1] ^= 0xff; // one flipped byte in the payload: the CRC must catch it
-    writeFileSync(file, bytes);
+    // Put in place as a build does (rename): rewriting a file in place would change the pages the
+    // server has mapped, and truncating it under them kills the process (README, Operations).
+    writeFileSync(`${file}.tmp`, bytes);
+    renameSync(`${file}.tmp`, file);
     const reload = await fetch(`${s.url}/admin/reload`, { method: 'POST', headers: ADMIN });
     expect(reload.status).toBe(409);
     const body: any = await reload.json();

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { BinaryBody, type Dataset, type WorkerModule } from '../../src/core/task.ts';
 import type { TaskTable } from '../../src/core/tasks/index.ts';
 import { PmArchive } from '../../src/core/maps/pmtiles.ts';
+import { wholeFile } from '../../src/core/format/index.ts';
 import type { StaticMapSpec } from '../../src/core/maps/staticmap.ts';
 import { Renderer } from './draw.ts';
 
@@ -25,7 +26,7 @@ export const render = {
       console.error(JSON.stringify({ level: 'warn', where: 'worker', msg: 'staticmap_disabled', error: String(e) }));
       return;
     }
-    renderer = new Renderer(new PmArchive(new Uint8Array(ds.files['tiles.pmtiles'])), canvas);
+    renderer = new Renderer(new PmArchive(wholeFile(ds.files['tiles.pmtiles'], `${ds.dir}/tiles.pmtiles`)), canvas);
     tasks.staticmap = (args) => new BinaryBody(renderer!.png(args));
   },
   tasks,
@@ -33,5 +34,5 @@ export const render = {
 
 /** For tests and benchmarks: render in-process. */
 export function rendererFor(ds: Dataset): Renderer {
-  return new Renderer(new PmArchive(new Uint8Array(ds.files['tiles.pmtiles'])), createRequire(import.meta.url)('@napi-rs/canvas'));
+  return new Renderer(new PmArchive(wholeFile(ds.files['tiles.pmtiles'], `${ds.dir}/tiles.pmtiles`)), createRequire(import.meta.url)('@napi-rs/canvas'));
 }

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { AppContext } from '../../http/types.ts';
 import type { Dataset } from '../../core/task.ts';
 import { PmArchive } from '../../core/maps/pmtiles.ts';
+import { wholeFile } from '../../core/format/index.ts';
 import { buildStyle, type Theme } from '../../core/maps/style.ts';
 
 export class TileSet {
@@ -18,7 +19,7 @@ export class TileSet {
   private styles = new Map<string, Uint8Array>();
 
   constructor(readonly ds: Dataset) {
-    this.archive = new PmArchive(new Uint8Array(ds.files['tiles.pmtiles']));
+    this.archive = new PmArchive(wholeFile(ds.files['tiles.pmtiles'], `${ds.dir}/tiles.pmtiles`));
     this.builtAt = String(ds.manifest.built_at);
     this.version = createHash('sha1').update(`${ds.dir}|${this.builtAt}`).digest('hex').slice(0, 10);
   }

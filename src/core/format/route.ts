@@ -1,6 +1,6 @@
 // The routed-graph container: one file per extract and profile ("<profile>.route.bin"),
 // written by graph-build/contract and opened zero-copy by workers. One definition for both sides.
-import { open, type Opened } from './index.ts';
+import { open, type Opened, type FileBytes } from './index.ts';
 import { DATASET_FORMATS } from './kinds.ts';
 
 export const ROUTE_KIND = 'road-graph';
@@ -152,7 +152,7 @@ export interface GraphViews {
   spatial: Uint8Array;
 }
 
-export function openGraph(buf: ArrayBufferLike, file: string, verify = false): GraphViews {
+export function openGraph(buf: FileBytes, file: string, verify = false): GraphViews {
   const o: Opened = open(buf, { file, kind: ROUTE_KIND, version: ROUTE_FORMAT_VERSION, verify });
   return {
     meta: o.meta as GraphMeta,
