@@ -19,6 +19,8 @@ import { osrmDistance } from '../contract/distance.ts';
 import { coordinateAtLength, coordinateCloseToTurn, representativeCoordinate } from './coordinates.ts';
 import { intersectionView, isUTurn, type Intersection, type Road } from './intersection.ts';
 import { viaWayEdges } from './via-way.ts';
+import { mergeRoads, type MergeGraph } from './merge.ts';
+import { emptyName, requiresNameAnnounced } from './names.ts';
 
 export type { TurnTable } from './types.ts';
 
@@ -54,6 +56,7 @@ export function buildTurns(net: RawNetwork, segs: Segments, base: BaseGraph, pro
   const precision = 10 ** profile.properties.weightPrecision;
   const maxTurnWeight = 32767 / precision; // ProfileProperties::GetMaxTurnWeight
   const byDuration = profile.properties.weightName === 'duration';
+  const suffixes = new Set((profile.nameSuffixes ?? []).map((x) => x.toLowerCase()));
 
   // incident roads per node: +(e+1) the edge's U end, -(e+1) its V end (twin halves: the first only)
   const N = base.nodes, E = base.edges;
@@ -160,11 +163,12 @@ export function buildTurns(net: RawNetwork, segs: Segments, base: BaseGraph, pro
     };
   };
 
-  const from: number[] = [], to: number[] = [], duration: number[] = [], weight: number[] = [];
-  let uTurns = 0;
-  const noMerge = new Set<Road>();
-  for (let x = 0; x < N; x++) {
-    if (first[x] === first[x + 1]) continue;
+  /**
+   * The roads of node x with their bearings (getIntersectionOutgoingGeometries): from each road's
+   * representative coordinate, or with `close` from the first point a metre away (OSRM's
+   * USE_CLOSE_COORDINATE, what its graph walks read), in node-adjacency order.
+   */
+  const computeRoads = (x: number, close: boolean): Road[] => {
     const roads: Road[] = [];
     let lanes = 0;
     for (let k = first[x]; k < first[x + 1]; k++) lanes = Math.max(lanes, ways.numLanes(edgeWay[Math.abs(inc[k]) - 1]));
@@ -174,24 +178,83 @@ export function buildTurns(net: RawNetwork, segs: Segments, base: BaseGraph, pro
     for (const r of roads) {
       const cs = r.coords, w = r.way;
       const selfLoop = base.edgeU[r.edge] === base.edgeV[r.edge];
-      const repr = roads.length <= 2 ? coordinateCloseToTurn(cs)
+      const repr = close || roads.length <= 2 ? coordinateCloseToTurn(cs)
         : representativeCoordinate(cs, { roundabout: ways.roundabout(w), circular: ways.circular(w), lowPriority: ways.lowPriority(w), motorway: ways.motorway(w), ramp: ways.ramp(w), priority: ways.priorityClass(w) }, lanes, selfLoop);
       r.initial = bearing(cs[0], coordinateAtLength(2, cs));
       r.perceived = bearing(cs[0], repr);
     }
+    return roads;
+  };
+
+  const intersectionAt = (x: number, roads: Road[]): Intersection => {
     const raw = nodeRaw[x];
-    const it: Intersection = {
+    return {
       raw, roads,
       barrier: obstacles.anyUndirected(raw, BARRIER),
       turning: obstacles.anyUndirected(raw, TURNING),
       restrictions: (fromRaw: number): readonly NodeRestriction[] | undefined => restr.byFromVia.get(fromRaw + ',' + raw),
       uTurnLane: (r: Road) => ways.uTurnLane(r.way, alongWay(r.in)),
     };
+  };
+
+  const noMerge = new Set<Road>();
+  // the graph as OSRM's mergable road detector walks it, unmerged roads cached per node
+  const plain = new Map<number, Road[]>(), sorted = new Map<number, Road[]>(), closeRoads = new Map<number, Road[]>();
+  const plainAt = (x: number) => { let r = plain.get(x); if (!r) { r = computeRoads(x, false); plain.set(x, r); } return r; };
+  const announced = new Map<number, boolean>();
+  const dirOf = (r: Road) => alongWay(r.out || r.in);
+  const mg: MergeGraph = {
+    roadsAt: (x) => { let r = sorted.get(x); if (!r) { r = [...plainAt(x)].sort((a, b) => a.perceived - b.perceived); sorted.set(x, r); } return r; },
+    firstRoadAt: (x) => plainAt(x)[0],
+    viewAt: (at, from, close) => {
+      let rs = close ? closeRoads.get(at) : plainAt(at);
+      if (!rs) { rs = computeRoads(at, true); closeRoads.set(at, rs); }
+      const f = rs.find((q) => q.edge === from.edge && q.atU === from.atU)!;
+      return intersectionView(intersectionAt(at, rs), f, noMerge);
+    },
+    remote: (r) => (r.atU ? base.edgeV[r.edge] : base.edgeU[r.edge]),
+    back: (r) => plainAt(r.atU ? base.edgeV[r.edge] : base.edgeU[r.edge]).find((q) => q.edge === r.edge && q.atU !== r.atU)!,
+    coord: (x) => toFixed(base.nodeLat[x] / E7, base.nodeLon[x] / E7),
+    shape: (r) => {
+      const out: Fixed[] = [];
+      const s0 = base.edgeShape[r.edge], s1 = base.edgeShape[r.edge + 1] - 1;
+      for (let k = r.atU ? s0 : s1; r.atU ? k <= s1 : k >= s0; k += r.atU ? 1 : -1) {
+        const last = out[out.length - 1];
+        if (!last || last.lat !== fixLat[k] || last.lon !== fixLon[k]) out.push(fixedAt(k));
+      }
+      return out;
+    },
+    nameId: (r) => ways.nameId(r.way, dirOf(r)),
+    emptyName: (id) => emptyName(ways.names[id]),
+    announce: (a, b) => {
+      const k = a * 1e7 + b;
+      let v = announced.get(k);
+      if (v === undefined) { v = requiresNameAnnounced(ways.names[a], ways.names[b], suffixes); announced.set(k, v); }
+      return v;
+    },
+    supportsMerge: (a, b) => {
+      if (ways.roundabout(a.way) || ways.roundabout(b.way)) return false;
+      if (ways.mode(a.way, dirOf(a)) !== ways.mode(b.way, dirOf(b))) return false;
+      const na = mg.nameId(a), nb = mg.nameId(b);
+      if (!(!mg.emptyName(na) && !mg.emptyName(nb) && !mg.announce(na, nb) && !mg.announce(nb, na))) return false;
+      return ways.classification(a.way) === ways.classification(b.way);
+    },
+    lanes: (r) => ways.numLanes(r.way),
+  };
+
+  const from: number[] = [], to: number[] = [], duration: number[] = [], weight: number[] = [];
+  let uTurns = 0;
+  for (let x = 0; x < N; x++) {
+    if (first[x] === first[x + 1]) continue;
+    const roads = computeRoads(x, false);
+    const merged = roads.length >= 3 || roads.length === 2 ? mergeRoads(mg, x, [...roads].sort((a, b) => a.perceived - b.perceived)) : noMerge;
+    const raw = nodeRaw[x];
+    const it = intersectionAt(x, roads);
     const legs = new Map<Road, TurnLeg>();
     const legOf = (r: Road) => { let l = legs.get(r); if (!l) { l = leg(r); legs.set(r, l); } return l; };
     for (const rin of roads) {
       if (!rin.in) continue;
-      const view = intersectionView(it, rin, noMerge);
+      const view = intersectionView(it, rin, merged);
       const obs = obstacles.get(rin.nextRaw, raw);
       const srcLeg = legOf(view[0].road);
       for (let t = 0; t < view.length; t++) {
