@@ -247,7 +247,7 @@ export function buildTurns(net: RawNetwork, segs: Segments, base: BaseGraph, pro
   for (let x = 0; x < N; x++) {
     if (first[x] === first[x + 1]) continue;
     const roads = computeRoads(x, false);
-    const merged = roads.length >= 3 || roads.length === 2 ? mergeRoads(mg, x, [...roads].sort((a, b) => a.perceived - b.perceived)) : noMerge;
+    const merged = roads.length >= 2 ? mergeRoads(mg, x, [...roads].sort((a, b) => a.perceived - b.perceived)) : noMerge;
     const raw = nodeRaw[x];
     const it = intersectionAt(x, roads);
     const legs = new Map<Road, TurnLeg>();
