@@ -70,14 +70,16 @@ export class WayTable {
       const fOpen = r.forwardMode !== 'inaccessible', bOpen = r.backwardMode !== 'inaccessible';
       const split = fOpen && bOpen && (r.forwardRate !== r.backwardRate || r.forwardSpeed !== r.backwardSpeed || r.forwardMode !== r.backwardMode
         || r.turnLanesForward !== r.turnLanesBackward || r.forwardClasses.join() !== r.backwardClasses.join() || r.forwardRef !== r.backwardRef);
-      const common = [r.roundabout, r.circular, r.isStartpoint, c.motorwayClass, c.linkClass, c.mayBeIgnored, c.priority, c.numLanes,
-        r.highwayTurnClassification, r.accessTurnClassification, r.isLeftHandDriving, split, r.name, r.destinations, r.pronunciation, r.exits];
+      // NodeBasedEdgeClassification::operator== (RoadClassification without its lanes) and NodeBasedEdgeAnnotation::CanCombineWith
+      const common = [r.roundabout, r.circular, r.isStartpoint, c.motorwayClass, c.linkClass, c.mayBeIgnored, c.priority,
+        r.isLeftHandDriving, split, r.name, r.destinations, r.pronunciation, r.exits];
       const key = (fw: boolean) => intern(JSON.stringify([...common, fw ? fOpen : bOpen, split ? false : fw ? bOpen : fOpen,
         fw ? r.forwardRestricted : r.backwardRestricted, fw ? r.forwardMode : r.backwardMode, fw ? r.forwardClasses : r.backwardClasses, fw ? r.forwardRef : r.backwardRef]));
       this.keyFw[w] = key(true); this.keyBw[w] = key(false);
       const nm = (ref: string) => nameId({ name: r.name, ref, pronunciation: r.pronunciation, exits: r.exits, destinations: r.destinations });
       this.nameFw[w] = nm(r.forwardRef); this.nameBw[w] = nm(r.backwardRef);
-      this.classKey[w] = intern(JSON.stringify(['class', c.motorwayClass, c.linkClass, c.mayBeIgnored, c.priority, c.numLanes]));
+      // RoadClassification::operator== reads no lane count
+      this.classKey[w] = intern(JSON.stringify(['class', c.motorwayClass, c.linkClass, c.mayBeIgnored, c.priority]));
     }
   }
 
