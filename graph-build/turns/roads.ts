@@ -20,6 +20,8 @@ const INCOMPRESSIBLE = new Set(['barrier', ...TURNING]);
 const STOPPED = -3;
 /** metres of a road's shape past svc's node worth following: beyond every distance OSRM's rules read */
 const MAX_SHAPE = 500;
+/** nodes whose roads the merge detector's walks keep computed */
+const CACHE_NODES = 20000;
 
 export function roadGraph(base: BaseGraph, ways: WayTable, obstacles: ObstacleMap, restr: Restrictions, suffixes: ReadonlySet<string>) {
   const edgeWay = base.edgeWay!, edgeAlong = base.edgeAlong!, shapeNode = base.shapeNode!, shapeWay = base.shapeWay!;
@@ -155,7 +157,15 @@ export function roadGraph(base: BaseGraph, ways: WayTable, obstacles: ObstacleMa
   const noMerge = new Set<Road>();
   // the graph as OSRM's mergable road detector walks it, unmerged roads cached per node
   const plain = new Map<number, Road[]>(), sorted = new Map<number, Road[]>(), closeRoads = new Map<number, Road[]>();
-  const plainAt = (x: number) => { let r = plain.get(x); if (!r) { r = computeRoads(x, false); plain.set(x, r); } return r; };
+  const plainAt = (x: number) => {
+    let r = plain.get(x);
+    if (!r) {
+      // the walks stay near the node being built: a bounded cache, dropped whole when full
+      if (plain.size >= CACHE_NODES) { plain.clear(); sorted.clear(); closeRoads.clear(); }
+      r = computeRoads(x, false); plain.set(x, r);
+    }
+    return r;
+  };
   const announced = new Map<number, boolean>();
   const dirOf = (r: Road) => alongWay(r.out || r.in);
   const mg: MergeGraph = {
@@ -163,7 +173,10 @@ export function roadGraph(base: BaseGraph, ways: WayTable, obstacles: ObstacleMa
     firstRoadAt: (x) => plainAt(x)[0],
     viewAt: (at, from, close) => {
       let rs = close ? closeRoads.get(at) : plainAt(at);
-      if (!rs) { rs = computeRoads(at, true); closeRoads.set(at, rs); }
+      if (!rs) {
+        if (closeRoads.size >= CACHE_NODES) closeRoads.clear();
+        rs = computeRoads(at, true); closeRoads.set(at, rs);
+      }
       const f = rs.find((q) => q.edge === from.edge && q.atU === from.atU)!;
       return intersectionView(intersectionAt(at, rs), f, noMerge);
     },
