@@ -188,6 +188,7 @@ export function makeCarProfile(name: string, cfg: typeof CAR, handlers: readonly
   return {
     name,
     properties: cfg.properties,
+    nameSuffixes: ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW', 'North', 'South', 'West', 'East', 'Nor', 'Sou', 'We', 'Ea'],
     wayTags: [...CAR_WAY_TAGS, ...DIRECTIONAL.flatMap((k) => [k + ':forward', k + ':backward'])],
     nodeTags: CAR_NODE_TAGS,
     processNode: (t) => carNode(cfg, t),

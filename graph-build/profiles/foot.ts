@@ -72,6 +72,7 @@ export const foot: Profile = {
   name: 'walk',
   properties: { weightName: 'duration', weightPrecision: 1, maxSpeedForMapMatching: 40 / 3.6, uTurnPenalty: 2, trafficLightPenalty: 2,
     continueStraightAtWaypoint: false, useTurnRestrictions: false, leftHandDriving: false, maxTurnWeight: 0 },
+  nameSuffixes: ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW', 'North', 'South', 'West', 'East'],
   wayTags: [...PREFETCH, 'area', 'toll', 'motorroad', 'construction', 'proposed', 'oneway', 'oneway:foot', 'impassable', 'status', 'junction',
     'foot', 'access', 'foot:forward', 'foot:backward', 'access:forward', 'access:backward', 'sidewalk', 'sidewalk:both', 'sidewalk:left', 'sidewalk:right',
     'duration', 'capacity:car', 'surface', 'tracktype', 'smoothness', 'conveying', 'lanes', 'lanes:forward', 'lanes:backward', 'service',

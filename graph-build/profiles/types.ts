@@ -169,6 +169,8 @@ export interface Profile {
   /** svc's name for it: 'driving' (car.lua), 'walk' (foot.lua), 'cycle' (bicycle.lua) */
   name: string;
   properties: ProfileProperties;
+  /** The profile's suffix_list: name parts ("N", "West"…) whose change alone is no new name (guidance, merging dual carriageways). */
+  nameSuffixes?: readonly string[];
   /** Way tag keys the profile reads (the OSM reader may drop every other). */
   wayTags: readonly string[];
   /** Node tag keys the profile reads; a node with none of them never reaches processNode. */

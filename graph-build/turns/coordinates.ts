@@ -41,7 +41,7 @@ const roundAway = (x: number) => (x < 0 ? -Math.round(-x) : Math.round(x));
 const fromFloat = (lat: number, lon: number): Fixed => ({ lat: roundAway(lat * 1e6), lon: roundAway(lon * 1e6) });
 
 /** projectPointOnSegment on coordinates as degrees; the point converted back to fixed point, as the C++ does on use. */
-function project(source: Fixed, target: Fixed, c: Fixed): Fixed {
+export function project(source: Fixed, target: Fixed, c: Fixed): Fixed {
   const sLon = source.lon / 1e6, sLat = source.lat / 1e6;
   const vLon = target.lon / 1e6 - sLon, vLat = target.lat / 1e6 - sLat;
   const rLon = c.lon / 1e6 - sLon, rLat = c.lat / 1e6 - sLat;
@@ -99,7 +99,7 @@ function lengthCache(cs: readonly Fixed[], limit: number): number[] {
 }
 
 /** TrimCoordinatesToLength (the cache, when given, read as OSRM reads it). */
-function trimToLength(input: readonly Fixed[], desired: number, cache: readonly number[] = []): Fixed[] {
+export function trimToLength(input: readonly Fixed[], desired: number, cache: readonly number[] = []): Fixed[] {
   let cs = input.slice();
   const useCache = cache.length > 0;
   if (useCache && cache[cache.length - 1] < desired && cs.length >= 2) {
@@ -144,7 +144,7 @@ export function corrected(fix: Fixed, base: Fixed, head: Fixed): Fixed {
 }
 
 /** SampleCoordinates: a point every `rate` metres for the first `maxLength`. */
-function sample(cs: readonly Fixed[], maxLength: number, rate: number): Fixed[] {
+export function sample(cs: readonly Fixed[], maxLength: number, rate: number): Fixed[] {
   const out = [cs[0]];
   let carry = 0, total = 0;
   for (let i = 1; i < cs.length; i++) {
@@ -162,14 +162,14 @@ function sample(cs: readonly Fixed[], maxLength: number, rate: number): Fixed[] 
   return out;
 }
 
-function rotate(c: Fixed, rad: number): Fixed {
+export function rotate(c: Fixed, rad: number): Fixed {
   const cos = Math.cos(rad), sin = Math.sin(rad);
   const lon = c.lon / 1e6, lat = c.lat / 1e6;
   return fromFloat(sin * lon + cos * lat, cos * lon - sin * lat);
 }
 
 /** leastSquareRegression: two fixed points on the regression line of the samples. */
-function leastSquares(cs: readonly Fixed[]): [Fixed, Fixed] {
+export function leastSquares(cs: readonly Fixed[]): [Fixed, Fixed] {
   const n = cs.length;
   let minLon = cs[0].lon / 1e6, maxLon = minLon, minLat = cs[0].lat / 1e6, maxLat = minLat;
   for (const c of cs) {

@@ -7,28 +7,18 @@
 import type { RawNetwork } from '../osm/read.ts';
 import type { Segments } from '../contract/segments.ts';
 import type { BaseGraph } from '../contract/compress.ts';
-import { EDGE_TWIN_BACK, E7 } from '../../src/core/format/route.ts';
 import type { Profile, Turn, TurnLeg } from '../profiles/types.ts';
 import type { TurnTable } from './types.ts';
 import { WayTable } from './ways.ts';
 import { ObstacleMap } from './obstacles.ts';
-import { dropUndrivable, readRestrictions, restrictionNodes, type NodeRestriction } from './restrictions.ts';
+import { dropUndrivable, readRestrictions, restrictionNodes } from './restrictions.ts';
 import { drivableSegments } from './segment-index.ts';
-import { bearing, toFixed, type Fixed } from './geometry.ts';
-import { osrmDistance } from '../contract/distance.ts';
-import { coordinateAtLength, coordinateCloseToTurn, representativeCoordinate } from './coordinates.ts';
-import { intersectionView, isUTurn, type Intersection, type Road } from './intersection.ts';
+import { intersectionView, isUTurn, type Road } from './intersection.ts';
 import { viaWayEdges } from './via-way.ts';
+import { mergeRoads } from './merge.ts';
+import { roadGraph } from './roads.ts';
 
 export type { TurnTable } from './types.ts';
-
-const BARRIER = new Set(['barrier']);
-const TURNING = new Set(['mini_roundabout', 'turning_loop', 'turning_circle']);
-/** Obstacle::Type::Incompressible: barriers and turning places */
-const INCOMPRESSIBLE = new Set(['barrier', ...TURNING]);
-const STOPPED = -3;
-/** metres of a road's shape past svc's node worth following: beyond every distance OSRM's rules read */
-const MAX_SHAPE = 500;
 
 /** Counts of what the build saw, for logs and tests. */
 export interface TurnStats {
@@ -45,7 +35,6 @@ export interface TurnStats {
 export function buildTurns(net: RawNetwork, segs: Segments, base: BaseGraph, profile: Profile): TurnTable & { stats: TurnStats } {
   if (!base.edgeWay || !base.edgeAlong || !base.shapeNode || !base.shapeWay) throw new Error('buildTurns: the base graph lacks edgeWay/edgeAlong/shapeNode (compress segments that carry `way`)');
   if (segs.penFw && segs.connector) throw new Error("buildTurns: segments were built with obstacle hubs; build them with { obstacles: 'turns' }");
-  const edgeWay = base.edgeWay, edgeAlong = base.edgeAlong, shapeNode = base.shapeNode, shapeWay = base.shapeWay!;
   const ways = new WayTable(net, profile);
   const obstacles = new ObstacleMap(net, profile, (w) => ways.routed(w));
   const restr = readRestrictions(net, profile);
@@ -54,98 +43,10 @@ export function buildTurns(net: RawNetwork, segs: Segments, base: BaseGraph, pro
   const precision = 10 ** profile.properties.weightPrecision;
   const maxTurnWeight = 32767 / precision; // ProfileProperties::GetMaxTurnWeight
   const byDuration = profile.properties.weightName === 'duration';
+  const suffixes = new Set((profile.nameSuffixes ?? []).map((x) => x.toLowerCase()));
 
-  // incident roads per node: +(e+1) the edge's U end, -(e+1) its V end (twin halves: the first only)
-  const N = base.nodes, E = base.edges;
-  const first = new Int32Array(N + 1);
-  for (let e = 0; e < E; e++) if (!(base.edgeFlags[e] & EDGE_TWIN_BACK)) { first[base.edgeU[e] + 1]++; first[base.edgeV[e] + 1]++; }
-  for (let v = 0; v < N; v++) first[v + 1] += first[v];
-  const inc = new Int32Array(first[N]), fill = first.slice(0, N);
-  for (let e = 0; e < E; e++) if (!(base.edgeFlags[e] & EDGE_TWIN_BACK)) { inc[fill[base.edgeU[e]]++] = e + 1; inc[fill[base.edgeV[e]]++] = -(e + 1); }
-
-  const nodeRaw = new Int32Array(N);
-  for (let e = 0; e < E; e++) { nodeRaw[base.edgeU[e]] = shapeNode[base.edgeShape[e]]; nodeRaw[base.edgeV[e]] = shapeNode[base.edgeShape[e + 1] - 1]; }
-  // every shape point in OSRM's fixed point, once
-  const distance = (la1: number, lo1: number, la2: number, lo2: number) => osrmDistance(la1 / 1e6, lo1 / 1e6, la2 / 1e6, lo2 / 1e6);
-  const P = base.shapeLat.length, fixLat = new Int32Array(P), fixLon = new Int32Array(P);
-  for (let k = 0; k < P; k++) { const f = toFixed(base.shapeLat[k] / E7, base.shapeLon[k] / E7); fixLat[k] = f.lat; fixLon[k] = f.lon; }
-  const fixedAt = (k: number): Fixed => ({ lat: fixLat[k], lon: fixLon[k] });
-  // OSRM compresses a node where exactly two roads meet unless an obstacle or a restriction pins
-  // it (graph_compressor.cpp): a road's shape, as the intersection sees it, runs on through such
-  // nodes to the next one OSRM keeps. svc keeps some as graph nodes (obstacles it charges on turns).
-  const pinned = new Set<number>();
-  for (const l of restr.byFromVia.values()) for (const r of l) pinned.add(r.via);
-  for (const r of restr.viaWay) { pinned.add(r.via[0]); pinned.add(r.via[r.via.length - 1]); }
-  // svc's other nodes of two roads (a change of name, class, direction rule) are OSRM's too
-  const passThrough = (y: number) => first[y + 1] - first[y] === 2 && obstacles.has(nodeRaw[y]) && !pinned.has(nodeRaw[y])
-    && !obstacles.anyUndirected(nodeRaw[y], INCOMPRESSIBLE)
-    && base.edgeAttr[Math.abs(inc[first[y]]) - 1] === base.edgeAttr[Math.abs(inc[first[y] + 1]) - 1];
-  /** OSRM's compression key of the segment ending at shape point k of edge e (k > first), driven along U→V or not */
-  const segKey = (e: number, k: number, uToV: boolean) => ways.compressKey(shapeWay[k], uToV === (edgeAlong[e] === 1) ? true : false);
-  /**
-   * Appends edge e's shape leaving its U end (atU) or V end, after the shape of a road whose last
-   * segment had OSRM compression key `prevKey` (-1: none). Stops where OSRM's compressor would
-   * keep a node (the way changes to one it cannot join: into a tunnel, another lane count…) and
-   * returns STOPPED; else the key of its last segment.
-   */
-  const shape = { coords: [] as Fixed[], length: 0, limit: 0, lat: 0, lon: 0 };
-  const pushShape = (e: number, atU: boolean, prevKey: number): number => {
-    const step = atU ? 1 : -1, start = atU ? base.edgeShape[e] : base.edgeShape[e + 1] - 1, end = atU ? base.edgeShape[e + 1] - 1 : base.edgeShape[e];
-    const cs = shape.coords;
-    const push = (k: number) => {
-      const la = fixLat[k], lo = fixLon[k];
-      if (!cs.length) { cs.push(fixedAt(k)); shape.lat = la; shape.lon = lo; return; }
-      if (shape.lat === la && shape.lon === lo) return;
-      // the points past every distance OSRM's coordinate rules read are not needed, only the length
-      const before = shape.length;
-      shape.length += distance(shape.lat, shape.lon, la, lo);
-      shape.lat = la; shape.lon = lo;
-      if (before <= shape.limit) cs.push(fixedAt(k));
-    };
-    push(start);
-    for (let k = start; k !== end; k += step) {
-      // segment k → k+step, recorded at its higher shape index
-      const key = segKey(e, atU ? k + 1 : k, atU);
-      if (prevKey !== -1 && key !== prevKey) return STOPPED;
-      prevKey = key;
-      push(k + step);
-    }
-    return prevKey;
-  };
-  /** The road of edge e seen from its U end (atU) or V end. */
-  const makeRoad = (e: number, atU: boolean, limit: number): Road => {
-    const twin = e + 1 < E && (base.edgeFlags[e + 1] & EDGE_TWIN_BACK) !== 0;
-    const fwE = base.edgeFlags[e] & 1 ? e : -1;
-    const bwE = twin ? e + 1 : base.edgeFlags[e] & 2 ? e : -1;
-    const s0 = base.edgeShape[e], s1 = base.edgeShape[e + 1] - 1;
-    shape.coords = []; shape.length = 0; shape.limit = limit;
-    let key = pushShape(e, atU, -1);
-    // on through the nodes OSRM would have compressed away, as far as any of its rules look
-    const x = atU ? base.edgeU[e] : base.edgeV[e];
-    let y = atU ? base.edgeV[e] : base.edgeU[e], cameBy = e;
-    while (key !== STOPPED && y !== x && shape.length < MAX_SHAPE && passThrough(y)) {
-      const a = inc[first[y]], b = inc[first[y] + 1];
-      const next = Math.abs(a) - 1 === cameBy ? b : a;
-      const ne = Math.abs(next) - 1;
-      if (ne === cameBy) break; // a loop back onto itself
-      key = pushShape(ne, next > 0, key);
-      cameBy = ne; y = next > 0 ? base.edgeV[ne] : base.edgeU[ne];
-    }
-    const coords = shape.coords;
-    if (coords.length < 2) coords.push(coords[0]);
-    const way = edgeWay[e];
-    return {
-      edge: e, atU, way,
-      out: atU ? (fwE >= 0 ? fwE + 1 : 0) : bwE >= 0 ? -(bwE + 1) : 0,
-      in: atU ? (bwE >= 0 ? -(bwE + 1) : 0) : fwE >= 0 ? fwE + 1 : 0,
-      nextRaw: shapeNode[atU ? s0 + 1 : s1 - 1],
-      roundabout: ways.roundabout(way) || ways.circular(way),
-      coords, length: shape.length, initial: 0, perceived: 0,
-    };
-  };
-
-  /** Per directed edge: the way's direction it runs in. */
-  const alongWay = (d: number) => (d > 0) === (edgeAlong[Math.abs(d) - 1] === 1);
+  const g = roadGraph(base, ways, obstacles, restr, suffixes);
+  const { alongWay } = g;
   /** deciseconds of a directed edge, as OSRM's edge data holds it */
   const ds = (d: number) => base.edgeW[Math.abs(d) - 1] / 100;
   const speedOf = (d: number, len: number) => Math.trunc((len / ds(d)) * 36);
@@ -162,36 +63,17 @@ export function buildTurns(net: RawNetwork, segs: Segments, base: BaseGraph, pro
 
   const from: number[] = [], to: number[] = [], duration: number[] = [], weight: number[] = [];
   let uTurns = 0;
-  const noMerge = new Set<Road>();
-  for (let x = 0; x < N; x++) {
-    if (first[x] === first[x + 1]) continue;
-    const roads: Road[] = [];
-    let lanes = 0;
-    for (let k = first[x]; k < first[x + 1]; k++) lanes = Math.max(lanes, ways.numLanes(edgeWay[Math.abs(inc[k]) - 1]));
-    // beyond the farthest any coordinate rule looks (FAR_LOOKAHEAD_DISTANCE and the lanes' offset)
-    const limit = 40 + 2.5 * Math.max(lanes, 2) * 3.25 + 1;
-    for (let k = first[x]; k < first[x + 1]; k++) { const i = inc[k]; roads.push(makeRoad(Math.abs(i) - 1, i > 0, limit)); }
-    for (const r of roads) {
-      const cs = r.coords, w = r.way;
-      const selfLoop = base.edgeU[r.edge] === base.edgeV[r.edge];
-      const repr = roads.length <= 2 ? coordinateCloseToTurn(cs)
-        : representativeCoordinate(cs, { roundabout: ways.roundabout(w), circular: ways.circular(w), lowPriority: ways.lowPriority(w), motorway: ways.motorway(w), ramp: ways.ramp(w), priority: ways.priorityClass(w) }, lanes, selfLoop);
-      r.initial = bearing(cs[0], coordinateAtLength(2, cs));
-      r.perceived = bearing(cs[0], repr);
-    }
-    const raw = nodeRaw[x];
-    const it: Intersection = {
-      raw, roads,
-      barrier: obstacles.anyUndirected(raw, BARRIER),
-      turning: obstacles.anyUndirected(raw, TURNING),
-      restrictions: (fromRaw: number): readonly NodeRestriction[] | undefined => restr.byFromVia.get(fromRaw + ',' + raw),
-      uTurnLane: (r: Road) => ways.uTurnLane(r.way, alongWay(r.in)),
-    };
+  for (let x = 0; x < g.nodes; x++) {
+    if (g.degree(x) === 0) continue;
+    const roads = g.computeRoads(x, false);
+    const merged = roads.length >= 2 ? mergeRoads(g.mergeGraph, x, [...roads].sort((a, b) => a.perceived - b.perceived)) : g.noMerge;
+    const raw = g.nodeRaw[x];
+    const it = g.intersectionAt(x, roads);
     const legs = new Map<Road, TurnLeg>();
     const legOf = (r: Road) => { let l = legs.get(r); if (!l) { l = leg(r); legs.set(r, l); } return l; };
     for (const rin of roads) {
       if (!rin.in) continue;
-      const view = intersectionView(it, rin, noMerge);
+      const view = intersectionView(it, rin, merged);
       const obs = obstacles.get(rin.nextRaw, raw);
       const srcLeg = legOf(view[0].road);
       for (let t = 0; t < view.length; t++) {

@@ -4,8 +4,12 @@
 // driven edgeU→edgeV, -(e+1) driven edgeV→edgeU.
 //
 // Built by graph-build/turns/index.ts buildTurns(net, segs, base, profile) from segments made with
-// profileSegments(net, name, { obstacles: 'turns' }) and their compress(): only allowed turns are
-// listed (no_* restrictions, one-ways, barriers, u-turns outside dead ends… are absent).
+// profileSegments(net, name, { obstacles: 'turns' }) and their compress() (renumbered or not: only
+// edge ids are used): only allowed turns are listed (no_* restrictions, one-ways, barriers, u-turns
+// outside dead ends and turning places… are absent). Every node of svc's graph has its turns,
+// including the nodes of two roads svc keeps for an obstacle (a signal, a gate), whose turns carry
+// the obstacle as OSRM's compressed edge would. bench/turns-osrm.ts compares a table with
+// osrm-extract's.
 //
 // Units: milliseconds, rounded as OSRM rounds (durations to whole deciseconds, weights to the
 // profile's weight precision, 0.1 for car.lua), so sums agree with osrm-routed's to what it prints.
@@ -18,7 +22,10 @@ export interface TurnTable {
   to: Int32Array;
   /** ms added by the turn itself (angle and u-turn penalties, obstacles at the via node) */
   duration: Int32Array;
-  /** the same turn in weight units (ms-scaled weight: car.lua routability, max_turn_weight…) */
+  /**
+   * the same turn in weight units (ms-scaled weight: car.lua routability; a turn from an unrestricted
+   * road into a destination-only one weighs max_turn_weight, 3276.7 → 3,276,700)
+   */
   weight: Int32Array;
   /**
    * Restrictions over a via way (or several), which a per-turn table cannot express: the path

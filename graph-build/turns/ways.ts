@@ -4,6 +4,7 @@
 // typed arrays by way index, so a continent's ways cost bytes, not objects.
 import type { RawNetwork } from '../osm/read.ts';
 import type { Profile, TravelMode } from '../profiles/types.ts';
+import type { RoadName } from './names.ts';
 
 const MODES: TravelMode[] = ['inaccessible', 'driving', 'cycling', 'walking', 'ferry', 'train', 'pushing bike',
   'steps up', 'steps down', 'river upstream', 'river downstream', 'route'];
@@ -21,6 +22,11 @@ export class WayTable {
   private atc: Int32Array;
   private keyFw: Int32Array;
   private keyBw: Int32Array;
+  private nameFw: Int32Array;
+  private nameBw: Int32Array;
+  private classKey: Int32Array;
+  /** interned names (OSRM's string_view_id: name, destinations, pronunciation, ref, exits), 0 the empty one */
+  readonly names: RoadName[] = [{ name: '', ref: '', pronunciation: '', exits: '', destinations: '' }];
 
   constructor(net: RawNetwork, profile: Profile) {
     const n = net.ways.length;
@@ -28,6 +34,14 @@ export class WayTable {
     this.lanes = new Uint8Array(n); this.priority = new Uint8Array(n); this.htc = new Int32Array(n); this.atc = new Int32Array(n);
     this.keyFw = new Int32Array(n).fill(-1); this.keyBw = new Int32Array(n).fill(-1);
     const keys = new Map<string, number>();
+    this.nameFw = new Int32Array(n); this.nameBw = new Int32Array(n); this.classKey = new Int32Array(n);
+    const nameIds = new Map<string, number>([[JSON.stringify(['', '', '', '', '']), 0]]);
+    const nameId = (x: RoadName) => {
+      const k = JSON.stringify([x.name, x.destinations, x.pronunciation, x.ref, x.exits]);
+      let v = nameIds.get(k);
+      if (v === undefined) { v = this.names.length; this.names.push(x); nameIds.set(k, v); }
+      return v;
+    };
     const intern = (k: string) => { let v = keys.get(k); if (v === undefined) { v = keys.size; keys.set(k, v); } return v; };
     for (let w = 0; w < n; w++) {
       const r = profile.processWay(net.ways[w].tags);
@@ -56,14 +70,22 @@ export class WayTable {
       const fOpen = r.forwardMode !== 'inaccessible', bOpen = r.backwardMode !== 'inaccessible';
       const split = fOpen && bOpen && (r.forwardRate !== r.backwardRate || r.forwardSpeed !== r.backwardSpeed || r.forwardMode !== r.backwardMode
         || r.turnLanesForward !== r.turnLanesBackward || r.forwardClasses.join() !== r.backwardClasses.join() || r.forwardRef !== r.backwardRef);
-      const common = [r.roundabout, r.circular, r.isStartpoint, c.motorwayClass, c.linkClass, c.mayBeIgnored, c.priority, c.numLanes,
-        r.highwayTurnClassification, r.accessTurnClassification, r.isLeftHandDriving, split, r.name, r.destinations, r.pronunciation, r.exits];
+      // NodeBasedEdgeClassification::operator== (RoadClassification without its lanes) and NodeBasedEdgeAnnotation::CanCombineWith
+      const common = [r.roundabout, r.circular, r.isStartpoint, c.motorwayClass, c.linkClass, c.mayBeIgnored, c.priority,
+        r.isLeftHandDriving, split, r.name, r.destinations, r.pronunciation, r.exits];
       const key = (fw: boolean) => intern(JSON.stringify([...common, fw ? fOpen : bOpen, split ? false : fw ? bOpen : fOpen,
         fw ? r.forwardRestricted : r.backwardRestricted, fw ? r.forwardMode : r.backwardMode, fw ? r.forwardClasses : r.backwardClasses, fw ? r.forwardRef : r.backwardRef]));
       this.keyFw[w] = key(true); this.keyBw[w] = key(false);
+      const nm = (ref: string) => nameId({ name: r.name, ref, pronunciation: r.pronunciation, exits: r.exits, destinations: r.destinations });
+      this.nameFw[w] = nm(r.forwardRef); this.nameBw[w] = nm(r.backwardRef);
+      // RoadClassification::operator== reads no lane count
+      this.classKey[w] = intern(JSON.stringify(['class', c.motorwayClass, c.linkClass, c.mayBeIgnored, c.priority]));
     }
   }
 
+  nameId(w: number, forward: boolean) { return forward ? this.nameFw[w] : this.nameBw[w]; }
+  /** equal for equal RoadClassification */
+  classification(w: number) { return this.classKey[w]; }
   /** Equal for two ways (each in a direction) OSRM's graph compressor may join at a node. */
   compressKey(w: number, forward: boolean) { return forward ? this.keyFw[w] : this.keyBw[w]; }
   routed(w: number) { return (this.flags[w] & F_ROUTED) !== 0; }

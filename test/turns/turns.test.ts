@@ -123,3 +123,24 @@ describe('foot and bicycle turns', () => {
     expect(turns.get('b>j>s')!.duration).toBe(ms(6 * 1.4));
   });
 });
+
+describe('dual carriageways (OSRM merges their halves)', () => {
+  // a two-way road w–j that splits at j into two one-way halves 11 m apart, all named Main
+  const dual = {
+    points: { w: [0, 0], j: [0, 1], n: [-0.05, 1.2], m: [-0.05, 3], t: [0.05, 3], s: [0.05, 1.2] } as Record<string, [number, number]>,
+    ways: [['wj', { name: 'Main' }], ['jnm', { name: 'Main', oneway: 'yes' }], ['tsj', { name: 'Main', oneway: 'yes' }]] as [string, Record<string, string>][],
+  };
+
+  it('makes turning from one half into the other a u-turn, and going on straight free (as osrm-extract does)', () => {
+    const { turns } = build(dual);
+    // osrm-extract on this map: s→j→n 27.4 s, s→j→w 0, w→j→n 0
+    expect(turns.get('s>j>n')!.duration).toBe(27400);
+    expect(turns.get('s>j>w')!.duration).toBe(0);
+    expect(turns.get('w>j>n')!.duration).toBe(0);
+  });
+
+  it('does not merge halves of different names', () => {
+    const { turns } = build({ ...dual, ways: [['wj', { name: 'Main' }], ['jnm', { name: 'Main', oneway: 'yes' }], ['tsj', { name: 'Other', oneway: 'yes' }]] });
+    expect(turns.get('s>j>n')!.duration).toBeLessThan(27400);
+  });
+});
