@@ -56,7 +56,9 @@ export function checkGraph(g: GraphViews, pairs: number, seed = 1): CheckReport 
     rep.routed++;
     // continuity: each unpacked edge starts where the previous one ended
     const pathA = ch.path(), n = pathA.length;
-    let node = ch.startNode();
+    // the path starts where the start node's edge (the source's, edge-based) ends
+    const s0 = g.ebEdge[ch.startNode()];
+    let node = s0 > 0 ? g.edgeV[s0 - 1] : g.edgeU[-s0 - 1];
     for (let k = 0; k < n && lc.cost > 0; k++) {
       const e = pathA[k], from = e > 0 ? g.edgeU[e - 1] : g.edgeV[-e - 1], to = e > 0 ? g.edgeV[e - 1] : g.edgeU[-e - 1];
       if (from !== node) { rep.discontinuities++; break; }
