@@ -59,9 +59,10 @@ describe('three separate roads in a row (OSRM "Car - Gate penalties": a-b-c   d-
     expect(r.route.snapped.to.distance_m).toBeLessThan(320);
     const m = task('route_matrix', { sources: [pts.a], destinations: [pts.e] });
     expect(m.distances_m[0][0]).toBe(r.route.distance_m);
+    // the /osrm/ layer answers as osrm-routed: every road here is a tiny component (under 1,000
+    // edges), so no point gets a candidate on another road, and no road joins a and e
     const o = task('osrm_route', { coordinates: [ll(pts.a), ll(pts.e)], mode: 'driving', radius: 1000, steps: false, alternatives: 0, overview: 'false', geometries: 'polyline', annotations: [], skipWaypoints: false });
-    expect(o.waypoints[0].distance).toBeCloseTo(r.route.snapped.from.distance_m, 0);
-    expect(o.waypoints[1].distance).toBeCloseTo(r.route.snapped.to.distance_m, 0);
+    expect(o.code).toBe('NoRoute');
   });
 
   it('never further than the radius, and no further than it must: within 500 m only e moves (300 m onto c); within 250 m no route', () => {
