@@ -2,7 +2,7 @@
 // (../shared/tools/osrm, or OSRM_DIR), prepare an extract with the car profile once into a cache
 // folder (osrm-extract + osrm-contract, CH), and serve it on a loopback port.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join, resolve, basename } from 'node:path';
 
 export const OSRM_DIR = process.env.OSRM_DIR ?? resolve(import.meta.dirname, '..', '..', '..', 'shared', 'tools', 'osrm');
@@ -15,7 +15,8 @@ export function prepareOsrm(pbf: string, cacheDir: string, threads = 1): string 
   mkdirSync(cacheDir, { recursive: true });
   const b = basename(pbf).replace(/\.osm\.pbf$/, '');
   const link = join(cacheDir, `${b}.osm.pbf`);
-  if (!existsSync(link)) symlinkSync(resolve(pbf), link);
+  // existsSync follows the link: a link left dangling by a moved checkout is replaced, not reused
+  if (!existsSync(link)) { rmSync(link, { force: true }); symlinkSync(resolve(pbf), link); }
   const base = join(cacheDir, `${b}.osrm`);
   if (!existsSync(`${base}.hsgr`)) {
     for (const [tool, args] of [['osrm-extract', ['-t', String(threads), '-p', join(OSRM_DIR, 'profiles', 'car.lua'), link]], ['osrm-contract', ['-t', String(threads), base]]] as const) {
