@@ -257,6 +257,8 @@ export function localName(a: WayAttr, lang: Lang): string {
 interface Building {
   type: string; modifier?: Modifier; exit?: number; bb: number; ba: number; loc: number; // loc: coordinate index
   attr: WayAttr; rotary?: string; /** last coordinate index of the step's line */ to: number; dist: number; dur: number; inter?: Intersection;
+  /** intersections the step holds, OSRM's count: its maneuver's and every junction (≥ 3 roads) it drives through */
+  inters: number;
 }
 
 /**
@@ -278,7 +280,7 @@ export function legSteps(g: GraphViews, pieces: Pieces, costMs: number, o: StepO
   const last = line.end[line.end.length - 1];
   const steps: Building[] = [];
   const a0 = attrs[edgeAttr[pieces.e(keep[0])]];
-  let cur: Building = { type: 'depart', bb: 0, ba: last > first ? lookBearing(c, first, 1, first, ke[0]) : 0, loc: first, attr: a0, to: 0, dist: 0, dur: 0 };
+  let cur: Building = { type: 'depart', bb: 0, ba: last > first ? lookBearing(c, first, 1, first, ke[0]) : 0, loc: first, attr: a0, to: 0, dist: 0, dur: 0, inters: 1 };
   if (o.intersections) cur.inter = depInter(c, first, cur.ba);
   steps.push(cur);
   let rb: Building | null = null, exits = 0;
@@ -291,6 +293,9 @@ export function legSteps(g: GraphViews, pieces: Pieces, costMs: number, o: StepO
     node: if (i > 0) {
       const A = attrs[qa], B = attrs[pa];
       const at = ks[i];
+      const x = qf ? g.edgeV[qe] : g.edgeU[qe];
+      // a junction driven through counts towards the step's intersections (end of road needs two)
+      if (g.adjFirst[x + 1] - g.adjFirst[x] >= 3) cur.inters++;
       // The common case, the same road (or unnamed road) going on within 35° outside roundabouts
       // and ramps, is no maneuver whatever else meets there (decide() agrees): skip the options,
       // and the bearings too when the turn is clearly gentle. The same way attributes on both
@@ -302,7 +307,6 @@ export function legSteps(g: GraphViews, pieces: Pieces, costMs: number, o: StepO
       if (goesOn && Math.abs(delta) < 35) break node;
       // other roads one may leave x by: not the edge taken, not back along the edge arrived on
       // (their bearings only: every road's is read for the OSRM layer's intersections alone)
-      const x = qf ? g.edgeV[qe] : g.edgeU[qe];
       const alts: Alt[] = [];
       let exitHere = !B.rb;
       for (let k = g.adjFirst[x]; k < g.adjFirst[x + 1]; k++) {
@@ -322,7 +326,9 @@ export function legSteps(g: GraphViews, pieces: Pieces, costMs: number, o: StepO
           rb = null;
         }
         cur.dist = dist; cur.dur = dur; dist = dur = 0;
-        cur = { type: d.type, modifier: d.modifier, bb, ba, loc: at, attr: B, to: 0, dist: 0, dur: 0 };
+        // the junction is the new step's maneuver, not one the previous step drove through
+        if (g.adjFirst[x + 1] - g.adjFirst[x] >= 3) cur.inters--;
+        cur = { type: d.type, modifier: d.modifier, bb, ba, loc: at, attr: B, to: 0, dist: 0, dur: 0, inters: 1 };
         if (d.type === 'roundabout') { rb = cur; exits = 0; cur.rotary = localName(B, o.lang) || undefined; }
         if (o.intersections) cur.inter = intersection(c, at, nodeOptions(g, x), pe, pf, qe, qf);
         steps.push(cur);
@@ -337,13 +343,14 @@ export function legSteps(g: GraphViews, pieces: Pieces, costMs: number, o: StepO
   for (const st of steps) totalDur += st.dur;
   if (rb) { rb.exit = undefined; rb.modifier = rb.modifier ?? 'straight'; }
   collapse(steps);
+  plainEndOfRoad(steps);
   // geometry: each step from its maneuver point to the next one's (a range of the route's line)
   for (let k = 0; k < steps.length; k++) steps[k].to = k + 1 < steps.length ? steps[k + 1].loc : last;
   const scale = totalDur > 0 ? costMs / totalDur : 0;
   const out: Step[] = steps.map((s) => finish(s, s.dur * scale, o, c));
   const lastBb = last > first ? lookBearing(c, last, -1, first, last) : 0;
   const endLoc: [number, number] = [c[2 * last] / 1e7, c[2 * last + 1] / 1e7];
-  const arrive: Building = { type: 'arrive', bb: lastBb, ba: 0, loc: last, attr: steps[steps.length - 1].attr, to: last, dist: 0, dur: 0 };
+  const arrive: Building = { type: 'arrive', bb: lastBb, ba: 0, loc: last, attr: steps[steps.length - 1].attr, to: last, dist: 0, dur: 0, inters: 1 };
   if (o.intersections) arrive.inter = { location: endLoc, bearings: [(lastBb + 180) % 360], entry: [true], in: 0 };
   out.push(finish(arrive, 0, o, c));
   return out;
@@ -362,10 +369,26 @@ function collapse(steps: Building[]) {
     const a = steps[k - 1], b = steps[k], c = steps[k + 1];
     if (b.type === 'new name' && c.type === 'new name' && GENTLE.has(b.modifier ?? '') && GENTLE.has(c.modifier ?? '')
       && b.dist < SHORT_NAME_CHANGE_M && sameRoad(a.attr, c.attr)) {
-      a.dist += b.dist + c.dist; a.dur += b.dur + c.dur;
+      a.dist += b.dist + c.dist; a.dur += b.dur + c.dur; a.inters += b.inters + c.inters;
       steps.splice(k, 2);
       k--;
     }
+  }
+}
+
+/** Fewest intersections the step before an end of road must hold for the T to be called one (OSRM's MIN_END_OF_ROAD_INTERSECTIONS). */
+const MIN_END_OF_ROAD_INTERSECTIONS = 2;
+
+/**
+ * OSRM's post-processing of end of road: the T is worth naming only when the driver has passed
+ * another junction since the last maneuver (it tells which junction to turn at); otherwise the
+ * step is a plain turn, or a continue when the road keeps its name.
+ */
+function plainEndOfRoad(steps: Building[]) {
+  for (let k = 1; k < steps.length; k++) {
+    const s = steps[k];
+    if (s.type !== 'end of road' || steps[k - 1].inters >= MIN_END_OF_ROAD_INTERSECTIONS) continue;
+    s.type = named(s.attr) && sameRoad(steps[k - 1].attr, s.attr) ? 'continue' : 'turn';
   }
 }
 
@@ -426,7 +449,8 @@ export function decide(A: WayAttr, B: WayAttr, delta: number, opts: Alt[], inRou
   if (!isLink(A) && isLink(B)) return { type: isHighway(A) ? 'off ramp' : 'on ramp', modifier: m };
   if (opts.length === 0) {
     if (same || unnamed) return null;
-    return { type: Math.abs(delta) < 45 ? 'new name' : 'turn', modifier: m };
+    // the only way on, under another name: OSRM's obvious turn, a name change whatever the angle
+    return { type: 'new name', modifier: m };
   }
   let minAlt = Infinity;
   for (const o of opts) minAlt = Math.min(minAlt, Math.abs(o.angle));
