@@ -28,9 +28,9 @@ describe('guidance steps on hand-built junctions', () => {
   // the same crossing where "Main Street" turns right at C and "Other Street" goes on north
   const Y = at(31);
   const cont = { S: Y(-2, 0), C: Y(0, 0), E: Y(0, 2), N: Y(2, 0) };
-  // a T: "Road A" from the south ends on "Road B" (west–east)
+  // a T: "Road A" from the south ends on "Road B" (west–east), past "Side Lane" going east at J
   const T = at(32);
-  const tee = { S: T(-2, 0), C: T(0, 0), E: T(0, 2), W: T(0, -2) };
+  const tee = { S: T(-2, 0), J: T(-1, 0), H: T(-0.5, 0), C: T(0, 0), E: T(0, 2), W: T(0, -2), L: T(-1, 1) };
   // a name change with no junction, and a fork
   const F = at(33);
   const fork = { S: F(-2, 0), C: F(0, 0), NE: F(2, 0.7), NW: F(2, -0.7), Z: F(-4, 0) };
@@ -56,7 +56,8 @@ describe('guidance steps on hand-built junctions', () => {
     [p('c', ['S', 'C']), { highway: 'residential', name: 'Main Street' }],
     [p('c', ['C', 'E']), { highway: 'residential', name: 'Main Street' }],
     [p('c', ['C', 'N']), { highway: 'residential', name: 'Other Street' }],
-    [p('t', ['S', 'C']), { highway: 'residential', name: 'Road A' }],
+    [p('t', ['S', 'J', 'H', 'C']), { highway: 'residential', name: 'Road A' }],
+    [p('t', ['J', 'L']), { highway: 'residential', name: 'Side Lane' }],
     [p('t', ['W', 'C', 'E']), { highway: 'residential', name: 'Road B' }],
     [p('f', ['Z', 'S']), { highway: 'secondary', name: 'Old Name' }],
     [p('f', ['S', 'C']), { highway: 'secondary', name: 'Stem Road' }],
@@ -112,9 +113,12 @@ describe('guidance steps on hand-built junctions', () => {
     expect(maneuvers(route('cS', 'cE'))).toEqual(['depart:Main Street', 'continue:right:Main Street', 'arrive:Main Street']);
   });
 
-  it('end of road at a T junction', () => {
+  it('end of road at a T junction, once the step has passed another junction (a plain turn otherwise, as OSRM)', () => {
     expect(maneuvers(route('tS', 'tE'))).toEqual(['depart:Road A', 'end of road:right:Road B', 'arrive:Road B']);
     expect(maneuvers(route('tS', 'tW'))).toEqual(['depart:Road A', 'end of road:left:Road B', 'arrive:Road B']);
+    // leaving after Side Lane: the T is the first junction, which end of road would not help find
+    expect(maneuvers(route('tH', 'tE'))).toEqual(['depart:Road A', 'turn:right:Road B', 'arrive:Road B']);
+    expect(maneuvers(route('tH', 'tW'))).toEqual(['depart:Road A', 'turn:left:Road B', 'arrive:Road B']);
   });
 
   it('new name without a junction, then a fork', () => {
@@ -124,7 +128,7 @@ describe('guidance steps on hand-built junctions', () => {
 
   it('roundabout with the exit number, then exit roundabout', () => {
     const r = route('rAS', 'rAW');
-    expect(maneuvers(r)).toEqual(['depart:South Arm', 'roundabout:left:3:West Arm', 'exit roundabout:slight right:West Arm', 'arrive:West Arm']);
+    expect(maneuvers(r)).toEqual(['depart:South Arm', 'roundabout:left:3:West Arm', 'exit roundabout:right:West Arm', 'arrive:West Arm']);
     const s = r.route.legs[0].steps;
     expect(s[1].rotary_name).toBe('Place du Marché');
     // osrm-text-instructions names rotaries, not roundabouts, in the phrase
@@ -184,6 +188,8 @@ describe('guidance steps on hand-built junctions', () => {
     expect(modifierOf(-30)).toBe('slight left');
     expect(modifierOf(90)).toBe('right');
     expect(modifierOf(150)).toBe('sharp right');
+    // OSRM's bounds: slight to 40°, a plain turn to 120°, sharp short of turning back
+    expect([modifierOf(20), modifierOf(45), modifierOf(-119), modifierOf(125), modifierOf(-172)]).toEqual(['straight', 'right', 'left', 'sharp right', 'sharp left']);
     expect(modifierOf(-178)).toBe('uturn');
     expect(turnAngle(350, 10)).toBe(20);
     expect(decide({ cls: 'residential', name: 'A' }, { cls: 'residential', name: 'A' }, 179, [{ angle: 0, attr: { cls: 'residential', name: 'B' } }], false))

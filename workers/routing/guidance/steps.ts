@@ -84,6 +84,8 @@ export interface Step {
   maneuver: { type: string; modifier?: Modifier; exit?: number; bearing_before: number; bearing_after: number; location: [number, number] };
   name: string;
   ref?: string;
+  /** name:pronunciation of the road (the OSRM layer writes it) */
+  pronunciation?: string;
   destinations?: string;
   rotary_name?: string;
   mode: string;
@@ -112,12 +114,17 @@ export function turnAngle(a: number, b: number): number {
   return d;
 }
 
+/**
+ * OSRM's getTurnDirection on the turn's deviation from straight on: up to 20° straight, to 40°
+ * slight, to 120° a plain turn, beyond it sharp; turning back along the road itself (bearings
+ * opposite, bar rounding) a u-turn.
+ */
 export function modifierOf(delta: number): Modifier {
   const a = Math.abs(delta), left = delta < 0;
-  if (a < 20) return 'straight';
-  if (a < 60) return left ? 'slight left' : 'slight right';
-  if (a < 135) return left ? 'left' : 'right';
-  if (a < 170) return left ? 'sharp left' : 'sharp right';
+  if (a <= 20) return 'straight';
+  if (a <= 40) return left ? 'slight left' : 'slight right';
+  if (a <= 120) return left ? 'left' : 'right';
+  if (a < 178) return left ? 'sharp left' : 'sharp right';
   return 'uturn';
 }
 
@@ -250,6 +257,20 @@ function edgeBearing(g: GraphViews, e: number, atU: boolean): number {
   return 0;
 }
 
+/**
+ * Whether the turn from edge qe (driven u→v when qf) onto edge e (leaving by its u end when atU)
+ * is one the graph has: a turn restriction at the node removes it. Read from the edge's own
+ * edge-based node, not a via-way restriction's copy: OSRM's guidance sees the junction's node
+ * restrictions only.
+ */
+function turnAllowed(g: GraphViews, qe: number, qf: boolean, e: number, atU: boolean): boolean {
+  const tail = g.edgeEb[2 * qe + (qf ? 0 : 1)];
+  if (tail < 0) return true;
+  const want = atU ? e + 1 : -(e + 1);
+  for (let k = g.ebOutFirst[tail]; k < g.ebOutFirst[tail + 1]; k++) if (g.ebEdge[g.ebOut[3 * k]] === want) return true;
+  return false;
+}
+
 export function localName(a: WayAttr, lang: Lang): string {
   return a[lang] ?? a.name ?? '';
 }
@@ -312,6 +333,8 @@ export function legSteps(g: GraphViews, pieces: Pieces, costMs: number, o: StepO
       for (let k = g.adjFirst[x]; k < g.adjFirst[x + 1]; k++) {
         const s = g.adjEdge[k], e = Math.abs(s) - 1, atU = s > 0;
         if (!(g.edgeFlags[e] & (atU ? 1 : 2)) || (e === pe && atU === pf) || (e === qe && atU !== qf)) continue;
+        // a turn a restriction forbids is no option, as a one-way's wrong end is not (OSRM: entry not allowed)
+        if (!turnAllowed(g, qe, qf, e, atU)) continue;
         const attr = attrs[edgeAttr[e]];
         alts.push({ angle: turnAngle(bb, edgeBearing(g, e, atU)), attr });
         if (!attr.rb) exitHere = true;
@@ -350,7 +373,8 @@ export function legSteps(g: GraphViews, pieces: Pieces, costMs: number, o: StepO
   const out: Step[] = steps.map((s) => finish(s, s.dur * scale, o, c));
   const lastBb = last > first ? lookBearing(c, last, -1, first, last) : 0;
   const endLoc: [number, number] = [c[2 * last] / 1e7, c[2 * last + 1] / 1e7];
-  const arrive: Building = { type: 'arrive', bb: lastBb, ba: 0, loc: last, attr: steps[steps.length - 1].attr, to: last, dist: 0, dur: 0, inters: 1 };
+  // the arrive step names the road arrived on: the last piece's (a step keeps the name it began with)
+  const arrive: Building = { type: 'arrive', bb: lastBb, ba: 0, loc: last, attr: attrs[edgeAttr[pieces.e(keep[nk - 1])]], to: last, dist: 0, dur: 0, inters: 1 };
   if (o.intersections) arrive.inter = { location: endLoc, bearings: [(lastBb + 180) % 360], entry: [true], in: 0 };
   out.push(finish(arrive, 0, o, c));
   return out;
@@ -423,6 +447,7 @@ function finish(s: Building, durMs: number, o: StepOptions, c: ArrayLike<number>
     instruction: '',
   };
   if (s.attr.ref) step.ref = s.attr.ref;
+  if (s.attr.pron) step.pronunciation = s.attr.pron;
   // OSRM's form: "ref: destination, destination" (OSM separates values with ';')
   if (s.attr.dest || s.attr.destRef) step.destinations = s.attr.destRef && s.attr.dest ? `${list(s.attr.destRef)}: ${list(s.attr.dest)}` : list(s.attr.destRef ?? s.attr.dest);
   if (s.rotary) step.rotary_name = s.rotary;
@@ -443,12 +468,14 @@ export function decide(A: WayAttr, B: WayAttr, delta: number, opts: Alt[], inRou
   if (A.rb && B.rb) return null;
   if (A.rb && !B.rb && inRoundabout) return { type: 'exit roundabout', modifier: m };
   const same = sameRoad(A, B), unnamed = !named(A) && !named(B);
+  // a road losing its name is no name to announce (OSRM's requiresNameAnnounced)
+  const nameLost = named(A) && !named(B);
   // turning back (at a dead end, or where a restriction leaves nothing else): always announced
   if (m === 'uturn') return { type: same || unnamed ? 'continue' : 'turn', modifier: 'uturn' };
   if (isLink(A) && isHighway(B)) return { type: 'merge', modifier: m === 'straight' ? (delta < 0 ? 'slight left' : 'slight right') : m };
   if (!isLink(A) && isLink(B)) return { type: isHighway(A) ? 'off ramp' : 'on ramp', modifier: m };
   if (opts.length === 0) {
-    if (same || unnamed) return null;
+    if (same || unnamed || nameLost) return null;
     // the only way on, under another name: OSRM's obvious turn, a name change whatever the angle
     return { type: 'new name', modifier: m };
   }
@@ -463,7 +490,7 @@ export function decide(A: WayAttr, B: WayAttr, delta: number, opts: Alt[], inRou
     if (other.length === 1) {
       return { type: 'fork', modifier: delta < other[0].angle ? 'slight left' : 'slight right' };
     }
-    if (other.length === 0) return { type: 'new name', modifier: m };
+    if (other.length === 0) return nameLost ? null : { type: 'new name', modifier: m };
   }
   // the road ends here (nothing goes on straight and it does not continue): end of road
   if (Math.abs(delta) >= 45 && Math.abs(delta) < 150 && minAlt >= 45 && !opts.some((o) => sameRoad(o.attr, A))) {
