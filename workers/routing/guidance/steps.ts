@@ -329,17 +329,20 @@ export function legSteps(g: GraphViews, pieces: Pieces, costMs: number, o: StepO
       // other roads one may leave x by: not the edge taken, not back along the edge arrived on
       // (their bearings only: every road's is read for the OSRM layer's intersections alone)
       const alts: Alt[] = [];
-      let exitHere = !B.rb;
+      let exitHere = !B.rb, through = false;
       for (let k = g.adjFirst[x]; k < g.adjFirst[x + 1]; k++) {
         const s = g.adjEdge[k], e = Math.abs(s) - 1, atU = s > 0;
-        if (!(g.edgeFlags[e] & (atU ? 1 : 2)) || (e === pe && atU === pf) || (e === qe && atU !== qf)) continue;
+        if (e === pe || e === qe) continue;
+        // the road taken also goes on the other way from here (one-way or not): a through street
+        if (!through && named(B) && sameRoad(attrs[edgeAttr[e]], B)) through = true;
+        if (!(g.edgeFlags[e] & (atU ? 1 : 2))) continue;
         // a turn a restriction forbids is no option, as a one-way's wrong end is not (OSRM: entry not allowed)
         if (!turnAllowed(g, qe, qf, e, atU)) continue;
         const attr = attrs[edgeAttr[e]];
         alts.push({ angle: turnAngle(bb, edgeBearing(g, e, atU)), attr });
         if (!attr.rb) exitHere = true;
       }
-      const d = decide(A, B, delta, alts, !!rb);
+      const d = decide(A, B, delta, alts, !!rb, through && edgeDist[pe] > THROUGH_STRAIGHT_M ? 'straight' : through);
       if (rb && A.rb && exitHere) exits++;
       if (d) {
         if (rb && !B.rb) {
@@ -365,8 +368,8 @@ export function legSteps(g: GraphViews, pieces: Pieces, costMs: number, o: StepO
   let totalDur = 0;
   for (const st of steps) totalDur += st.dur;
   if (rb) { rb.exit = undefined; rb.modifier = rb.modifier ?? 'straight'; }
-  collapse(steps);
   plainEndOfRoad(steps);
+  suppressShortNames(steps);
   // geometry: each step from its maneuver point to the next one's (a range of the route's line)
   for (let k = 0; k < steps.length; k++) steps[k].to = k + 1 < steps.length ? steps[k + 1].loc : last;
   const scale = totalDur > 0 ? costMs / totalDur : 0;
@@ -380,24 +383,26 @@ export function legSteps(g: GraphViews, pieces: Pieces, costMs: number, o: StepO
   return out;
 }
 
-const GENTLE = new Set(['straight', 'slight left', 'slight right']);
-/** Longest stretch of another name between two parts of one road that is not announced (a bridge, a short unnamed link). */
-export const SHORT_NAME_CHANGE_M = 150;
+/** Shortest stretch under a new name that is announced (OSRM's NAME_SEGMENT_CUTOFF_LENGTH). */
+export const NAME_SEGMENT_CUTOFF_M = 105;
 
 /**
- * OSRM's "suppress short name changes": road A, a short stretch of B entered and left without a
- * real turn, then A again is one step on A.
+ * OSRM's suppressShortNameSegments: a name change back to the name already driven, or to a name
+ * driven for less than NAME_SEGMENT_CUTOFF_M before the next maneuver (or the arrival), is no
+ * step; the stretch joins the step before it.
  */
-function collapse(steps: Building[]) {
-  for (let k = 1; k + 1 < steps.length; k++) {
-    const a = steps[k - 1], b = steps[k], c = steps[k + 1];
-    if (b.type === 'new name' && c.type === 'new name' && GENTLE.has(b.modifier ?? '') && GENTLE.has(c.modifier ?? '')
-      && b.dist < SHORT_NAME_CHANGE_M && sameRoad(a.attr, c.attr)) {
-      a.dist += b.dist + c.dist; a.dur += b.dur + c.dur; a.inters += b.inters + c.inters;
-      steps.splice(k, 2);
-      k--;
+function suppressShortNames(steps: Building[]) {
+  let prev = 0, n = 1;
+  for (let k = 1; k < steps.length; k++) {
+    const s = steps[k], p = steps[prev];
+    if (s.type === 'new name' && (s.attr.cls === 'ferry') === (p.attr.cls === 'ferry')
+      && ((named(p.attr) && named(s.attr) && sameRoad(p.attr, s.attr)) || s.dist < NAME_SEGMENT_CUTOFF_M)) {
+      p.dist += s.dist; p.dur += s.dur; p.inters += s.inters;
+      continue;
     }
+    steps[n] = s; prev = n++;
   }
+  steps.length = n;
 }
 
 /** Fewest intersections the step before an end of road must hold for the T to be called one (OSRM's MIN_END_OF_ROAD_INTERSECTIONS). */
@@ -462,7 +467,22 @@ interface Alt { angle: number; attr: WayAttr }
  * The maneuver at a node between a road with attributes A and one with B, turning by `delta`
  * degrees, with `opts` the other roads one could take there; null = no maneuver (merge).
  */
-export function decide(A: WayAttr, B: WayAttr, delta: number, opts: Alt[], inRoundabout: boolean): { type: string; modifier?: Modifier } | null {
+/** Road beyond a through-street turn after which OSRM calls a turn within 40° straight (2 × its MAX_COLLAPSE_DISTANCE). */
+const THROUGH_STRAIGHT_M = 60;
+
+/**
+ * `through`: the road taken runs on both ways from the node ('straight': and goes on for more
+ * than THROUGH_STRAIGHT_M).
+ */
+export function decide(A: WayAttr, B: WayAttr, delta: number, opts: Alt[], inRoundabout: boolean, through: boolean | 'straight' = false): { type: string; modifier?: Modifier } | null {
+  const d = decideType(A, B, delta, opts, inRoundabout);
+  // OSRM's obvious turn onto a through street is a turn (straight when within 40° and the road
+  // goes on), not a name change
+  if (d?.type === 'new name' && through) return { type: 'turn', modifier: through === 'straight' && Math.abs(delta) < 40 ? 'straight' : d.modifier };
+  return d;
+}
+
+function decideType(A: WayAttr, B: WayAttr, delta: number, opts: Alt[], inRoundabout: boolean): { type: string; modifier?: Modifier } | null {
   const m = modifierOf(delta);
   if (B.rb && !A.rb) return { type: 'roundabout', modifier: m };
   if (A.rb && B.rb) return null;
@@ -488,7 +508,11 @@ export function decide(A: WayAttr, B: WayAttr, delta: number, opts: Alt[], inRou
   if (Math.abs(delta) < 45) {
     const other = opts.filter((o) => Math.abs(o.angle) < 45);
     if (other.length === 1) {
-      return { type: 'fork', modifier: delta < other[0].angle ? 'slight left' : 'slight right' };
+      const side: Modifier = delta < other[0].angle ? 'slight left' : 'slight right';
+      // where the other road carries on the road driven, it is the obvious way and this a turn off
+      // it (OSRM: slight when both are straight on)
+      if (sameRoad(other[0].attr, A)) return { type: 'turn', modifier: m === 'straight' ? side : m };
+      return { type: 'fork', modifier: side };
     }
     if (other.length === 0) return nameLost ? null : { type: 'new name', modifier: m };
   }
