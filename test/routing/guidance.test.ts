@@ -11,6 +11,7 @@ import { haversine } from '../../src/core/geometry.ts';
 import { createRequire } from 'node:module';
 import { LANGS, instruction, type PhraseStep } from '../../workers/routing/guidance/instructions.ts';
 import { loadedGraphs } from '../../workers/routing/graphs.ts';
+import { wayAttr } from '../../graph-build/contract/attrs.ts';
 
 // 0.001° ≈ 111 m; each fixture sits in its own square (x = longitude offset, y = latitude offset).
 const r7 = (v: number) => Math.round(v * 1e7) / 1e7;
@@ -44,9 +45,12 @@ describe('guidance steps on hand-built junctions', () => {
     Q0: M(-1, 0), Q1: M(-1, 2), Q2: M(-1, 4), K1: M(-0.5, 3),
     K2: M(-0.5, 9), Q3: M(-1, 10), Q4: M(-1, 12),
   };
+  // "Long Road" north to C, "Short Bit" (44 m, H on it) to D, then an unnamed road to E
+  const N = at(36);
+  const names = { S: N(-3, 0), C: N(0, 0), H: N(0.2, 0), D: N(0.4, 0), E: N(3, 0) };
   const pts: Record<string, [number, number]> = {};
   const add = (pfx: string, o: Record<string, [number, number]>) => { for (const [k, v] of Object.entries(o)) pts[pfx + k] = v; };
-  add('x', cross); add('c', cont); add('t', tee); add('f', fork); add('r', rb); add('m', mw);
+  add('x', cross); add('c', cont); add('t', tee); add('f', fork); add('r', rb); add('m', mw); add('n', names);
   const p = (pfx: string, names: string[]) => names.map((n) => pfx + n);
   const net = network(pts, [
     [p('x', ['S', 'K', 'C']), { highway: 'residential', name: 'Road A' }],
@@ -73,6 +77,9 @@ describe('guidance steps on hand-built junctions', () => {
     [p('m', ['Q1', 'K1', 'Mb']), { highway: 'motorway_link' }],
     [p('m', ['Mc', 'K2', 'Q3']), { highway: 'motorway_link', destination: 'Exit Town' }],
     [p('m', ['Q3', 'Q4']), { highway: 'primary', name: 'Exit Road' }],
+    [p('n', ['S', 'C']), { highway: 'residential', name: 'Long Road', ref: 'N1;N2' }],
+    [p('n', ['C', 'H', 'D']), { highway: 'residential', name: 'Short Bit' }],
+    [p('n', ['D', 'E']), { highway: 'residential' }],
   ]);
   beforeAll(() => {
     buildRoadNetwork(net, { name: 'guide', out: tmp.dir, profiles: ['driving'] });
@@ -119,6 +126,29 @@ describe('guidance steps on hand-built junctions', () => {
     // leaving after Side Lane: the T is the first junction, which end of road would not help find
     expect(maneuvers(route('tH', 'tE'))).toEqual(['depart:Road A', 'turn:right:Road B', 'arrive:Road B']);
     expect(maneuvers(route('tH', 'tW'))).toEqual(['depart:Road A', 'turn:left:Road B', 'arrive:Road B']);
+  });
+
+  it('a name driven for under 105 m, and a name lost, are no steps; the arrival names the road arrived on (OSRM)', () => {
+    expect(maneuvers(route('nS', 'nH'))).toEqual(['depart:Long Road', 'arrive:Short Bit']);
+    // Short Bit's step runs on over the unnamed road (no step where the name is lost): 330 m, announced
+    expect(maneuvers(route('nS', 'nE'))).toEqual(['depart:Long Road', 'new name:straight:Short Bit', 'arrive:']);
+    // refs listed as car.lua lists them
+    expect(route('nS', 'nH').route.legs[0].steps[0].ref).toBe('N1; N2');
+  });
+
+  it("a way's guidance attributes keep its pronunciation and list its refs as car.lua does", () => {
+    expect(wayAttr({ highway: 'motorway', name: 'eastbound', 'name:pronunciation': 'eest-bound', ref: 'I 80;CO 93 ; ' }))
+      .toEqual({ cls: 'motorway', name: 'eastbound', pron: 'eest-bound', ref: 'I 80; CO 93' });
+  });
+
+  it('an obvious turn onto a through street is a turn, straight on a road that goes on (OSRM)', () => {
+    const A = { cls: 'residential', name: 'A' }, B = { cls: 'residential', name: 'B' };
+    expect(decide(A, B, 10, [{ angle: -90, attr: { cls: 'residential', name: 'C' } }], false)).toEqual({ type: 'new name', modifier: 'straight' });
+    expect(decide(A, B, 30, [{ angle: -90, attr: { cls: 'residential', name: 'C' } }], false, 'straight')).toEqual({ type: 'turn', modifier: 'straight' });
+    expect(decide(A, B, 30, [{ angle: -90, attr: { cls: 'residential', name: 'C' } }], false, true)).toEqual({ type: 'turn', modifier: 'slight right' });
+    // where the other road ahead carries on A, this is a turn off it, not a fork
+    expect(decide(A, B, 15, [{ angle: -3, attr: A }], false)).toEqual({ type: 'turn', modifier: 'slight right' });
+    expect(decide(A, B, 15, [{ angle: -10, attr: { cls: 'residential', name: 'C' } }], false)).toEqual({ type: 'fork', modifier: 'slight right' });
   });
 
   it('new name without a junction, then a fork', () => {
