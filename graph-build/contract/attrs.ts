@@ -11,7 +11,9 @@ export function wayAttr(t: Record<string, string>): WayAttr {
   const a: WayAttr = { cls: t.route === 'ferry' ? 'ferry' : t.highway ?? '' };
   const set = (k: keyof WayAttr, v: string | undefined) => { const c = clean(v); if (c) (a as any)[k] = c; };
   set('name', t.name); set('fr', t['name:fr']); set('en', t['name:en']); set('ar', t['name:ar']);
-  set('pt', t['name:pt']); set('sw', t['name:sw']); set('ref', t.ref);
+  set('pt', t['name:pt']); set('sw', t['name:sw']);
+  // "I 80;CO 93" → "I 80; CO 93", as car.lua's names handler lists refs
+  set('ref', t.ref?.split(';').map((x) => x.trim()).filter(Boolean).join('; ')); set('pron', t['name:pronunciation']);
   set('dest', t.destination); set('destRef', t['destination:ref']);
   if (t.junction === 'roundabout' || t.junction === 'circular') a.rb = 1;
   return a;

@@ -11,6 +11,7 @@ import { haversine } from '../../src/core/geometry.ts';
 import { createRequire } from 'node:module';
 import { LANGS, instruction, type PhraseStep } from '../../workers/routing/guidance/instructions.ts';
 import { loadedGraphs } from '../../workers/routing/graphs.ts';
+import { wayAttr } from '../../graph-build/contract/attrs.ts';
 
 // 0.001° ≈ 111 m; each fixture sits in its own square (x = longitude offset, y = latitude offset).
 const r7 = (v: number) => Math.round(v * 1e7) / 1e7;
@@ -28,9 +29,9 @@ describe('guidance steps on hand-built junctions', () => {
   // the same crossing where "Main Street" turns right at C and "Other Street" goes on north
   const Y = at(31);
   const cont = { S: Y(-2, 0), C: Y(0, 0), E: Y(0, 2), N: Y(2, 0) };
-  // a T: "Road A" from the south ends on "Road B" (west–east)
+  // a T: "Road A" from the south ends on "Road B" (west–east), past "Side Lane" going east at J
   const T = at(32);
-  const tee = { S: T(-2, 0), C: T(0, 0), E: T(0, 2), W: T(0, -2) };
+  const tee = { S: T(-2, 0), J: T(-1, 0), H: T(-0.5, 0), C: T(0, 0), E: T(0, 2), W: T(0, -2), L: T(-1, 1) };
   // a name change with no junction, and a fork
   const F = at(33);
   const fork = { S: F(-2, 0), C: F(0, 0), NE: F(2, 0.7), NW: F(2, -0.7), Z: F(-4, 0) };
@@ -44,9 +45,12 @@ describe('guidance steps on hand-built junctions', () => {
     Q0: M(-1, 0), Q1: M(-1, 2), Q2: M(-1, 4), K1: M(-0.5, 3),
     K2: M(-0.5, 9), Q3: M(-1, 10), Q4: M(-1, 12),
   };
+  // "Long Road" north to C, "Short Bit" (44 m, H on it) to D, then an unnamed road to E
+  const N = at(36);
+  const names = { S: N(-3, 0), C: N(0, 0), H: N(0.2, 0), D: N(0.4, 0), E: N(3, 0) };
   const pts: Record<string, [number, number]> = {};
   const add = (pfx: string, o: Record<string, [number, number]>) => { for (const [k, v] of Object.entries(o)) pts[pfx + k] = v; };
-  add('x', cross); add('c', cont); add('t', tee); add('f', fork); add('r', rb); add('m', mw);
+  add('x', cross); add('c', cont); add('t', tee); add('f', fork); add('r', rb); add('m', mw); add('n', names);
   const p = (pfx: string, names: string[]) => names.map((n) => pfx + n);
   const net = network(pts, [
     [p('x', ['S', 'K', 'C']), { highway: 'residential', name: 'Road A' }],
@@ -56,7 +60,8 @@ describe('guidance steps on hand-built junctions', () => {
     [p('c', ['S', 'C']), { highway: 'residential', name: 'Main Street' }],
     [p('c', ['C', 'E']), { highway: 'residential', name: 'Main Street' }],
     [p('c', ['C', 'N']), { highway: 'residential', name: 'Other Street' }],
-    [p('t', ['S', 'C']), { highway: 'residential', name: 'Road A' }],
+    [p('t', ['S', 'J', 'H', 'C']), { highway: 'residential', name: 'Road A' }],
+    [p('t', ['J', 'L']), { highway: 'residential', name: 'Side Lane' }],
     [p('t', ['W', 'C', 'E']), { highway: 'residential', name: 'Road B' }],
     [p('f', ['Z', 'S']), { highway: 'secondary', name: 'Old Name' }],
     [p('f', ['S', 'C']), { highway: 'secondary', name: 'Stem Road' }],
@@ -72,6 +77,9 @@ describe('guidance steps on hand-built junctions', () => {
     [p('m', ['Q1', 'K1', 'Mb']), { highway: 'motorway_link' }],
     [p('m', ['Mc', 'K2', 'Q3']), { highway: 'motorway_link', destination: 'Exit Town' }],
     [p('m', ['Q3', 'Q4']), { highway: 'primary', name: 'Exit Road' }],
+    [p('n', ['S', 'C']), { highway: 'residential', name: 'Long Road', ref: 'N1;N2' }],
+    [p('n', ['C', 'H', 'D']), { highway: 'residential', name: 'Short Bit' }],
+    [p('n', ['D', 'E']), { highway: 'residential' }],
   ]);
   beforeAll(() => {
     buildRoadNetwork(net, { name: 'guide', out: tmp.dir, profiles: ['driving'] });
@@ -112,9 +120,35 @@ describe('guidance steps on hand-built junctions', () => {
     expect(maneuvers(route('cS', 'cE'))).toEqual(['depart:Main Street', 'continue:right:Main Street', 'arrive:Main Street']);
   });
 
-  it('end of road at a T junction', () => {
+  it('end of road at a T junction, once the step has passed another junction (a plain turn otherwise, as OSRM)', () => {
     expect(maneuvers(route('tS', 'tE'))).toEqual(['depart:Road A', 'end of road:right:Road B', 'arrive:Road B']);
     expect(maneuvers(route('tS', 'tW'))).toEqual(['depart:Road A', 'end of road:left:Road B', 'arrive:Road B']);
+    // leaving after Side Lane: the T is the first junction, which end of road would not help find
+    expect(maneuvers(route('tH', 'tE'))).toEqual(['depart:Road A', 'turn:right:Road B', 'arrive:Road B']);
+    expect(maneuvers(route('tH', 'tW'))).toEqual(['depart:Road A', 'turn:left:Road B', 'arrive:Road B']);
+  });
+
+  it('a name driven for under 105 m, and a name lost, are no steps; the arrival names the road arrived on (OSRM)', () => {
+    expect(maneuvers(route('nS', 'nH'))).toEqual(['depart:Long Road', 'arrive:Short Bit']);
+    // Short Bit's step runs on over the unnamed road (no step where the name is lost): 330 m, announced
+    expect(maneuvers(route('nS', 'nE'))).toEqual(['depart:Long Road', 'new name:straight:Short Bit', 'arrive:']);
+    // refs listed as car.lua lists them
+    expect(route('nS', 'nH').route.legs[0].steps[0].ref).toBe('N1; N2');
+  });
+
+  it("a way's guidance attributes keep its pronunciation and list its refs as car.lua does", () => {
+    expect(wayAttr({ highway: 'motorway', name: 'eastbound', 'name:pronunciation': 'eest-bound', ref: 'I 80;CO 93 ; ' }))
+      .toEqual({ cls: 'motorway', name: 'eastbound', pron: 'eest-bound', ref: 'I 80; CO 93' });
+  });
+
+  it('an obvious turn onto a through street is a turn, straight on a road that goes on (OSRM)', () => {
+    const A = { cls: 'residential', name: 'A' }, B = { cls: 'residential', name: 'B' };
+    expect(decide(A, B, 10, [{ angle: -90, attr: { cls: 'residential', name: 'C' } }], false)).toEqual({ type: 'new name', modifier: 'straight' });
+    expect(decide(A, B, 30, [{ angle: -90, attr: { cls: 'residential', name: 'C' } }], false, 'straight')).toEqual({ type: 'turn', modifier: 'straight' });
+    expect(decide(A, B, 30, [{ angle: -90, attr: { cls: 'residential', name: 'C' } }], false, true)).toEqual({ type: 'turn', modifier: 'slight right' });
+    // where the other road ahead carries on A, this is a turn off it, not a fork
+    expect(decide(A, B, 15, [{ angle: -3, attr: A }], false)).toEqual({ type: 'turn', modifier: 'slight right' });
+    expect(decide(A, B, 15, [{ angle: -10, attr: { cls: 'residential', name: 'C' } }], false)).toEqual({ type: 'fork', modifier: 'slight right' });
   });
 
   it('new name without a junction, then a fork', () => {
@@ -124,7 +158,7 @@ describe('guidance steps on hand-built junctions', () => {
 
   it('roundabout with the exit number, then exit roundabout', () => {
     const r = route('rAS', 'rAW');
-    expect(maneuvers(r)).toEqual(['depart:South Arm', 'roundabout:left:3:West Arm', 'exit roundabout:slight right:West Arm', 'arrive:West Arm']);
+    expect(maneuvers(r)).toEqual(['depart:South Arm', 'roundabout:left:3:West Arm', 'exit roundabout:right:West Arm', 'arrive:West Arm']);
     const s = r.route.legs[0].steps;
     expect(s[1].rotary_name).toBe('Place du Marché');
     // osrm-text-instructions names rotaries, not roundabouts, in the phrase
@@ -184,6 +218,8 @@ describe('guidance steps on hand-built junctions', () => {
     expect(modifierOf(-30)).toBe('slight left');
     expect(modifierOf(90)).toBe('right');
     expect(modifierOf(150)).toBe('sharp right');
+    // OSRM's bounds: slight to 40°, a plain turn to 120°, sharp short of turning back
+    expect([modifierOf(20), modifierOf(45), modifierOf(-119), modifierOf(125), modifierOf(-172)]).toEqual(['straight', 'right', 'left', 'sharp right', 'sharp left']);
     expect(modifierOf(-178)).toBe('uturn');
     expect(turnAngle(350, 10)).toBe(20);
     expect(decide({ cls: 'residential', name: 'A' }, { cls: 'residential', name: 'A' }, 179, [{ angle: 0, attr: { cls: 'residential', name: 'B' } }], false))
@@ -286,10 +322,12 @@ describe('guidance on real extracts', () => {
     // Abebrese Street, and right onto Osu Doku Lane.
     const r = task('route', { from: [5.55, -0.205], to: [5.556, -0.18], mode: 'driving', steps: true, lang: 'en' });
     const named = maneuvers(r).filter((m) => !m.endsWith(':') || m.startsWith('depart'));
+    // osrm-routed's steps for this route, but at Lokko Street: it turns at the Starlets 91 Road
+    // link 28 m earlier and merges the two turns into one "right"
     expect(named).toEqual([
-      'depart:Kinbu Street', 'new name:slight right:Barnes Avenue', 'new name:slight left:Independence Avenue',
-      'fork:slight right:Kinbu Road', 'new name:straight:Starlets 91 Road', 'turn:right:Lokko Street',
-      'turn:left:Oxford Street', 'turn:right:Clark Street', 'end of road:left:Abebrese Street', 'turn:right:Osu Doku Lane', 'arrive:Osu Doku Lane',
+      'depart:Kinbu Street', 'turn:straight:Barnes Avenue', 'turn:straight:Independence Avenue',
+      'turn:slight right:Kinbu Road', 'new name:straight:Starlets 91 Road', 'turn:slight right:Lokko Street',
+      'turn:left:Oxford Street', 'turn:right:Clark Street', 'turn:left:Abebrese Street', 'turn:right:Osu Doku Lane', 'arrive:Osu Doku Lane',
     ]);
   });
 

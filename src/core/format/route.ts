@@ -39,6 +39,8 @@ export interface WayAttr {
   cls: string;
   name?: string; fr?: string; en?: string; ar?: string; pt?: string; sw?: string;
   ref?: string; dest?: string; destRef?: string;
+  /** name:pronunciation (the OSRM layer's step pronunciation) */
+  pron?: string;
   rb?: 1;
 }
 
@@ -212,5 +214,5 @@ function uniform(a: WayAttr): WayAttr {
 /** Every field of WayAttr, in order (a field added to WayAttr must be listed here too: the type says so). */
 const NO_ATTRS: Record<keyof WayAttr, undefined> = {
   cls: undefined, name: undefined, fr: undefined, en: undefined, ar: undefined, pt: undefined, sw: undefined,
-  ref: undefined, dest: undefined, destRef: undefined, rb: undefined,
+  ref: undefined, dest: undefined, destRef: undefined, pron: undefined, rb: undefined,
 };

@@ -84,6 +84,8 @@ export interface Step {
   maneuver: { type: string; modifier?: Modifier; exit?: number; bearing_before: number; bearing_after: number; location: [number, number] };
   name: string;
   ref?: string;
+  /** name:pronunciation of the road (the OSRM layer writes it) */
+  pronunciation?: string;
   destinations?: string;
   rotary_name?: string;
   mode: string;
@@ -112,12 +114,17 @@ export function turnAngle(a: number, b: number): number {
   return d;
 }
 
+/**
+ * OSRM's getTurnDirection on the turn's deviation from straight on: up to 20° straight, to 40°
+ * slight, to 120° a plain turn, beyond it sharp; turning back along the road itself (bearings
+ * opposite, bar rounding) a u-turn.
+ */
 export function modifierOf(delta: number): Modifier {
   const a = Math.abs(delta), left = delta < 0;
-  if (a < 20) return 'straight';
-  if (a < 60) return left ? 'slight left' : 'slight right';
-  if (a < 135) return left ? 'left' : 'right';
-  if (a < 170) return left ? 'sharp left' : 'sharp right';
+  if (a <= 20) return 'straight';
+  if (a <= 40) return left ? 'slight left' : 'slight right';
+  if (a <= 120) return left ? 'left' : 'right';
+  if (a < 178) return left ? 'sharp left' : 'sharp right';
   return 'uturn';
 }
 
@@ -250,6 +257,20 @@ function edgeBearing(g: GraphViews, e: number, atU: boolean): number {
   return 0;
 }
 
+/**
+ * Whether the turn from edge qe (driven u→v when qf) onto edge e (leaving by its u end when atU)
+ * is one the graph has: a turn restriction at the node removes it. Read from the edge's own
+ * edge-based node, not a via-way restriction's copy: OSRM's guidance sees the junction's node
+ * restrictions only.
+ */
+function turnAllowed(g: GraphViews, qe: number, qf: boolean, e: number, atU: boolean): boolean {
+  const tail = g.edgeEb[2 * qe + (qf ? 0 : 1)];
+  if (tail < 0) return true;
+  const want = atU ? e + 1 : -(e + 1);
+  for (let k = g.ebOutFirst[tail]; k < g.ebOutFirst[tail + 1]; k++) if (g.ebEdge[g.ebOut[3 * k]] === want) return true;
+  return false;
+}
+
 export function localName(a: WayAttr, lang: Lang): string {
   return a[lang] ?? a.name ?? '';
 }
@@ -257,6 +278,8 @@ export function localName(a: WayAttr, lang: Lang): string {
 interface Building {
   type: string; modifier?: Modifier; exit?: number; bb: number; ba: number; loc: number; // loc: coordinate index
   attr: WayAttr; rotary?: string; /** last coordinate index of the step's line */ to: number; dist: number; dur: number; inter?: Intersection;
+  /** intersections the step holds, OSRM's count: its maneuver's and every junction (≥ 3 roads) it drives through */
+  inters: number;
 }
 
 /**
@@ -278,7 +301,7 @@ export function legSteps(g: GraphViews, pieces: Pieces, costMs: number, o: StepO
   const last = line.end[line.end.length - 1];
   const steps: Building[] = [];
   const a0 = attrs[edgeAttr[pieces.e(keep[0])]];
-  let cur: Building = { type: 'depart', bb: 0, ba: last > first ? lookBearing(c, first, 1, first, ke[0]) : 0, loc: first, attr: a0, to: 0, dist: 0, dur: 0 };
+  let cur: Building = { type: 'depart', bb: 0, ba: last > first ? lookBearing(c, first, 1, first, ke[0]) : 0, loc: first, attr: a0, to: 0, dist: 0, dur: 0, inters: 1 };
   if (o.intersections) cur.inter = depInter(c, first, cur.ba);
   steps.push(cur);
   let rb: Building | null = null, exits = 0;
@@ -291,6 +314,9 @@ export function legSteps(g: GraphViews, pieces: Pieces, costMs: number, o: StepO
     node: if (i > 0) {
       const A = attrs[qa], B = attrs[pa];
       const at = ks[i];
+      const x = qf ? g.edgeV[qe] : g.edgeU[qe];
+      // a junction driven through counts towards the step's intersections (end of road needs two)
+      if (g.adjFirst[x + 1] - g.adjFirst[x] >= 3) cur.inters++;
       // The common case, the same road (or unnamed road) going on within 35° outside roundabouts
       // and ramps, is no maneuver whatever else meets there (decide() agrees): skip the options,
       // and the bearings too when the turn is clearly gentle. The same way attributes on both
@@ -302,17 +328,21 @@ export function legSteps(g: GraphViews, pieces: Pieces, costMs: number, o: StepO
       if (goesOn && Math.abs(delta) < 35) break node;
       // other roads one may leave x by: not the edge taken, not back along the edge arrived on
       // (their bearings only: every road's is read for the OSRM layer's intersections alone)
-      const x = qf ? g.edgeV[qe] : g.edgeU[qe];
       const alts: Alt[] = [];
-      let exitHere = !B.rb;
+      let exitHere = !B.rb, through = false;
       for (let k = g.adjFirst[x]; k < g.adjFirst[x + 1]; k++) {
         const s = g.adjEdge[k], e = Math.abs(s) - 1, atU = s > 0;
-        if (!(g.edgeFlags[e] & (atU ? 1 : 2)) || (e === pe && atU === pf) || (e === qe && atU !== qf)) continue;
+        if (e === pe || e === qe) continue;
+        // the road taken also goes on the other way from here (one-way or not): a through street
+        if (!through && named(B) && sameRoad(attrs[edgeAttr[e]], B)) through = true;
+        if (!(g.edgeFlags[e] & (atU ? 1 : 2))) continue;
+        // a turn a restriction forbids is no option, as a one-way's wrong end is not (OSRM: entry not allowed)
+        if (!turnAllowed(g, qe, qf, e, atU)) continue;
         const attr = attrs[edgeAttr[e]];
         alts.push({ angle: turnAngle(bb, edgeBearing(g, e, atU)), attr });
         if (!attr.rb) exitHere = true;
       }
-      const d = decide(A, B, delta, alts, !!rb);
+      const d = decide(A, B, delta, alts, !!rb, through && edgeDist[pe] > THROUGH_STRAIGHT_M ? 'straight' : through);
       if (rb && A.rb && exitHere) exits++;
       if (d) {
         if (rb && !B.rb) {
@@ -322,7 +352,9 @@ export function legSteps(g: GraphViews, pieces: Pieces, costMs: number, o: StepO
           rb = null;
         }
         cur.dist = dist; cur.dur = dur; dist = dur = 0;
-        cur = { type: d.type, modifier: d.modifier, bb, ba, loc: at, attr: B, to: 0, dist: 0, dur: 0 };
+        // the junction is the new step's maneuver, not one the previous step drove through
+        if (g.adjFirst[x + 1] - g.adjFirst[x] >= 3) cur.inters--;
+        cur = { type: d.type, modifier: d.modifier, bb, ba, loc: at, attr: B, to: 0, dist: 0, dur: 0, inters: 1 };
         if (d.type === 'roundabout') { rb = cur; exits = 0; cur.rotary = localName(B, o.lang) || undefined; }
         if (o.intersections) cur.inter = intersection(c, at, nodeOptions(g, x), pe, pf, qe, qf);
         steps.push(cur);
@@ -336,36 +368,56 @@ export function legSteps(g: GraphViews, pieces: Pieces, costMs: number, o: StepO
   let totalDur = 0;
   for (const st of steps) totalDur += st.dur;
   if (rb) { rb.exit = undefined; rb.modifier = rb.modifier ?? 'straight'; }
-  collapse(steps);
+  plainEndOfRoad(steps);
+  suppressShortNames(steps);
   // geometry: each step from its maneuver point to the next one's (a range of the route's line)
   for (let k = 0; k < steps.length; k++) steps[k].to = k + 1 < steps.length ? steps[k + 1].loc : last;
   const scale = totalDur > 0 ? costMs / totalDur : 0;
   const out: Step[] = steps.map((s) => finish(s, s.dur * scale, o, c));
   const lastBb = last > first ? lookBearing(c, last, -1, first, last) : 0;
   const endLoc: [number, number] = [c[2 * last] / 1e7, c[2 * last + 1] / 1e7];
-  const arrive: Building = { type: 'arrive', bb: lastBb, ba: 0, loc: last, attr: steps[steps.length - 1].attr, to: last, dist: 0, dur: 0 };
+  // the arrive step names the road arrived on: the last piece's (a step keeps the name it began with)
+  const arrive: Building = { type: 'arrive', bb: lastBb, ba: 0, loc: last, attr: attrs[edgeAttr[pieces.e(keep[nk - 1])]], to: last, dist: 0, dur: 0, inters: 1 };
   if (o.intersections) arrive.inter = { location: endLoc, bearings: [(lastBb + 180) % 360], entry: [true], in: 0 };
   out.push(finish(arrive, 0, o, c));
   return out;
 }
 
-const GENTLE = new Set(['straight', 'slight left', 'slight right']);
-/** Longest stretch of another name between two parts of one road that is not announced (a bridge, a short unnamed link). */
-export const SHORT_NAME_CHANGE_M = 150;
+/** Shortest stretch under a new name that is announced (OSRM's NAME_SEGMENT_CUTOFF_LENGTH). */
+export const NAME_SEGMENT_CUTOFF_M = 105;
 
 /**
- * OSRM's "suppress short name changes": road A, a short stretch of B entered and left without a
- * real turn, then A again is one step on A.
+ * OSRM's suppressShortNameSegments: a name change back to the name already driven, or to a name
+ * driven for less than NAME_SEGMENT_CUTOFF_M before the next maneuver (or the arrival), is no
+ * step; the stretch joins the step before it.
  */
-function collapse(steps: Building[]) {
-  for (let k = 1; k + 1 < steps.length; k++) {
-    const a = steps[k - 1], b = steps[k], c = steps[k + 1];
-    if (b.type === 'new name' && c.type === 'new name' && GENTLE.has(b.modifier ?? '') && GENTLE.has(c.modifier ?? '')
-      && b.dist < SHORT_NAME_CHANGE_M && sameRoad(a.attr, c.attr)) {
-      a.dist += b.dist + c.dist; a.dur += b.dur + c.dur;
-      steps.splice(k, 2);
-      k--;
+function suppressShortNames(steps: Building[]) {
+  let prev = 0, n = 1;
+  for (let k = 1; k < steps.length; k++) {
+    const s = steps[k], p = steps[prev];
+    if (s.type === 'new name' && (s.attr.cls === 'ferry') === (p.attr.cls === 'ferry')
+      && ((named(p.attr) && named(s.attr) && sameRoad(p.attr, s.attr)) || s.dist < NAME_SEGMENT_CUTOFF_M)) {
+      p.dist += s.dist; p.dur += s.dur; p.inters += s.inters;
+      continue;
     }
+    steps[n] = s; prev = n++;
+  }
+  steps.length = n;
+}
+
+/** Fewest intersections the step before an end of road must hold for the T to be called one (OSRM's MIN_END_OF_ROAD_INTERSECTIONS). */
+const MIN_END_OF_ROAD_INTERSECTIONS = 2;
+
+/**
+ * OSRM's post-processing of end of road: the T is worth naming only when the driver has passed
+ * another junction since the last maneuver (it tells which junction to turn at); otherwise the
+ * step is a plain turn, or a continue when the road keeps its name.
+ */
+function plainEndOfRoad(steps: Building[]) {
+  for (let k = 1; k < steps.length; k++) {
+    const s = steps[k];
+    if (s.type !== 'end of road' || steps[k - 1].inters >= MIN_END_OF_ROAD_INTERSECTIONS) continue;
+    s.type = named(s.attr) && sameRoad(steps[k - 1].attr, s.attr) ? 'continue' : 'turn';
   }
 }
 
@@ -400,6 +452,7 @@ function finish(s: Building, durMs: number, o: StepOptions, c: ArrayLike<number>
     instruction: '',
   };
   if (s.attr.ref) step.ref = s.attr.ref;
+  if (s.attr.pron) step.pronunciation = s.attr.pron;
   // OSRM's form: "ref: destination, destination" (OSM separates values with ';')
   if (s.attr.dest || s.attr.destRef) step.destinations = s.attr.destRef && s.attr.dest ? `${list(s.attr.destRef)}: ${list(s.attr.dest)}` : list(s.attr.destRef ?? s.attr.dest);
   if (s.rotary) step.rotary_name = s.rotary;
@@ -414,19 +467,37 @@ interface Alt { angle: number; attr: WayAttr }
  * The maneuver at a node between a road with attributes A and one with B, turning by `delta`
  * degrees, with `opts` the other roads one could take there; null = no maneuver (merge).
  */
-export function decide(A: WayAttr, B: WayAttr, delta: number, opts: Alt[], inRoundabout: boolean): { type: string; modifier?: Modifier } | null {
+/** Road beyond a through-street turn after which OSRM calls a turn within 40° straight (2 × its MAX_COLLAPSE_DISTANCE). */
+const THROUGH_STRAIGHT_M = 60;
+
+/**
+ * `through`: the road taken runs on both ways from the node ('straight': and goes on for more
+ * than THROUGH_STRAIGHT_M).
+ */
+export function decide(A: WayAttr, B: WayAttr, delta: number, opts: Alt[], inRoundabout: boolean, through: boolean | 'straight' = false): { type: string; modifier?: Modifier } | null {
+  const d = decideType(A, B, delta, opts, inRoundabout);
+  // OSRM's obvious turn onto a through street is a turn (straight when within 40° and the road
+  // goes on), not a name change
+  if (d?.type === 'new name' && through) return { type: 'turn', modifier: through === 'straight' && Math.abs(delta) < 40 ? 'straight' : d.modifier };
+  return d;
+}
+
+function decideType(A: WayAttr, B: WayAttr, delta: number, opts: Alt[], inRoundabout: boolean): { type: string; modifier?: Modifier } | null {
   const m = modifierOf(delta);
   if (B.rb && !A.rb) return { type: 'roundabout', modifier: m };
   if (A.rb && B.rb) return null;
   if (A.rb && !B.rb && inRoundabout) return { type: 'exit roundabout', modifier: m };
   const same = sameRoad(A, B), unnamed = !named(A) && !named(B);
+  // a road losing its name is no name to announce (OSRM's requiresNameAnnounced)
+  const nameLost = named(A) && !named(B);
   // turning back (at a dead end, or where a restriction leaves nothing else): always announced
   if (m === 'uturn') return { type: same || unnamed ? 'continue' : 'turn', modifier: 'uturn' };
   if (isLink(A) && isHighway(B)) return { type: 'merge', modifier: m === 'straight' ? (delta < 0 ? 'slight left' : 'slight right') : m };
   if (!isLink(A) && isLink(B)) return { type: isHighway(A) ? 'off ramp' : 'on ramp', modifier: m };
   if (opts.length === 0) {
-    if (same || unnamed) return null;
-    return { type: Math.abs(delta) < 45 ? 'new name' : 'turn', modifier: m };
+    if (same || unnamed || nameLost) return null;
+    // the only way on, under another name: OSRM's obvious turn, a name change whatever the angle
+    return { type: 'new name', modifier: m };
   }
   let minAlt = Infinity;
   for (const o of opts) minAlt = Math.min(minAlt, Math.abs(o.angle));
@@ -437,9 +508,13 @@ export function decide(A: WayAttr, B: WayAttr, delta: number, opts: Alt[], inRou
   if (Math.abs(delta) < 45) {
     const other = opts.filter((o) => Math.abs(o.angle) < 45);
     if (other.length === 1) {
-      return { type: 'fork', modifier: delta < other[0].angle ? 'slight left' : 'slight right' };
+      const side: Modifier = delta < other[0].angle ? 'slight left' : 'slight right';
+      // where the other road carries on the road driven, it is the obvious way and this a turn off
+      // it (OSRM: slight when both are straight on)
+      if (sameRoad(other[0].attr, A)) return { type: 'turn', modifier: m === 'straight' ? side : m };
+      return { type: 'fork', modifier: side };
     }
-    if (other.length === 0) return { type: 'new name', modifier: m };
+    if (other.length === 0) return nameLost ? null : { type: 'new name', modifier: m };
   }
   // the road ends here (nothing goes on straight and it does not continue): end of road
   if (Math.abs(delta) >= 45 && Math.abs(delta) < 150 && minAlt >= 45 && !opts.some((o) => sameRoad(o.attr, A))) {

@@ -88,6 +88,7 @@ function osrmStep(s: Step, geom: (l: E7Line) => unknown) {
     distance: s.distance_m,
   };
   if (s.ref) out.ref = s.ref;
+  if (s.pronunciation) out.pronunciation = s.pronunciation;
   if (s.destinations) out.destinations = s.destinations;
   if (s.rotary_name) out.rotary_name = s.rotary_name;
   return out;
