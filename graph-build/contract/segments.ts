@@ -55,6 +55,11 @@ export interface Segments {
   rate?: Float32Array;
   rateBack?: Float32Array;
   fixedWeight?: Float32Array;
+  /**
+   * Seconds of a segment whatever its length (a way's `duration=` split evenly over its segments, as
+   * OSRM's extractor splits it); 0 when its time goes by speed.
+   */
+  fixedDuration?: Float32Array;
   /** decimal places the profile's weights are kept to (OSRM's weight_precision) */
   weightPrecision?: number;
 }
@@ -93,7 +98,7 @@ export function profileSegments(net: RawNetwork, name: ProfileName, opts: Segmen
   const speed = new Float32Array(cap), speedBack = new Float32Array(cap), penFw = new Float32Array(cap), penBw = new Float32Array(cap);
   const noStart = new Uint8Array(cap), attr = new Int32Array(cap), connector = new Uint8Array(cap), table = new WayAttrTable();
   const wayOf = new Int32Array(cap);
-  const rate = new Float32Array(cap), rateBack = new Float32Array(cap), fixedWeight = new Float32Array(cap);
+  const rate = new Float32Array(cap), rateBack = new Float32Array(cap), fixedWeight = new Float32Array(cap), fixedDuration = new Float32Array(cap);
   const byDuration = profile.properties.weightName === 'duration';
   let n = 0, asymmetric = false;
   for (let wi = 0; wi < net.ways.length; wi++) {
@@ -116,13 +121,14 @@ export function profileSegments(net: RawNetwork, name: ProfileName, opts: Segmen
     // weight (duration for a duration profile) divided evenly over its OSM segments
     const byWay = byDuration ? r.duration : r.weight;
     const fixed = byWay >= 0 ? byWay / (refs.length - 1) : 0;
+    const fixedTime = r.duration > 0 ? r.duration / (refs.length - 1) : 0;
     const rf = byWay >= 0 || !fOpen ? 0 : byDuration ? r.forwardSpeed / 3.6 : r.forwardRate;
     const rb = byWay >= 0 || !bOpen ? 0 : byDuration ? r.backwardSpeed / 3.6 : r.backwardRate;
     for (let i = 1; i < refs.length; i++) {
       if (refs[i - 1] === refs[i]) continue; // repeated node: no segment
       a[n] = refs[i - 1]; b[n] = refs[i]; flags[n] = f; speed[n] = fOpen ? sf : sb; speedBack[n] = bOpen ? sb : sf;
       attr[n] = at; noStart[n] = r.isStartpoint ? 0 : 1; wayOf[n] = wi;
-      rate[n] = fOpen ? rf : rb; rateBack[n] = bOpen ? rb : rf; fixedWeight[n] = fixed; n++;
+      rate[n] = fOpen ? rf : rb; rateBack[n] = bOpen ? rb : rf; fixedWeight[n] = fixed; fixedDuration[n] = fixedTime; n++;
     }
   }
   const base = n;
@@ -189,6 +195,7 @@ export function profileSegments(net: RawNetwork, name: ProfileName, opts: Segmen
     lat, lon, count: n, a, b, flags, speed, attr, attrs: table.list, noStart, keep,
     speedBack: asymmetric ? speedBack : undefined, penFw, penBw, connector: n > base ? connector : undefined,
     way: wayOf.slice(0, n), origin, rate: rate.slice(0, n), rateBack: rateBack.slice(0, n), fixedWeight: fixedWeight.slice(0, n),
+    fixedDuration: fixedDuration.slice(0, n),
     weightPrecision: profile.properties.weightPrecision,
   };
 }

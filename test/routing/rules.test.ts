@@ -65,6 +65,15 @@ describe('car.lua node rules, directions and driving_tracks', () => {
     expect(info.writingProgram).toBe('rules.test');
   });
 
+  it('reads an empty tag value as no tag, as OSRM\'s profiles do (a gate with access="" keeps its penalty)', async () => {
+    const file = join(tmp.dir, 'empty.osm');
+    writeFileSync(file, osmXml(0, 30, { A: [0, 0], B: [0, 1, { barrier: 'gate', access: '' }], C: [0, 2] },
+      [['A B C', { highway: 'primary', maxspeed: '' }], ['C A', { highway: '', route: 'ferry' }]]));
+    const { net } = await readOsm(file);
+    expect([...net.nodeTags!.values()]).toEqual([{ barrier: 'gate' }]);
+    expect(net.ways.map((w) => w.tags)).toEqual([{ highway: 'primary' }, { route: 'ferry' }]);
+  });
+
   it('never passes a bollard, but reaches it from both sides', () => {
     const p = at(0, 20, BARRIER);
     const r = task('route', { from: p('A'), to: p('C'), mode: 'driving' }).route;
