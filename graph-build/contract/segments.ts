@@ -17,6 +17,7 @@ import type { RawNetwork } from '../osm/read.ts';
 import { profileFor, type ProfileName } from '../profiles/index.ts';
 import type { Obstacle } from '../profiles/types.ts';
 import { osrmDistance } from './distance.ts';
+import { dropParallelDuplicates } from './parallel.ts';
 import { WayAttrTable, type WayAttr } from './attrs.ts';
 
 export interface Segments {
@@ -101,6 +102,7 @@ export function profileSegments(net: RawNetwork, name: ProfileName, opts: Segmen
   const rate = new Float32Array(cap), rateBack = new Float32Array(cap), fixedWeight = new Float32Array(cap), fixedDuration = new Float32Array(cap);
   const byDuration = profile.properties.weightName === 'duration';
   let n = 0, asymmetric = false;
+  const wayName: string[] = new Array(net.ways.length).fill(''), waySplit = new Uint8Array(net.ways.length);
   for (let wi = 0; wi < net.ways.length; wi++) {
     const w = net.ways[wi];
     const r = profile.processWay(w.tags);
@@ -117,6 +119,8 @@ export function profileSegments(net: RawNetwork, name: ProfileName, opts: Segmen
     const f = (fOpen ? 1 : 0) | (bOpen ? 2 : 0);
     if (fOpen && bOpen && sf !== sb) asymmetric = true;
     const at = table.id(w.tags);
+    wayName[wi] = r.name;
+    waySplit[wi] = fOpen && bOpen && (sf !== sb || r.forwardRate !== r.backwardRate || r.forwardMode !== r.backwardMode) ? 1 : 0;
     // OSRM's weight: a duration profile weighs time; otherwise distance / rate, or the way's whole
     // weight (duration for a duration profile) divided evenly over its OSM segments
     const byWay = byDuration ? r.duration : r.weight;
@@ -130,6 +134,18 @@ export function profileSegments(net: RawNetwork, name: ProfileName, opts: Segmen
       attr[n] = at; noStart[n] = r.isStartpoint ? 0 : 1; wayOf[n] = wi;
       rate[n] = fOpen ? rf : rb; rateBack[n] = bOpen ? rb : rf; fixedWeight[n] = fixed; fixedDuration[n] = fixedTime; n++;
     }
+  }
+  if (dropParallelDuplicates({ count: n, a, b, flags, way: wayOf, lat: net.lat, lon: net.lon, speed, speedBack, rate, rateBack, fixedWeight,
+    fixedDuration, weightPrecision: profile.properties.weightPrecision, wayName, waySplit })) {
+    // the segments left with no direction go
+    let m = 0;
+    for (let k = 0; k < n; k++) {
+      if (!flags[k]) continue;
+      a[m] = a[k]; b[m] = b[k]; flags[m] = flags[k]; speed[m] = speed[k]; speedBack[m] = speedBack[k]; noStart[m] = noStart[k];
+      attr[m] = attr[k]; wayOf[m] = wayOf[k]; rate[m] = rate[k]; rateBack[m] = rateBack[k]; fixedWeight[m] = fixedWeight[k];
+      fixedDuration[m] = fixedDuration[k]; m++;
+    }
+    n = m;
   }
   const base = n;
   // obstacles with a duration: hub (the node itself), a copy per incident segment, connectors
