@@ -130,8 +130,10 @@ export function compress(s: Segments): BaseGraph {
       dist += d;
       const vAB = s.speed[seg] / 3.6, vBA = back[seg] / 3.6;
       const conn = s.connector !== undefined && s.connector[seg] === 1; // an obstacle's zero-length connector: its penalty only
-      msAlong += (conn ? 0 : segMs(d, fw ? vAB : vBA)) + (s.penFw ? (fw ? s.penFw[seg] : s.penBw![seg]) : 0);
-      msAgainst += (conn ? 0 : segMs(d, fw ? vBA : vAB)) + (s.penFw ? (fw ? s.penBw![seg] : s.penFw[seg]) : 0);
+      const fixedS = s.fixedDuration ? s.fixedDuration[seg] : 0;
+      const segTime = (v: number) => (conn ? 0 : fixedS > 0 ? Math.max(1, Math.round(fixedS * 10)) * 100 : segMs(d, v));
+      msAlong += segTime(fw ? vAB : vBA) + (s.penFw ? (fw ? s.penFw[seg] : s.penBw![seg]) : 0);
+      msAgainst += segTime(fw ? vBA : vAB) + (s.penFw ? (fw ? s.penBw![seg] : s.penFw[seg]) : 0);
       if (weighed) {
         // the same with the profile's weight (an obstacle's weight is its duration in every profile svc builds)
         const fixed = s.fixedWeight![seg], rAB = s.rate![seg], rBA = s.rateBack![seg];

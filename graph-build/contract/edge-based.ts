@@ -146,35 +146,49 @@ class Arcs {
 /**
  * A restriction over via ways: copy the via edges so that the copy chain is entered only from
  * `from`, and leave out of the last copy the forbidden turn (no_*) or every turn but the allowed
- * one (only_*). A path that does not come from `from` uses the originals, untouched.
+ * one (only_*). A path that does not come from `from` uses the originals, untouched. Restrictions
+ * that begin alike (from ab over bc, one forbidding cd and one ce) share the copies of their common
+ * beginning, as OSRM's restriction graph shares a prefix: the second finds the arcs into the
+ * originals gone and follows the first one's copies instead of giving up.
  */
 function applyViaWay(r: TurnTable['viaWay'][number], edgeEb: Int32Array, ebEdge: number[], copyNext: number[], arcs: Arcs, byTail: Map<number, number[]>) {
   const from = edgeEb[dirIndex(r.from)], to = edgeEb[dirIndex(r.to)];
   const via = r.via.map((s) => edgeEb[dirIndex(s)]);
   if (from < 0 || to < 0 || via.some((x) => x < 0)) return;
-  const chain = [from, ...via];
-  for (let i = 0; i + 1 < chain.length; i++) if (arcs.find(byTail, chain[i], chain[i + 1]) < 0) return;
-  if (!r.only && arcs.find(byTail, via[via.length - 1], to) < 0) return; // the forbidden turn does not exist anyway
+  // the live arc from node a into directed edge x: its original, or a copy of it
+  const step = (a: number, x: number) => {
+    for (const j of byTail.get(a) ?? []) if (!arcs.dead[j] && ebEdge[arcs.head[j]] === ebEdge[x]) return j;
+    return -1;
+  };
+  let p = from;
+  for (const v of via) { const j = step(p, v); if (j < 0) return; p = arcs.head[j]; }
+  if (!r.only && step(p, to) < 0) return; // the forbidden turn does not exist anyway
   const add = (a: number, b: number, w: number, d: number) => {
     const j = arcs.add(a, b, w, d);
     const l = byTail.get(a); if (l) l.push(j); else byTail.set(a, [j]);
   };
-  let prev = from;
+  const banned = (h: number) => (r.only ? ebEdge[h] !== ebEdge[to] : ebEdge[h] === ebEdge[to]);
+  let prev = from, copying = false;
   for (let i = 0; i < via.length; i++) {
-    const orig = via[i], last = i === via.length - 1;
+    const j = step(prev, via[i]), head = arcs.head[j], last = i === via.length - 1;
+    if (!copying && head !== via[i]) {
+      // a copy an earlier restriction with the same beginning made: entered from this path only
+      if (last) for (const k of byTail.get(head) ?? []) if (!arcs.dead[k] && banned(arcs.head[k])) arcs.dead[k] = 1;
+      prev = head;
+      continue;
+    }
+    copying = true;
     const c = ebEdge.length;
-    ebEdge.push(ebEdge[orig]);
-    copyNext.push(copyNext[orig]); copyNext[orig] = c;
+    ebEdge.push(ebEdge[head]);
+    copyNext.push(copyNext[head]); copyNext[head] = c;
     // the arc into the original now enters the copy
-    const j = arcs.find(byTail, prev, orig);
     arcs.dead[j] = 1;
     add(prev, c, arcs.w[j], arcs.d[j]);
     // the copy continues as the original does, but for the restricted continuation at the last via
-    for (const k of [...(byTail.get(orig) ?? [])]) {
+    for (const k of [...(byTail.get(head) ?? [])]) {
       if (arcs.dead[k]) continue;
-      const h = arcs.head[k];
-      if (last && (r.only ? h !== to : h === to)) continue;
-      add(c, h, arcs.w[k], arcs.d[k]);
+      if (last && banned(arcs.head[k])) continue;
+      add(c, arcs.head[k], arcs.w[k], arcs.d[k]);
     }
     prev = c;
   }

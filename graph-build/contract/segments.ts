@@ -17,6 +17,7 @@ import type { RawNetwork } from '../osm/read.ts';
 import { profileFor, type ProfileName } from '../profiles/index.ts';
 import type { Obstacle } from '../profiles/types.ts';
 import { osrmDistance } from './distance.ts';
+import { dropParallelDuplicates } from './parallel.ts';
 import { WayAttrTable, type WayAttr } from './attrs.ts';
 
 export interface Segments {
@@ -55,6 +56,11 @@ export interface Segments {
   rate?: Float32Array;
   rateBack?: Float32Array;
   fixedWeight?: Float32Array;
+  /**
+   * Seconds of a segment whatever its length (a way's `duration=` split evenly over its segments, as
+   * OSRM's extractor splits it); 0 when its time goes by speed.
+   */
+  fixedDuration?: Float32Array;
   /** decimal places the profile's weights are kept to (OSRM's weight_precision) */
   weightPrecision?: number;
 }
@@ -93,9 +99,10 @@ export function profileSegments(net: RawNetwork, name: ProfileName, opts: Segmen
   const speed = new Float32Array(cap), speedBack = new Float32Array(cap), penFw = new Float32Array(cap), penBw = new Float32Array(cap);
   const noStart = new Uint8Array(cap), attr = new Int32Array(cap), connector = new Uint8Array(cap), table = new WayAttrTable();
   const wayOf = new Int32Array(cap);
-  const rate = new Float32Array(cap), rateBack = new Float32Array(cap), fixedWeight = new Float32Array(cap);
+  const rate = new Float32Array(cap), rateBack = new Float32Array(cap), fixedWeight = new Float32Array(cap), fixedDuration = new Float32Array(cap);
   const byDuration = profile.properties.weightName === 'duration';
   let n = 0, asymmetric = false;
+  const wayName: string[] = new Array(net.ways.length).fill(''), waySplit = new Uint8Array(net.ways.length);
   for (let wi = 0; wi < net.ways.length; wi++) {
     const w = net.ways[wi];
     const r = profile.processWay(w.tags);
@@ -112,18 +119,33 @@ export function profileSegments(net: RawNetwork, name: ProfileName, opts: Segmen
     const f = (fOpen ? 1 : 0) | (bOpen ? 2 : 0);
     if (fOpen && bOpen && sf !== sb) asymmetric = true;
     const at = table.id(w.tags);
+    wayName[wi] = r.name;
+    waySplit[wi] = fOpen && bOpen && (sf !== sb || r.forwardRate !== r.backwardRate || r.forwardMode !== r.backwardMode) ? 1 : 0;
     // OSRM's weight: a duration profile weighs time; otherwise distance / rate, or the way's whole
     // weight (duration for a duration profile) divided evenly over its OSM segments
     const byWay = byDuration ? r.duration : r.weight;
     const fixed = byWay >= 0 ? byWay / (refs.length - 1) : 0;
+    const fixedTime = r.duration > 0 ? r.duration / (refs.length - 1) : 0;
     const rf = byWay >= 0 || !fOpen ? 0 : byDuration ? r.forwardSpeed / 3.6 : r.forwardRate;
     const rb = byWay >= 0 || !bOpen ? 0 : byDuration ? r.backwardSpeed / 3.6 : r.backwardRate;
     for (let i = 1; i < refs.length; i++) {
       if (refs[i - 1] === refs[i]) continue; // repeated node: no segment
       a[n] = refs[i - 1]; b[n] = refs[i]; flags[n] = f; speed[n] = fOpen ? sf : sb; speedBack[n] = bOpen ? sb : sf;
       attr[n] = at; noStart[n] = r.isStartpoint ? 0 : 1; wayOf[n] = wi;
-      rate[n] = fOpen ? rf : rb; rateBack[n] = bOpen ? rb : rf; fixedWeight[n] = fixed; n++;
+      rate[n] = fOpen ? rf : rb; rateBack[n] = bOpen ? rb : rf; fixedWeight[n] = fixed; fixedDuration[n] = fixedTime; n++;
     }
+  }
+  if (dropParallelDuplicates({ count: n, a, b, flags, way: wayOf, lat: net.lat, lon: net.lon, speed, speedBack, rate, rateBack, fixedWeight,
+    fixedDuration, weightPrecision: profile.properties.weightPrecision, wayName, waySplit })) {
+    // the segments left with no direction go
+    let m = 0;
+    for (let k = 0; k < n; k++) {
+      if (!flags[k]) continue;
+      a[m] = a[k]; b[m] = b[k]; flags[m] = flags[k]; speed[m] = speed[k]; speedBack[m] = speedBack[k]; noStart[m] = noStart[k];
+      attr[m] = attr[k]; wayOf[m] = wayOf[k]; rate[m] = rate[k]; rateBack[m] = rateBack[k]; fixedWeight[m] = fixedWeight[k];
+      fixedDuration[m] = fixedDuration[k]; m++;
+    }
+    n = m;
   }
   const base = n;
   // obstacles with a duration: hub (the node itself), a copy per incident segment, connectors
@@ -189,6 +211,7 @@ export function profileSegments(net: RawNetwork, name: ProfileName, opts: Segmen
     lat, lon, count: n, a, b, flags, speed, attr, attrs: table.list, noStart, keep,
     speedBack: asymmetric ? speedBack : undefined, penFw, penBw, connector: n > base ? connector : undefined,
     way: wayOf.slice(0, n), origin, rate: rate.slice(0, n), rateBack: rateBack.slice(0, n), fixedWeight: fixedWeight.slice(0, n),
+    fixedDuration: fixedDuration.slice(0, n),
     weightPrecision: profile.properties.weightPrecision,
   };
 }

@@ -1,10 +1,11 @@
 // Snapping index: a flatbush over every straight segment of every edge's shape, in
 // coordinates (lon·cos(lat0), lat) so that box distances are roughly isotropic. Edges a waypoint
 // may not start or end on (EDGE_NO_START: ferries, private service roads, as OSRM's
-// is_startpoint) are left out, and so is the second half of a twin pair (its shape is the first's).
+// is_startpoint) are in it, for OSRM's snapping=any, and every reader skips them by default
+// (workers/routing/locate/snap.ts); the second half of a twin pair is not (its shape is the first's).
 import Flatbush from 'flatbush';
 import type { BaseGraph } from './compress.ts';
-import { E7, EDGE_NO_START, EDGE_TWIN_BACK } from '../../src/core/format/route.ts';
+import { E7, EDGE_TWIN_BACK } from '../../src/core/format/route.ts';
 
 export interface Spatial {
   segEdge: Int32Array;
@@ -24,7 +25,7 @@ export function buildSpatial(g: BaseGraph): Spatial {
   const bbox: [number, number, number, number] = g.shapeLat.length
     ? [minLon / E7, minLat / E7, maxLon / E7, maxLat / E7] : [0, 0, 0, 0];
   const cosLat = Math.cos(((bbox[1] + bbox[3]) / 2) * (Math.PI / 180));
-  const indexed = (e: number) => !(g.edgeFlags[e] & (EDGE_NO_START | EDGE_TWIN_BACK));
+  const indexed = (e: number) => !(g.edgeFlags[e] & EDGE_TWIN_BACK);
   let segs = 0;
   for (let e = 0; e < g.edges; e++) if (indexed(e)) segs += g.edgeShape[e + 1] - g.edgeShape[e] - 1;
   const segEdge = new Int32Array(segs), segPt = new Uint32Array(segs);

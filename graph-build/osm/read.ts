@@ -77,11 +77,14 @@ const wanted = (t: Record<string, string> | undefined) => !!t && (t.highway !== 
 
 const isXml = (file: string) => /\.(osm|xml)$/i.test(file);
 
-/** Keeps only `keys` of `tags`; undefined when none is left. */
+/**
+ * Keeps only `keys` of `tags`, and only non-empty values: OSRM's profiles read `k=""` as no tag at all
+ * (its get_value_by_key answers nil for an empty value); undefined when none is left.
+ */
 function pick(tags: Record<string, string> | undefined, keys: Set<string>): Record<string, string> | undefined {
   if (!tags) return undefined;
   let out: Record<string, string> | undefined;
-  for (const k in tags) if (keys.has(k)) (out ??= {})[k] = tags[k];
+  for (const k in tags) if (keys.has(k) && tags[k] !== '') (out ??= {})[k] = tags[k];
   return out;
 }
 
@@ -128,7 +131,8 @@ export async function readOsm(file: string, onProgress?: (fraction: number) => v
         wayCount++;
         const ts = item.info?.timestamp;
         if (typeof ts === 'number' && ts > maxTs) maxTs = ts;
-        if (wanted(item.tags)) rawWays.push({ id: item.id, refs: item.refs, tags: xml ? pick(item.tags, WAY_KEYS)! : item.tags });
+        const wt = pick(item.tags, WAY_KEYS);
+        if (wanted(wt)) rawWays.push({ id: item.id, refs: item.refs, tags: wt! });
       } else if (item.type === 'relation') {
         const rt = pick(item.tags, relKeys);
         if (rt && rt.type === 'restriction') relations.push({ id: item.id, members: item.members, tags: rt });

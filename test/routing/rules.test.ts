@@ -35,6 +35,9 @@ const PENALTY: Nodes = {
 // 3: a track between two primary roads
 const TRACK: Nodes = { R0: [0, 0], R1: [0, 4], T0: [0, 2], T1: [3, 2], U0: [3, 0], U1: [3, 4] };
 
+// 4: private service roads at both ends of a primary one (car.lua: no waypoint snaps to them)
+const PRIVATE: Nodes = { A: [0, 0], B: [0, 2], C: [0, 4], D: [0, 6] };
+
 describe('car.lua node rules, directions and driving_tracks', () => {
   const tmp = tempDir();
   const files: Record<string, string> = {};
@@ -52,7 +55,11 @@ describe('car.lua node rules, directions and driving_tracks', () => {
     await buildRoadExtract({ input: files.barrier, name: 'barrier', out: tmp.dir, profiles: ['driving'] });
     await buildRoadExtract({ input: files.penalty, name: 'penalty', out: tmp.dir, profiles: ['driving'] });
     await buildRoadExtract({ input: files.track, name: 'track', out: tmp.dir, profiles: ['driving', 'driving_tracks'] });
-    loadInto(tmp.dir, ['barrier', 'penalty', 'track']);
+    files.private = join(tmp.dir, 'private.osm');
+    writeFileSync(files.private, osmXml(6, 20, PRIVATE, [['A B', { highway: 'service', access: 'private' }], ['B C', { highway: 'primary' }],
+      ['C D', { highway: 'service', access: 'private' }]]));
+    await buildRoadExtract({ input: files.private, name: 'private', out: tmp.dir, profiles: ['driving'] });
+    loadInto(tmp.dir, ['barrier', 'penalty', 'track', 'private']);
   }, 120_000);
   afterAll(() => tmp.remove());
 
@@ -63,6 +70,24 @@ describe('car.lua node rules, directions and driving_tracks', () => {
     expect(net.relations).toEqual([{ id: 900, tags: { type: 'restriction', restriction: 'no_left_turn' },
       members: [{ type: 'way', ref: 100, role: 'from' }, { type: 'node', ref: 3, role: 'via' }, { type: 'way', ref: 101, role: 'to' }] }]);
     expect(info.writingProgram).toBe('rules.test');
+  });
+
+  it('reads an empty tag value as no tag, as OSRM\'s profiles do (a gate with access="" keeps its penalty)', async () => {
+    const file = join(tmp.dir, 'empty.osm');
+    writeFileSync(file, osmXml(0, 30, { A: [0, 0], B: [0, 1, { barrier: 'gate', access: '' }], C: [0, 2] },
+      [['A B C', { highway: 'primary', maxspeed: '' }], ['C A', { highway: '', route: 'ferry' }]]));
+    const { net } = await readOsm(file);
+    expect([...net.nodeTags!.values()]).toEqual([{ barrier: 'gate' }]);
+    expect(net.ways.map((w) => w.tags)).toEqual([{ highway: 'primary' }, { route: 'ferry' }]);
+  });
+
+  it('snaps to a private service road only with snapping=any (OSRM\'s is_startpoint and its override)', () => {
+    const p = at(6, 20, PRIVATE);
+    const one: [number, number] = [p('A')[0], p('A')[1] + 0.001], two: [number, number] = [p('C')[0], p('C')[1] + 0.001];
+    const plain = task('route', { from: one, to: two, mode: 'driving' }).route;
+    expect(plain.distance_m).toBeCloseTo(222, -1); // B to C: both points moved onto the primary road
+    const any = task('route', { from: one, to: two, mode: 'driving', snapping: 'any' }).route;
+    expect(any.distance_m).toBeCloseTo(444, -1); // from the point on A–B to the point on C–D
   });
 
   it('never passes a bollard, but reaches it from both sides', () => {

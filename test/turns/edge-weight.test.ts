@@ -35,6 +35,25 @@ describe('edgeWeight: the profile weight of each base edge', () => {
     expect(g.edgeWeight[e]).toBeGreaterThan(1.9 * g.edgeW[e]);
   });
 
+  it('splits a ferry\'s duration= evenly over its OSM segments whatever their lengths, as OSRM\'s extractor does', () => {
+    // b c d e: segments of 4, 1 and 1 grid steps; a road meets the ferry at c, so b–c is an edge of its own
+    // no highway tag: rawNetwork's default one is taken off
+    const ferry = { route: 'ferry', duration: '0:10', highway: undefined as unknown as string };
+    const n2 = rawNetwork({
+      points: { b: [0, 0], c: [0, 4], d: [0, 5], e: [0, 6], x: [1, 4] },
+      ways: [['bcde', ferry], ['cx', {}]],
+    });
+    const g2 = compress(profileSegments(n2, 'driving'));
+    const at = (i: number) => [Math.round(n2.lat[i] * E7), Math.round(n2.lon[i] * E7)].join();
+    const node = (n: number) => [g2.nodeLat[n], g2.nodeLon[n]].join();
+    const durationBetween = (p: number, q: number) => {
+      for (let e = 0; e < g2.edges; e++) if (node(g2.edgeU[e]) === at(p) && node(g2.edgeV[e]) === at(q)) return g2.edgeW[e];
+      throw new Error('no edge');
+    };
+    expect(durationBetween(0, 1)).toBe(200_000); // b–c: one of three segments of 600 s
+    expect(durationBetween(1, 3)).toBe(400_000); // c–e: the other two
+  });
+
   it('splits an edge whose directions weigh differently into twins', () => {
     // the same road, faster one way (maxspeed:forward): two durations and two weights
     const n2 = rawNetwork({ points: { a: [0, 0], b: [0, 1] }, ways: [['ab', { 'maxspeed:forward': '30' }]] });

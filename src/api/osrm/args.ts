@@ -69,7 +69,7 @@ export function routeArgs(p: Path, q: QueryOf<typeof ROUTE>): OsrmRouteArgs {
   // OSRM: true is one alternative, and alternatives are only searched between two points
   const asked = q.alternatives === true ? 1 : q.alternatives === false || q.alternatives === undefined ? 0 : Math.min(MAX_ALTERNATIVES, q.alternatives);
   const alternatives = coordinates.length > 2 ? 0 : asked;
-  return { coordinates, mode, ...general(q, coordinates.length), alternatives, ...output(q) };
+  return { coordinates, mode, ...general(q, coordinates.length), alternatives, ...output(q), snapping: q.snapping };
 }
 
 /** 'all' or the indices given (each below n). */
@@ -100,7 +100,7 @@ export function tripArgs(p: Path, q: QueryOf<typeof TRIP>): OsrmTripArgs {
   if (coordinates.length > max) fail('TooBig', `At most ${max} coordinates.`);
   if ((q.roundtrip && q.destination === 'last') || (!q.roundtrip && q.source === 'any'))
     fail('NotSupported', `roundtrip=${q.roundtrip} with source=${q.source} and destination=${q.destination} is not supported.`);
-  return { coordinates, mode, ...general(q, coordinates.length), ...output(q), roundtrip: q.roundtrip, destinationLast: q.destination === 'last' };
+  return { coordinates, mode, ...general(q, coordinates.length), ...output(q), snapping: q.snapping, roundtrip: q.roundtrip, destinationLast: q.destination === 'last' };
 }
 
 export function matchArgs(p: Path, q: QueryOf<typeof MATCH>): OsrmMatchArgs {

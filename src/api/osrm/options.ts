@@ -31,7 +31,7 @@ export const GENERAL = {
   approaches: opt(perCoordinate<'curb' | 'unrestricted' | 'opposite'>({ type: 'string', enum: ['curb', 'unrestricted', 'opposite'] }, true), 'Per coordinate; accepted and ignored'),
   generate_hints: opt(Q.bool(true), 'Waypoints always carry a hint'),
   exclude: opt(Q.list(Q.str()), "Only 'none' (no class exclusion in this build)"),
-  snapping: opt(Q.enum(['default', 'any'], 'default'), 'Accepted; every road is a candidate'),
+  snapping: opt(Q.enum(['default', 'any'], 'default'), "'any': route and trip points may also snap onto ferries and private service roads (accepted and ignored by the other services)"),
   skip_waypoints: opt(Q.bool(false), 'Leave the waypoints out of the answer'),
 };
 

@@ -28,6 +28,8 @@ export interface RouteArgs extends TrafficArgs {
   via?: LatLng[];
   mode?: RoutedMode;
   radius?: number;
+  /** 'any': a point may also snap to roads a route may not start on (ferries, private service roads): OSRM's snapping=any */
+  snapping?: 'default' | 'any';
 }
 
 /** Task `route`: steps and alternatives take the guided path. */
@@ -190,6 +192,8 @@ export interface OsrmRouteArgs {
   overview: Overview;
   annotations: string[];
   skipWaypoints: boolean;
+  /** OSRM's snapping option */
+  snapping?: 'default' | 'any';
 }
 export interface OsrmNearestArgs { coordinate: [number, number]; mode: RoutedMode; number: number; radius?: number }
 export interface OsrmTableArgs {

@@ -22,7 +22,7 @@
 // before) could only put whole cells on one side, which left out a quarter of the reached vertices
 // of inner contours or let reached roads' late neighbours in.
 import { TaskError } from '../../../src/core/task.ts';
-import { E7 } from '../../../src/core/format/route.ts';
+import { E7, EDGE_NO_START } from '../../../src/core/format/route.ts';
 import { candidates, modeAndRadius, checkPoint } from '../locate/candidates.ts';
 import { snap } from '../locate/snap.ts';
 import { reach } from './reach.ts';
@@ -143,7 +143,9 @@ export function isochroneTask(args: IsochroneArgs): IsochroneReply {
   for (const x of snaps) put(x.lat, x.lng, 0);
   const inGrid = new Set<number>(reachedEdges);
   const ic = g.meta.index_cos_lat;
-  for (const i of graph.index.search(lo0 * ic, la0, (lo0 + ((nx - 1) * cell) / kx) * ic, la0 + (ny - 1) * cell)) inGrid.add(g.segEdge[i]);
+  for (const i of graph.index.search(lo0 * ic, la0, (lo0 + ((nx - 1) * cell) / kx) * ic, la0 + (ny - 1) * cell)) {
+    if (!(g.edgeFlags[g.segEdge[i]] & EDGE_NO_START)) inGrid.add(g.segEdge[i]);
+  }
   const step = Math.min(50, cellM / 2);
   for (const e of inGrid) sample(e, step, put);
   const roadSites = n;

@@ -42,13 +42,13 @@ export function checkPoint(p: unknown, name: string, i = -1): [number, number] {
  * it must, so a point is never declared unreachable because its nearest road is, and never moved
  * off a road that routes. Null when no road is in range.
  */
-export function candidates(graph: LoadedGraph, lat: number, lng: number, radius: number): Snap[] | null {
-  const s = snap(graph.g, graph.index, lat, lng, radius);
+export function candidates(graph: LoadedGraph, lat: number, lng: number, radius: number, anyEdge = false): Snap[] | null {
+  const s = snap(graph.g, graph.index, lat, lng, radius, undefined, anyEdge);
   if (!s) return null;
-  const own = atNode(graph, s);
+  const own = atNode(graph, s, anyEdge);
   if (own.some((x) => graph.onBig(x.edge))) return own;
-  const m = snap(graph.g, graph.index, lat, lng, radius, graph.onBig);
-  return m ? [...own, ...atNode(graph, m)] : own;
+  const m = snap(graph.g, graph.index, lat, lng, radius, graph.onBig, anyEdge);
+  return m ? [...own, ...atNode(graph, m, anyEdge)] : own;
 }
 
 /** Metres within which a projection counts as the edge's end node. */
@@ -60,7 +60,7 @@ const AT_NODE_M = 0.01;
  * and the index's pick among them (a one-way road's far end, a roundabout's loop) must not decide the
  * route. The route takes whichever is cheapest (nearestRoad() holds them all).
  */
-function atNode(graph: LoadedGraph, s: Snap): Snap[] {
+function atNode(graph: LoadedGraph, s: Snap, anyEdge: boolean): Snap[] {
   const g = graph.g, len = g.edgeDist[s.edge];
   const out = withTwin(graph, s);
   const atU = s.pos <= AT_NODE_M, atV = s.pos >= len - AT_NODE_M;
@@ -68,7 +68,7 @@ function atNode(graph: LoadedGraph, s: Snap): Snap[] {
   const x = atU ? g.edgeU[s.edge] : g.edgeV[s.edge];
   for (let k = g.adjFirst[x]; k < g.adjFirst[x + 1]; k++) {
     const a = g.adjEdge[k], e = Math.abs(a) - 1, fromU = a > 0;
-    if (e === s.edge || g.edgeFlags[e] & (EDGE_NO_START | EDGE_TWIN_BACK)) continue;
+    if (e === s.edge || g.edgeFlags[e] & (anyEdge ? EDGE_TWIN_BACK : EDGE_NO_START | EDGE_TWIN_BACK)) continue;
     const l = g.edgeDist[e];
     const pos = fromU ? 0 : l, pt = fromU ? g.edgeShape[e] : Math.max(g.edgeShape[e], g.edgeShape[e + 1] - 2);
     out.push(...withTwin(graph, { ...s, edge: e, pos, pt, frac: fromU ? 0 : 1 }));
@@ -109,10 +109,10 @@ export function bigRoad(c: Snap[]): Snap[] | null {
  * the nearest roads only). Null when the nearest roads do not connect: the caller then moves the
  * points (choose() over every candidate). With no twin it does not search: the legs tell.
  */
-export function nearestFirst(graph: LoadedGraph, cs: Snap[][], pts: [number, number][], radius: number): number[] | null {
+export function nearestFirst(graph: LoadedGraph, cs: Snap[][], pts: [number, number][], radius: number, anyEdge = false): number[] | null {
   const near = cs.map(nearestRoad);
   if (near.every((g) => g.length === 1)) return cs.map(() => 0);
-  const pick = choose(graph, near, pts, radius); // near holds copies: its extensions stay here
+  const pick = choose(graph, near, pts, radius, anyEdge); // near holds copies: its extensions stay here
   return typeof pick !== 'number' && pick.every((k, i) => k < nearestRoad(cs[i]).length) ? pick : null;
 }
 
@@ -137,7 +137,7 @@ export const moved = (s: Snap) => Math.round(s.dist * 10);
  * reaches any road within the radius of the other. Returns the index of each point's pick, or the
  * index of the first point no candidate of the previous one reaches.
  */
-export function choose(graph: LoadedGraph, cs: Snap[][], pts: [number, number][], radius: number): number[] | number {
+export function choose(graph: LoadedGraph, cs: Snap[][], pts: [number, number][], radius: number, anyEdge = false): number[] | number {
   const n = cs.length;
   const extended = new Uint8Array(n);
   for (;;) {
@@ -172,8 +172,8 @@ export function choose(graph: LoadedGraph, cs: Snap[][], pts: [number, number][]
     // OSRM's layer stops here, as osrm-routed does: no candidate beyond the nearest and the big component's
     if (extended[i] || osrmRules()) return i;
     extended[i] = 1;
-    const addA = extended[i - 1] ? [] : onComponentsNear(graph, pts[i - 1], cs[i - 1], radius);
-    const addB = onComponentsNear(graph, pts[i], cs[i], radius);
+    const addA = extended[i - 1] ? [] : onComponentsNear(graph, pts[i - 1], cs[i - 1], radius, anyEdge);
+    const addB = onComponentsNear(graph, pts[i], cs[i], radius, anyEdge);
     // (onComponentsNear leaves a point whose nearest road is on a big component where it is)
     extended[i - 1] = 1;
     if (!addA.length && !addB.length) return i;
@@ -216,10 +216,10 @@ export function choosePair(graph: LoadedGraph, a: Snap[], b: Snap[], pa: [number
  * SCC every road reaches every other, so the nearest road of each stands for all of them. None for
  * a point whose nearest road (own[0]) lies on a big component.
  */
-export function onComponentsNear(graph: LoadedGraph, pt: [number, number], own: Snap[], radius: number): Snap[] {
+export function onComponentsNear(graph: LoadedGraph, pt: [number, number], own: Snap[], radius: number, anyEdge = false): Snap[] {
   // A point on a big component stays on it: a route that fails from there (a restriction, a
   // oneway) is no route, as OSRM answers, not a reason to move the point onto another road.
   if (graph.onBig(own[0].edge)) return [];
-  return nearestPerComponent(graph.g, graph.index, pt[0], pt[1], radius, new Set(own.map((s) => graph.g.edgeComp[s.edge])));
+  return nearestPerComponent(graph.g, graph.index, pt[0], pt[1], radius, new Set(own.map((s) => graph.g.edgeComp[s.edge])), anyEdge);
 }
 

@@ -1,7 +1,7 @@
 // Snapping: the nearest road segment to a point, with the point projected onto it.
 import Flatbush from 'flatbush';
 import type { GraphViews } from '../../../src/core/format/route.ts';
-import { E7 } from '../../../src/core/format/route.ts';
+import { E7, EDGE_NO_START } from '../../../src/core/format/route.ts';
 import { haversine, M_PER_DEG } from '../../../src/core/geometry.ts';
 import { MinHeap } from '../../../src/core/heap.ts';
 
@@ -23,8 +23,12 @@ export function loadIndex(g: GraphViews): Flatbush {
   return Flatbush.from(g.spatial.buffer as ArrayBuffer, g.spatial.byteOffset);
 }
 
-/** Nearest segment within `radius` metres (optionally only on edges that `onEdge` accepts), or null. */
-export function snap(g: GraphViews, index: Flatbush, lat: number, lng: number, radius: number, onEdge?: (edge: number) => boolean): Snap | null {
+/**
+ * Nearest segment within `radius` metres (optionally only on edges that `onEdge` accepts), or null.
+ * Edges a route may not start or end on (EDGE_NO_START: ferries, private service roads, OSRM's
+ * is_startpoint) are skipped unless `anyEdge` (OSRM's snapping=any).
+ */
+export function snap(g: GraphViews, index: Flatbush, lat: number, lng: number, radius: number, onEdge?: (edge: number) => boolean, anyEdge = false): Snap | null {
   if (g.segEdge.length === 0) return null;
   const c = g.meta.index_cos_lat;
   const x = lng * c, y = lat;
@@ -32,7 +36,7 @@ export function snap(g: GraphViews, index: Flatbush, lat: number, lng: number, r
   // longitude (exact at lat0, stretched by cos(lat0)/cos(lat) elsewhere): scale the search radius by it.
   // So every box within the best exact distance found so far (× slack) must be looked at, and no other.
   const slack = boxSlack(g, lat);
-  const best = nearestSeg(g, index, x, y, lat, lng, (radius / M_PER_DEG) * slack, slack, onEdge);
+  const best = nearestSeg(g, index, x, y, lat, lng, (radius / M_PER_DEG) * slack, slack, anyEdge ? 0 : EDGE_NO_START, onEdge);
   if (best.i < 0) return null;
   const r = project(g, best.i, best.t, lat, lng);
   return r.dist > radius ? null : r;
@@ -52,10 +56,10 @@ const queue = new MinHeap(256);
  * best of them) and a filter call per leaf: a third of a 100 × 100 matrix's time was snapping.
  * Returns i = -1 when nothing is in range. Ties go to the smaller box distance, as before.
  */
-function nearestSeg(g: GraphViews, index: Flatbush, x: number, y: number, lat: number, lng: number, maxBox: number, slack: number, onEdge?: (edge: number) => boolean) {
+function nearestSeg(g: GraphViews, index: Flatbush, x: number, y: number, lat: number, lng: number, maxBox: number, slack: number, skipFlags: number, onEdge?: (edge: number) => boolean) {
   const t = index as unknown as PackedTree;
   const boxes = t._boxes, indices = t._indices, levels = t._levelBounds, nodeSize4 = t.nodeSize * 4, numItems4 = t.numItems * 4;
-  const nSeg = g.segEdge.length, segPt = g.segPt, segEdge = g.segEdge, sLat = g.shapeLat, sLon = g.shapeLon;
+  const nSeg = g.segEdge.length, segPt = g.segPt, segEdge = g.segEdge, sLat = g.shapeLat, sLon = g.shapeLon, edgeFlags = g.edgeFlags;
   const kx = Math.cos(lat * (Math.PI / 180)) * M_PER_DEG, ky = M_PER_DEG;
   let bound = maxBox * maxBox, bi = -1, bt = 0, bd = Infinity;
   const q = queue;
@@ -90,7 +94,8 @@ function nearestSeg(g: GraphViews, index: Flatbush, x: number, y: number, lat: n
       if (dist > bound) continue;
       const child = indices[pos >> 2] | 0;
       if (!leafLevel) q.push(dist, child << 1);
-      else if (child < nSeg && (!onEdge || onEdge(segEdge[child]))) q.push(dist, (child << 1) | 1); // child ≥ nSeg: an empty index's placeholder
+      // child ≥ nSeg: an empty index's placeholder
+      else if (child < nSeg && !(edgeFlags[segEdge[child]] & skipFlags) && (!onEdge || onEdge(segEdge[child]))) q.push(dist, (child << 1) | 1);
     }
   }
   return { i: bi, t: bt, d: bd };
@@ -131,16 +136,17 @@ export function project(g: GraphViews, i: number, t: number, lat: number, lng: n
 
 /**
  * The nearest road within `radius` metres on each strongly connected component (edgeComp ≥ 0) that
- * `skip` does not name: one index query, every segment measured once.
+ * `skip` does not name: one index query, every segment measured once. EDGE_NO_START edges only
+ * with `anyEdge`, as snap().
  */
-export function nearestPerComponent(g: GraphViews, index: Flatbush, lat: number, lng: number, radius: number, skip: Set<number>): Snap[] {
+export function nearestPerComponent(g: GraphViews, index: Flatbush, lat: number, lng: number, radius: number, skip: Set<number>, anyEdge = false): Snap[] {
   if (g.segEdge.length === 0) return [];
   const c = g.meta.index_cos_lat;
   const kx = Math.cos(lat * (Math.PI / 180)) * M_PER_DEG, ky = M_PER_DEG;
   const best = new Map<number, { i: number; t: number; d: number }>();
   const m = { t: 0, d: 0 };
   for (const i of index.neighbors(lng * c, lat, Infinity, (radius / M_PER_DEG) * boxSlack(g, lat))) {
-    if (i >= g.segEdge.length) continue;
+    if (i >= g.segEdge.length || (!anyEdge && g.edgeFlags[g.segEdge[i]] & EDGE_NO_START)) continue;
     const comp = g.edgeComp[g.segEdge[i]];
     if (comp < 0 || skip.has(comp)) continue;
     nearOnSeg(g, i, lat, lng, kx, ky, m);

@@ -18,7 +18,7 @@
 // chosen candidates with leg() (the /route code).
 // Other modules (traffic) call matchTrace() for the matched base edges of each piece.
 import { TaskError, JsonText } from '../../../src/core/task.ts';
-import { E7 } from '../../../src/core/format/route.ts';
+import { E7, EDGE_NO_START } from '../../../src/core/format/route.ts';
 import { haversine, M_PER_DEG } from '../../../src/core/geometry.ts';
 import type { LoadedGraph } from '../graphs.ts';
 import { modeAndRadius, checkPoint } from '../locate/candidates.ts';
@@ -66,7 +66,7 @@ function pointCandidates(graph: LoadedGraph, lat: number, lng: number, search: n
   const byEdge = new Map<number, { i: number; t: number; d: number }>();
   const m = { t: 0, d: 0 };
   for (const i of graph.index.neighbors(lng * c, lat, 64, (search / M_PER_DEG) * boxSlack(g, lat))) {
-    if (i >= g.segEdge.length) continue;
+    if (i >= g.segEdge.length || g.edgeFlags[g.segEdge[i]] & EDGE_NO_START) continue;
     nearOnSeg(g, i, lat, lng, kx, ky, m);
     if (m.d > search) continue;
     const e = g.segEdge[i], o = byEdge.get(e);

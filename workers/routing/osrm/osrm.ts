@@ -39,7 +39,7 @@ export function osrmRouteTask(a: OsrmRouteArgs, snapped?: (snaps: Snap[], g: Gra
   let res;
   try {
     const pts = a.coordinates.map(([lng, lat]) => [lat, lng] as [number, number]);
-    res = guide({ from: pts[0], to: pts[pts.length - 1], via: pts.slice(1, -1), mode: a.mode, radius: a.radius },
+    res = guide({ from: pts[0], to: pts[pts.length - 1], via: pts.slice(1, -1), mode: a.mode, radius: a.radius, snapping: a.snapping },
       { steps: a.steps, lang: 'en', alternatives: a.alternatives, stepMode: STEP_MODE[a.mode], intersections: true, instructions: false });
   } catch (e) { return osrmError(e); }
   const g = res.graph.g;

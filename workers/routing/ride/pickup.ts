@@ -7,7 +7,7 @@
 // width and is reported, not assumed. Motorways are left out: no one stops there.
 import { TaskError } from '../../../src/core/task.ts';
 import { readWayAttrs } from '../../../src/core/format/route.ts';
-import { E7 } from '../../../src/core/format/route.ts';
+import { E7, EDGE_NO_START } from '../../../src/core/format/route.ts';
 import { M_PER_DEG, haversine } from '../../../src/core/geometry.ts';
 import type { PickupArgs, PickupReply, PickupRoad } from '../../../src/core/tasks/index.ts';
 import { loadedGraphs } from '../graphs.ts';
@@ -34,7 +34,7 @@ export function pickupTask(a: PickupArgs): PickupReply {
   const best = new Map<string, { i: number; t: number; d: number }>();
   const m = { t: 0, d: 0 };
   for (const i of graph.index.neighbors(lng * g.meta.index_cos_lat, lat, Infinity, (a.radius / M_PER_DEG) * boxSlack(g, lat))) {
-    if (i >= g.segEdge.length) continue;
+    if (i >= g.segEdge.length || g.edgeFlags[g.segEdge[i]] & EDGE_NO_START) continue;
     const e = g.segEdge[i], attr = attrs[g.edgeAttr[e]];
     if (attr && NO_STOP.has(attr.cls)) continue;
     nearOnSeg(g, i, lat, lng, kx, ky, m);

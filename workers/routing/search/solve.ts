@@ -23,18 +23,19 @@ export function solve<S extends CoordSink | null, T extends LegTrace = LegTrace>
   const mode = args.mode ?? 'driving';
   const radius = args.radius ?? SNAP_RADIUS.default;
   const pts = [args.from, ...(args.via ?? []), args.to];
+  const anyEdge = args.snapping === 'any';
   const cands = coveringAll(loadedGraphs(), mode, pts, radius);
   let firstMiss: string | null = null;
   let noRoute: string | null = null;
   for (const graph of cands) {
     const cs: Snap[][] = [];
     for (let i = 0; i < pts.length; i++) {
-      const c = candidates(graph, pts[i][0], pts[i][1], radius);
+      const c = candidates(graph, pts[i][0], pts[i][1], radius, anyEdge);
       if (!c) { firstMiss ??= `No ${mode} road within ${radius} m of '${pointName(i, pts.length)}'.`; break; }
       cs.push(c);
     }
     if (cs.length < pts.length) continue;
-    const r = route(graph, cs, sink, pts, radius, searchFor(graph, args), trace);
+    const r = route(graph, cs, sink, pts, radius, searchFor(graph, args), anyEdge, trace);
     if (typeof r !== 'string') return r;
     noRoute ??= r;
   }
@@ -47,11 +48,11 @@ export function solve<S extends CoordSink | null, T extends LegTrace = LegTrace>
  * point (dynamic programming over the legs; a point has one or two), then the legs again with
  * geometry. A string is the no_route message.
  */
-function route<S extends CoordSink | null, T extends LegTrace>(graph: LoadedGraph, cs: Snap[][], sink: () => S, pts: [number, number][], radius: number, search: { q: PathSearch; traffic: TrafficUse | null }, trace?: () => T): Solved<S, T> | string {
+function route<S extends CoordSink | null, T extends LegTrace>(graph: LoadedGraph, cs: Snap[][], sink: () => S, pts: [number, number][], radius: number, search: { q: PathSearch; traffic: TrafficUse | null }, anyEdge: boolean, trace?: () => T): Solved<S, T> | string {
   const mode = graph.profile;
   const n = cs.length;
   // The nearest road of every point first (OSRM's rule): a point is moved only when that fails.
-  let pick: number[] | number = nearestFirst(graph, cs, pts, radius) ?? choose(graph, cs, pts, radius);
+  let pick: number[] | number = nearestFirst(graph, cs, pts, radius, anyEdge) ?? choose(graph, cs, pts, radius, anyEdge);
   for (let attempt = 0; ; attempt++) {
     if (typeof pick === 'number') return noRouteMessage(mode, pick - 1, pick, n);
     const snaps = cs.map((c, i) => c[(pick as number[])[i]]);
@@ -67,7 +68,7 @@ function route<S extends CoordSink | null, T extends LegTrace>(graph: LoadedGrap
     }
     if (!failed) return { graph, snaps, legs, coords, settled, traffic: search.traffic };
     if (attempt > 0) return noRouteMessage(mode, 0, n - 1, n); // choose() found these legs; cannot happen
-    pick = choose(graph, cs, pts, radius);
+    pick = choose(graph, cs, pts, radius, anyEdge);
   }
 }
 
