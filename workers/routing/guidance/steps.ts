@@ -386,8 +386,11 @@ export function legSteps(g: GraphViews, pieces: Pieces, costMs: number, o: StepO
 /** Shortest stretch under a new name that is announced (OSRM's NAME_SEGMENT_CUTOFF_LENGTH). */
 export const NAME_SEGMENT_CUTOFF_M = 105;
 
+/** How a way is travelled, as OSRM's step modes tell apart: a ferry, a way with no highway class (a shuttle train), a road. */
+const travelKind = (a: WayAttr) => (a.cls === 'ferry' ? 'ferry' : a.cls === '' ? 'other' : 'road');
+
 /**
- * OSRM's suppressShortNameSegments: a name change back to the name already driven, or to a name
+ * OSRM's suppressShortNameSegments (within one travel mode): a name change back to the name already driven, or to a name
  * driven for less than NAME_SEGMENT_CUTOFF_M before the next maneuver (or the arrival), is no
  * step; the stretch joins the step before it.
  */
@@ -395,7 +398,7 @@ function suppressShortNames(steps: Building[]) {
   let prev = 0, n = 1;
   for (let k = 1; k < steps.length; k++) {
     const s = steps[k], p = steps[prev];
-    if (s.type === 'new name' && (s.attr.cls === 'ferry') === (p.attr.cls === 'ferry')
+    if (s.type === 'new name' && travelKind(s.attr) === travelKind(p.attr)
       && ((named(p.attr) && named(s.attr) && sameRoad(p.attr, s.attr)) || s.dist < NAME_SEGMENT_CUTOFF_M)) {
       p.dist += s.dist; p.dur += s.dur; p.inters += s.inters;
       continue;
