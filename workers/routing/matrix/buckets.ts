@@ -6,12 +6,10 @@ import type { LoadedGraph } from '../graphs.ts';
 import type { Snap } from '../locate/snap.ts';
 import { UpwardSearch, Settled, FORWARD, BACKWARD } from '../search/upward.ts';
 import { sourceSeeds, targetSeeds, aheadOf, upTo, weightShare, timeShare, type PartCost, type SourceSeed, type TargetSeed } from '../locate/seeds.ts';
-import type { Space } from './prepare.ts';
+import { SPACE_STRIDE, type Space } from './prepare.ts';
 
 const round = Math.round;
 
-/** Numbers per node of a search space (prepare.ts Space, meeting.ts): node, weight, ms, metres. */
-export const SPACE_STRIDE = 4;
 
 /** A matrix's cells, row-major: the least routing weight, and the ms and metres of that path (Infinity where none). */
 export interface Cells { weight: Float64Array; ms: Float64Array; metres: Float64Array }

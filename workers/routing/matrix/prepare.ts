@@ -8,9 +8,10 @@ import { loadedGraphs, type LoadedGraph } from '../graphs.ts';
 import type { Snap } from '../locate/snap.ts';
 import { candidates, modeAndRadius, checkPoint } from '../locate/candidates.ts';
 import { searchFor } from '../search/traffic-search.ts';
-import { SPACE_STRIDE } from './buckets.ts';
 
 /** One point's upward search space in a side's region: n quadruples (node, weight, ms, metres) from data[at]. */
+/** Numbers per node of a search space (Space below, meeting.ts): node, weight, ms, metres. */
+export const SPACE_STRIDE = 4;
 export interface Space { data: Float64Array; at: number; n: number }
 
 /** The extract that covers every point (the smallest such), as /route picks one. */
