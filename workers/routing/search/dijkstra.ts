@@ -45,11 +45,20 @@ export class DijkstraQuery implements PathSearch {
    * it, the overlap with that part goes at the observed speed and the rest at the profile's (the
    * live time of the whole edge is the part's observed time plus the rest at the profile's).
    */
+  partTime(e: number, dir: 0 | 1, x: number, y: number): number {
+    return this.part(e, dir, x, y, this.g.edgeW);
+  }
+
+  /** The routing cost of that part: the traffic time where the edge has one (as run() costs it), else its share of the edge's weight. */
   partWeight(e: number, dir: 0 | 1, x: number, y: number): number {
+    return this.part(e, dir, x, y, this.g.edgeWeight);
+  }
+
+  private part(e: number, dir: 0 | 1, x: number, y: number, stored: Int32Array): number {
     const len = this.g.edgeDist[e];
     if (!(len > 0) || y <= x) return 0;
     const i = 2 * e + dir, o = this.override === null ? 0 : this.override[i];
-    if (!(o > 0)) return ((y - x) / len) * this.g.edgeW[e];
+    if (!(o > 0)) return ((y - x) / len) * stored[e];
     const a = this.parts ? this.parts.from[i] : 0, b = this.parts ? this.parts.to[i] : 0;
     if (!(b - a > 0) || b - a >= len) return ((y - x) / len) * o;
     const rest = this.g.edgeW[e] / len; // ms a metre at the profile's speed

@@ -41,7 +41,7 @@ export function leg(g: GraphViews, q: PathSearch, s: Snap, t: Snap, coords?: Coo
   // weights (traffic), what that search says metres x..y of the edge take (partWeight: an edge's
   // live time may have been observed on a part of it only).
   const weight: PartCost = q.partWeight ? (e, d, x, y) => q.partWeight!(e, d, x, y) : weightShare(g);
-  const time: PartCost = q.partWeight ? weight : timeShare(g);
+  const time: PartCost = q.partTime ? (e, d, x, y) => q.partTime!(e, d, x, y) : timeShare(g);
   q.reset();
   const sources = sourceSeeds(g, s, srcSeeds), targets = targetSeeds(g, t, tgtSeeds);
   for (const a of sources) q.addSource(a.node, r(weight(es, a.dir, ...aheadOf(g, s, a.dir))));

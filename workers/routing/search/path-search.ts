@@ -29,8 +29,10 @@ export interface PathSearch {
    * stored weights (traffic); the partial edges at either end of a leg are costed with it too.
    */
   edgeWeight?(e: number, dir: 0 | 1): number;
-  /** With edgeWeight: the time (ms, unrounded) of metres x..y (from u) of edge e driven in direction dir. */
+  /** With edgeWeight: the routing cost (unrounded) of metres x..y (from u) of edge e driven in direction dir: the traffic time where it has one, else the share of the edge's weight. */
   partWeight?(e: number, dir: 0 | 1, x: number, y: number): number;
+  /** With edgeWeight: the travel time (ms, unrounded) of that part. */
+  partTime?(e: number, dir: 0 | 1, x: number, y: number): number;
 }
 
 /** Best cost from node a to node b, no offsets at either end (tests and benchmarks query node pairs). */
