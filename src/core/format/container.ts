@@ -59,37 +59,11 @@ const align8 = (n: number) => (n + 7) & ~7;
  * small containers and as the reference writeContainer's streamed bytes must equal.
  */
 export function encode(kind: string, kindVersion: number, sections: Record<string, Section>, meta?: unknown): Uint8Array {
-  const all: [string, Section][] = Object.entries(sections);
-  if (meta !== undefined) all.push(['meta', new TextEncoder().encode(JSON.stringify(meta))]);
-  if (Buffer.byteLength(kind) > 16) throw new Error(`kind tag too long: ${kind}`);
-  const tableEnd = HEADER + all.length * ENTRY;
-  let off = align8(tableEnd);
-  const offsets: number[] = [];
-  for (const [name, a] of all) {
-    if (Buffer.byteLength(name) > 24) throw new Error(`section name too long: ${name}`);
-    offsets.push(off);
-    off = align8(off + a.byteLength);
-  }
-  const out = new Uint8Array(off);
-  const dv = new DataView(out.buffer);
-  const te = new TextEncoder();
-  dv.setUint32(0, MAGIC, true);
-  dv.setUint32(4, CONTAINER_VERSION, true);
-  out.set(te.encode(kind), 8);
-  dv.setUint32(24, kindVersion, true);
-  dv.setUint32(28, all.length, true);
-  dv.setFloat64(40, off, true);
-  all.forEach(([name, a], i) => {
-    const e = HEADER + i * ENTRY;
-    out.set(te.encode(name), e);
-    dv.setUint32(e + 24, typeCode(a), true);
-    dv.setFloat64(e + 32, offsets[i], true);
-    out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), offsets[i]);
-  });
-  // Element counts are derivable from the next offset only up to padding, so keep them explicit:
-  // they live in the reserved u32 (low) of each entry when < 2^32, which covers every array we build.
-  all.forEach(([, a], i) => dv.setUint32(HEADER + i * ENTRY + 28, a.length, true));
-  dv.setUint32(32, crc32(out.subarray(HEADER)) >>> 0, true);
+  const { all, offsets, total, head } = layout(kind, kindVersion, sections, meta);
+  const out = new Uint8Array(total);
+  out.set(head);
+  all.forEach(([, a], i) => out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), offsets[i]));
+  new DataView(out.buffer).setUint32(32, crc32(out.subarray(HEADER)) >>> 0, true);
   return out;
 }
 
