@@ -62,9 +62,9 @@ async function main() {
   const show = process.argv.includes('--show') ? Number(process.argv[process.argv.indexOf('--show') + 1]) : 0;
   const osrm = readOsrmTurns(file.replace(/\.osm(\.pbf)?$/, '') + '.osrm');
   const { net } = await readOsm(file);
-  const segs = profileSegments(net, 'driving', { obstacles: 'turns' });
+  const segs = profileSegments(net, 'driving');
   const base = compress(segs);
-  const t = buildTurns(net, segs, base, car);
+  const t = buildTurns(net, base, car);
   const id = (raw: number) => net.nodeIds![raw];
   const sn = base.shapeNode!;
   // OSM node before the via node on the arriving edge, the via node, the node after it on the leaving edge

@@ -34,10 +34,10 @@ export function buildRoadNetwork(net: RawNetwork, o: { name: string; out: string
   for (const p of profiles) {
     bar.update(`segments ${p}`, 0);
     // obstacles (signals, gates, stops) are charged on the turns through their node, as OSRM does
-    const segs = profileSegments(net, p, { obstacles: 'turns' });
+    const segs = profileSegments(net, p);
     const profile = profileFor(p);
     const g = buildGraph(segs, p, {
-      turns: (base) => buildTurns(net, segs, base, profile), weightName: profile.properties.weightName,
+      turns: (base) => buildTurns(net, base, profile), weightName: profile.properties.weightName,
       onProgress: (f, done, total) => bar.update(`contract ${p}`, f, done, total),
     });
     const file = `${p}.route.bin`;

@@ -129,17 +129,16 @@ export function compress(s: Segments): BaseGraph {
       const d = osrmDistance(shapeLat[p - 1] / E7, shapeLon[p - 1] / E7, Math.round(s.lat[next] * E7) / E7, Math.round(s.lon[next] * E7) / E7);
       dist += d;
       const vAB = s.speed[seg] / 3.6, vBA = back[seg] / 3.6;
-      const conn = s.connector !== undefined && s.connector[seg] === 1; // an obstacle's zero-length connector: its penalty only
       const fixedS = s.fixedDuration ? s.fixedDuration[seg] : 0;
-      const segTime = (v: number) => (conn ? 0 : fixedS > 0 ? Math.max(1, Math.round(fixedS * 10)) * 100 : segMs(d, v));
-      msAlong += segTime(fw ? vAB : vBA) + (s.penFw ? (fw ? s.penFw[seg] : s.penBw![seg]) : 0);
-      msAgainst += segTime(fw ? vBA : vAB) + (s.penFw ? (fw ? s.penBw![seg] : s.penFw[seg]) : 0);
+      const segTime = (v: number) => (fixedS > 0 ? Math.max(1, Math.round(fixedS * 10)) * 100 : segMs(d, v));
+      msAlong += segTime(fw ? vAB : vBA);
+      msAgainst += segTime(fw ? vBA : vAB);
       if (weighed) {
         // the same with the profile's weight (an obstacle's weight is its duration in every profile svc builds)
         const fixed = s.fixedWeight![seg], rAB = s.rate![seg], rBA = s.rateBack![seg];
-        const w = (r: number) => (conn ? 0 : segWeightMs(fixed > 0 ? fixed : r > 0 ? d / r : 0, precision));
-        wAlong += w(fw ? rAB : rBA) + (s.penFw ? (fw ? s.penFw[seg] : s.penBw![seg]) : 0);
-        wAgainst += w(fw ? rBA : rAB) + (s.penFw ? (fw ? s.penBw![seg] : s.penFw[seg]) : 0);
+        const w = (r: number) => segWeightMs(fixed > 0 ? fixed : r > 0 ? d / r : 0, precision);
+        wAlong += w(fw ? rAB : rBA);
+        wAgainst += w(fw ? rBA : rAB);
       }
       pushPt(next, dist, seg);
       if (isJ[next]) { cur = next; break; }

@@ -1,11 +1,9 @@
 // The turn builder: every allowed turn of a profile's compressed graph, with its duration and
 // weight as OSRM's edge-based graph factory has the profile's process_turn compute them
 // (src/extractor/edge_based_graph_factory.cpp), and the restrictions over via ways the
-// edge-based stage enforces with copies. Needs segments built with `obstacles: 'turns'`, so
-// obstacle nodes are graph nodes the turns pass through, and the plumbing compress() keeps
-// (edgeWay, edgeAlong, shapeNode).
+// edge-based stage enforces with copies. profileSegments keeps every obstacle node a graph node the
+// turns pass through, and compress() keeps the plumbing (edgeWay, edgeAlong, shapeNode).
 import type { RawNetwork } from '../osm/read.ts';
-import type { Segments } from '../contract/segments.ts';
 import type { BaseGraph } from '../contract/compress.ts';
 import type { Profile, Turn, TurnLeg } from '../profiles/types.ts';
 import type { TurnTable } from './types.ts';
@@ -32,9 +30,8 @@ export interface TurnStats {
   viaWayUnmapped: number;
 }
 
-export function buildTurns(net: RawNetwork, segs: Segments, base: BaseGraph, profile: Profile): TurnTable & { stats: TurnStats } {
+export function buildTurns(net: RawNetwork, base: BaseGraph, profile: Profile): TurnTable & { stats: TurnStats } {
   if (!base.edgeWay || !base.edgeAlong || !base.shapeNode || !base.shapeWay) throw new Error('buildTurns: the base graph lacks edgeWay/edgeAlong/shapeNode (compress segments that carry `way`)');
-  if (segs.penFw && segs.connector) throw new Error("buildTurns: segments were built with obstacle hubs; build them with { obstacles: 'turns' }");
   const ways = new WayTable(net, profile);
   const obstacles = new ObstacleMap(net, profile, (w) => ways.routed(w));
   const restr = readRestrictions(net, profile);

@@ -3,8 +3,8 @@
 // A directed base edge is written signed, as everywhere in the routing code: +(e+1) is base edge e
 // driven edgeU→edgeV, -(e+1) driven edgeV→edgeU.
 //
-// Built by graph-build/turns/index.ts buildTurns(net, segs, base, profile) from segments made with
-// profileSegments(net, name, { obstacles: 'turns' }) and their compress() (renumbered or not: only
+// Built by graph-build/turns/index.ts buildTurns(net, base, profile) from segments made with
+// profileSegments(net, name) and their compress() (renumbered or not: only
 // edge ids are used): only allowed turns are listed (no_* restrictions, one-ways, barriers, u-turns
 // outside dead ends and turning places… are absent). Every node of svc's graph has its turns,
 // including the nodes of two roads svc keeps for an obstacle (a signal, a gate), whose turns carry

@@ -53,9 +53,9 @@ export interface Built {
 export function build(m: Map, profile: ProfileName = 'driving'): Built {
   const net = rawNetwork(m);
   const names = Object.keys(m.points);
-  const segs = profileSegments(net, profile, { obstacles: 'turns' });
+  const segs = profileSegments(net, profile);
   const base = compress(segs);
-  const t = buildTurns(net, segs, base, profileFor(profile));
+  const t = buildTurns(net, base, profileFor(profile));
   const sn = base.shapeNode!;
   // named by the OSM nodes next to the via node, so a turn reads as the map draws it
   const ends = (d: number): [number, number] => {

@@ -18,9 +18,9 @@ describe('via-way restrictions that begin alike', () => {
   function afterTwoTurns(relations: { from: string; viaWays: string[]; to: string; restriction: string }[]) {
     const net = rawNetwork({ ...m, relations });
     const names = Object.keys(m.points);
-    const segs = profileSegments(net, 'driving', { obstacles: 'turns' });
+    const segs = profileSegments(net, 'driving');
     const base = compress(segs);
-    const turns = buildTurns(net, segs, base, profileFor('driving'));
+    const turns = buildTurns(net, base, profileFor('driving'));
     const eb = edgeBased(base, turns);
     const sn = base.shapeNode!;
     const name = (d: number) => {
