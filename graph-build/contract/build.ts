@@ -57,7 +57,7 @@ export function buildGraph(segs: Segments, profile: string, opts: GraphOptions =
     edgeU: base.edgeU, edgeV: base.edgeV, edgeW: base.edgeW, edgeDist: base.edgeDist, edgeFlags: base.edgeFlags,
     edgeShape: base.edgeShape, shapeLat: base.shapeLat, shapeLon: base.shapeLon, shapeCum: base.shapeCum,
     nodeLat: base.nodeLat, nodeLon: base.nodeLon, edgeComp: cc.edgeComp, segEdge: sp.segEdge, segPt: sp.segPt, spatial: sp.spatial,
-    ...guidanceSections(base), ...arcSections(base),
+    ...guidanceSections(base),
   };
   return { meta, sections, base, seconds: { compress: (t1 - t0) / 1000, contract: (t2 - t1) / 1000, index: (t3 - t2) / 1000 } };
 }
@@ -126,19 +126,6 @@ function guidanceSections(b: BaseGraph): Record<string, Section> {
   const fill = adjFirst.slice(0, b.nodes), adjEdge = new Int32Array(2 * b.edges);
   for (let e = 0; e < b.edges; e++) { adjEdge[fill[b.edgeU[e]]++] = e + 1; adjEdge[fill[b.edgeV[e]]++] = -(e + 1); }
   return { edgeAttr: b.edgeAttr, wayAttrs: new TextEncoder().encode(JSON.stringify(b.attrs)), adjFirst, adjEdge };
-}
-
-/** The directed adjacency of the uncontracted graph (route.ts, arcFirst/arcs). */
-function arcSections(b: BaseGraph): Record<string, Section> {
-  const arcFirst = new Uint32Array(b.nodes + 1);
-  for (let e = 0; e < b.edges; e++) { if (b.edgeFlags[e] & 1) arcFirst[b.edgeU[e] + 1]++; if (b.edgeFlags[e] & 2) arcFirst[b.edgeV[e] + 1]++; }
-  for (let v = 0; v < b.nodes; v++) arcFirst[v + 1] += arcFirst[v];
-  const fill = arcFirst.slice(0, b.nodes), arcs = new Int32Array(2 * arcFirst[b.nodes]);
-  for (let e = 0; e < b.edges; e++) {
-    if (b.edgeFlags[e] & 1) { const k = fill[b.edgeU[e]]++; arcs[2 * k] = b.edgeV[e]; arcs[2 * k + 1] = e + 1; }
-    if (b.edgeFlags[e] & 2) { const k = fill[b.edgeV[e]]++; arcs[2 * k] = b.edgeU[e]; arcs[2 * k + 1] = -(e + 1); }
-  }
-  return { arcFirst, arcs };
 }
 
 export function writeGraph(path: string, g: BuiltGraph): number {

@@ -137,16 +137,6 @@ export interface GraphViews {
   /** incident edges of node x: adjEdge[adjFirst[x] .. adjFirst[x+1]-1], +(e+1) when x is edgeU[e], -(e+1) when x is edgeV[e] */
   adjFirst: Uint32Array;
   adjEdge: Int32Array;
-  /**
-   * The uncontracted graph's arcs leaving node x (every allowed direction of every base edge):
-   * entries arcFirst[x] .. arcFirst[x+1]-1, entry k = arcs[2k] head node, arcs[2k+1] +(e+1)
-   * along edgeU[e]→edgeV[e] or -(e+1) against it (weight edgeW[e]; a directed override's index is
-   * 2e, or 2e+1 against). The head sits beside the edge because reading it from edgeU/edgeV cost
-   * the search 14–19% on the 1M-node graph; one copy in the shared file instead of one adjacency
-   * per worker (the plain Dijkstra of traffic routes and the isochrone search).
-   */
-  arcFirst: Uint32Array;
-  arcs: Int32Array;
   /** spatial index item i = segment from shape point segPt[i] to segPt[i]+1 of edge segEdge[i] */
   segEdge: Int32Array;
   segPt: Uint32Array;
@@ -190,8 +180,6 @@ export function openGraph(buf: FileBytes, file: string, verify = false): GraphVi
     wayAttrs: o.get('wayAttrs', Uint8Array),
     adjFirst: o.get('adjFirst', Uint32Array),
     adjEdge: o.get('adjEdge', Int32Array),
-    arcFirst: o.get('arcFirst', Uint32Array),
-    arcs: o.get('arcs', Int32Array),
   };
 }
 
