@@ -1,13 +1,14 @@
-// npm run bench -- matrix [--rounds 5] [--cache DIR] [--osrm-cache DIR] [--no-http] [--no-synthetic]
+// npm run bench -- matrix [--extract tanzania-sw|monaco] [--rounds 5] [--cache DIR] [--osrm-cache DIR] [--no-http] [--no-synthetic]
 // (SHARED_DATA_DIR: the shared data folder when it is not ../shared/data beside the checkout)
 //
-// Issue 11 §2. Prints one JSON object and writes bench/results/matrix.json.
+// Prints one JSON object and writes bench/results/matrix.json (matrix-<extract>.json for another
+// extract than Tanzania SW; Monaco has no synthetic part).
 //  1. Compute, one thread, in process (the worker's task: snapping, bucket searches, JSON text):
-//     100×100 and 1,000×1,000 on Tanzania SW (driving) and on the 1M-node SYNTHETIC grid (built
+//     100×100 and 1,000×1,000 on the extract (driving) and on the 1M-node SYNTHETIC grid (built
 //     once into --cache, the same file `bench -- scale --cache` writes).
 //  2. HTTP, 1M-node SYNTHETIC grid: POST on the real server with 2 worker threads, each 100 × 100
 //     request with new points (syntheticHttp), p50 and server CPU per request.
-//  3. HTTP, Tanzania SW: POST /api/v1/route/matrix on the real server with 2 worker threads
+//  3. HTTP, the extract: POST /api/v1/route/matrix on the real server with 2 worker threads
 //     (1,000×1,000 split over both) against osrm-routed (CH, 2 threads) GET /table/v1/driving on the
 //     same extract and the same points with the same annotations (duration,distance), rounds
 //     alternated (ours, OSRM, ours, …), p50 per side, ratio. Both are timed the same way: node:http
@@ -40,7 +41,10 @@ import { median, round } from './lib/stats.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SHARED = process.env.SHARED_DATA_DIR ?? resolve(HERE, '..', '..', 'shared', 'data');
-const TZ = { name: 'tanzania-sw', file: 'tanzania-sw-rural-roads-gostnets-2025.osm.pbf' };
+const EXTRACTS: Record<string, string> = {
+  'tanzania-sw': 'tanzania-sw-rural-roads-gostnets-2025.osm.pbf',
+  monaco: 'monaco-2016-03-full-tags-osrm-fixture.osm.pbf',
+};
 const SIZES = [100, 1000];
 
 /** n random points on roads of the largest SCC. */
@@ -139,8 +143,12 @@ async function syntheticHttp(built: string, g: GraphViews, rounds: number) {
 }
 
 export async function main(argv: string[]) {
-  const { values } = parseArgs({ args: argv, options: { rounds: { type: 'string' }, cache: { type: 'string' }, 'osrm-cache': { type: 'string' }, 'no-http': { type: 'boolean' }, 'no-synthetic': { type: 'boolean' } } });
+  const { values } = parseArgs({ args: argv, options: { extract: { type: 'string' }, rounds: { type: 'string' }, cache: { type: 'string' }, 'osrm-cache': { type: 'string' }, 'no-http': { type: 'boolean' }, 'no-synthetic': { type: 'boolean' } } });
   const rounds = Number(values.rounds ?? 5);
+  const name = values.extract ?? 'tanzania-sw';
+  if (!EXTRACTS[name]) throw new Error(`--extract: one of ${Object.keys(EXTRACTS).join(', ')}`);
+  const ex = { name, file: EXTRACTS[name] };
+  const key = name === 'tanzania-sw' ? 'tanzania_sw' : name;
   const tmp = mkdtempSync(join(tmpdir(), 'svc-bench-matrix-'));
   const result: Record<string, any> = {
     bench: 'matrix', at: new Date().toISOString(), machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
@@ -149,13 +157,13 @@ export async function main(argv: string[]) {
   };
   try {
     const built = join(tmp, 'built');
-    await buildRoadExtract({ input: join(SHARED, TZ.file), name: TZ.name, out: built, profiles: ['driving'] });
-    const file = join(built, TZ.name, 'driving.route.bin');
+    await buildRoadExtract({ input: join(SHARED, ex.file), name: ex.name, out: built, profiles: ['driving'] });
+    const file = join(built, ex.name, 'driving.route.bin');
     const g = openGraph(readShared(file), file);
-    result.tanzania_sw = { nodes: g.meta.nodes, compute_1_thread: computeRounds(new LoadedGraph(TZ.name, 'driving', g), rounds, 7) };
-    process.stderr.write(`matrix: tanzania compute ${JSON.stringify(result.tanzania_sw)}\n`);
+    result[key] = { nodes: g.meta.nodes, eb_nodes: g.meta.eb_nodes, compute_1_thread: computeRounds(new LoadedGraph(ex.name, 'driving', g), rounds, 7) };
+    process.stderr.write(`matrix: ${name} compute ${JSON.stringify(result[key])}\n`);
 
-    if (!values['no-synthetic']) {
+    if (!values['no-synthetic'] && name === 'tanzania-sw') {
       const base = await syntheticGraph(resolve(values.cache ?? join(tmp, 'cache')), 1_000_000, 'matrix');
       const sg = openGraph(readShared(`${base}.route.bin`), `${base}.route.bin`);
       result.synthetic_1m = { synthetic: true, nodes: sg.meta.nodes, compute_1_thread: computeRounds(new LoadedGraph('synthetic', 'driving', sg), rounds, 9) };
@@ -170,9 +178,9 @@ export async function main(argv: string[]) {
     if (!values['no-http']) {
       const pts = mainComponentPoints(g, 2000, 13);
       const server = await startServerProcess({ WORKERS: '2', BUILT_DIR: built, SKIP_BUILD: '1', LOG_LEVEL: 'silent' }, 18900 + Math.floor(Math.random() * 500));
-      const osrm = osrmAvailable() ? await startOsrm(prepareOsrm(join(SHARED, TZ.file), resolve(values['osrm-cache'] ?? join(tmpdir(), 'svc-osrm-cache'))), 5970, 2) : null;
+      const osrm = osrmAvailable() ? await startOsrm(prepareOsrm(join(SHARED, ex.file), resolve(values['osrm-cache'] ?? join(tmpdir(), 'svc-osrm-cache'))), 5970, 2) : null;
       try {
-        const key = server.keys!.live;
+        const apiKey = server.keys!.live;
         const http: Record<string, any> = {};
         for (const n of SIZES) {
           const S = pts.slice(0, n), D = pts.slice(1000, 1000 + n);
@@ -180,7 +188,7 @@ export async function main(argv: string[]) {
           const coords = [...S, ...D].map(([la, lo]) => `${lo},${la}`).join(';');
           const idx = (a: number, b: number) => Array.from({ length: b - a }, (_, i) => a + i).join(';');
           const osrmUrl = osrm ? `${osrm.url}/table/v1/driving/${coords}?sources=${idx(0, n)}&destinations=${idx(n, 2 * n)}&annotations=duration,distance` : '';
-          const ours = () => timeRequest(`${server.base}/api/v1/route/matrix`, body, { authorization: `Bearer ${key}`, 'content-type': 'application/json' });
+          const ours = () => timeRequest(`${server.base}/api/v1/route/matrix`, body, { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' });
           const theirs = () => timeRequest(osrmUrl);
           // Warm-up, not recorded: each of our two worker threads compiles the matrix code on its
           // first requests (JIT) and they take turns, so the first dozen 100 × 100 answers measured
@@ -211,7 +219,7 @@ export async function main(argv: string[]) {
           };
           process.stderr.write(`matrix: http ${n} ${JSON.stringify(http[`${n}x${n}`])}\n`);
         }
-        result.tanzania_sw.http_2_workers = http;
+        result[key].http_2_workers = http;
       } finally {
         await server.stop();
         await osrm?.stop();
@@ -220,6 +228,6 @@ export async function main(argv: string[]) {
   } finally { rmSync(tmp, { recursive: true, force: true }); }
   result.load_avg_at_end = loadavg().map((x) => round(x, 2));
   mkdirSync(join(HERE, 'results'), { recursive: true });
-  writeFileSync(join(HERE, 'results', 'matrix.json'), JSON.stringify(result, null, 2) + '\n');
+  writeFileSync(join(HERE, 'results', name === 'tanzania-sw' ? 'matrix.json' : `matrix-${name}.json`), JSON.stringify(result, null, 2) + '\n');
   console.log(JSON.stringify(result));
 }

@@ -12,7 +12,7 @@
 // both servers and this script share the machine's cores: say so next to every figure.
 // Also recorded: our server's CPU per request (all its threads, /proc), and the steps cost of our
 // throughput three ways (see stepsCost()).
-// Writes bench/results/route-vs-osrm.json.
+// Writes bench/results/route-vs-osrm.json (route-vs-osrm-<extract>.json with --input).
 import { mkdirSync, writeFileSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, dirname, resolve } from 'node:path';
 import { tmpdir, cpus } from 'node:os';
@@ -146,7 +146,8 @@ export async function main(argv: string[]) {
       ...stepsCost(runs),
     };
     mkdirSync(join(HERE, 'results'), { recursive: true });
-    writeFileSync(join(HERE, 'results', 'route-vs-osrm.json'), JSON.stringify(out, null, 2) + '\n');
+    const stem = values.input ? `-${pbf.split('/').pop()!.split(/[-.]/)[0]}` : '';
+    writeFileSync(join(HERE, 'results', `route-vs-osrm${stem}.json`), JSON.stringify(out, null, 2) + '\n');
     console.log(JSON.stringify(out, null, 2));
   } finally {
     await osrm.stop();

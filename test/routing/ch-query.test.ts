@@ -7,7 +7,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { buildGraph } from '../../graph-build/contract/build.ts';
 import { encode } from '../../src/core/format/index.ts';
 import { openGraph, ROUTE_KIND, ROUTE_FORMAT_VERSION, type GraphViews } from '../../src/core/format/route.ts';
-import { ChQuery } from '../../workers/routing/search/ch-query.ts';
+import { ChQuery, chEntry } from '../../workers/routing/search/ch-query.ts';
 import { DijkstraQuery } from '../../workers/routing/search/dijkstra.ts';
 import { between } from '../../workers/routing/search/path-search.ts';
 import { syntheticGrid } from '../../bench/lib/synthetic.ts';
@@ -165,9 +165,7 @@ describe('CH query internals', () => {
   });
 
   it('reports a missing CH entry instead of unpacking garbage', () => {
-    const ch = new ChQuery(g);
-    const entry = (ch as unknown as { entry(o: number, n: number, d: number): number }).entry.bind(ch);
-    expect(() => entry(0, nodes + 5, 1)).toThrow(`CH entry 0/${nodes + 5} missing`);
+    expect(() => chEntry(g, 0, nodes + 5, 1)).toThrow(`CH entry 0/${nodes + 5} missing`);
   });
 
   it('reset bumps the version rather than clearing records, except at the wrap', () => {

@@ -103,7 +103,7 @@ describe('edge-based consumers', () => {
       const targets: Seed[] = ends.map((b) => ({ node: b.node, cost: Math.round(b.turnWeight + share(t.edge, b.dir, ...upTo(g, t, b.dir))) }));
       // the points' places bound the trees (straight line at top speed)
       const at = (x: Snap): [number, number] => [g.shapeLat[x.pt] / E7, g.shapeLon[x.pt] / E7];
-      const alts = via.find(sources, targets, best.weight, 3, bestEdges, best.dist, q, at(s), at(t));
+      const alts = via.find(sources, targets, best.weight, 3, bestEdges, q, at(s), at(t));
       for (const a of alts) {
         expect(a.cost).toBeGreaterThanOrEqual(best.weight);
         expect(a.cost).toBeLessThanOrEqual((1 + STRETCH) * best.weight);

@@ -101,7 +101,7 @@ describe('query state', () => {
       const best = between(ch, s, t);
       if (best === Infinity || best === 0) continue;
       const edges = new Set(Array.from(ch.path(), (e) => Math.abs(e) - 1));
-      const alts = via.find([{ node: s, cost: 0 }], [{ node: t, cost: 0 }], best, 3, edges, 0, ch, at(s), at(t));
+      const alts = via.find([{ node: s, cost: 0 }], [{ node: t, cost: 0 }], best, 3, edges, ch, at(s), at(t));
       for (const a of alts) {
         expect(a.cost).toBeGreaterThanOrEqual(best);
         expect(a.start).toBe(s);

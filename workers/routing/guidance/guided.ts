@@ -92,7 +92,7 @@ function alternatives(graph: LoadedGraph, s: Snap, t: Snap, best: GuidedLeg, tra
   const bestSet = new Set<number>();
   for (let k = 0; k < best.pieces.length; k++) bestSet.add(best.pieces.e(k));
   const out: GuidedLeg[] = [];
-  for (const a of vs.find(sources, targets, bestWeight, want, bestSet, best.dist, graph.query, [s.lat, s.lng], [t.lat, t.lng])) {
+  for (const a of vs.find(sources, targets, bestWeight, want, bestSet, graph.query, [s.lat, s.lng], [t.lat, t.lng])) {
     if (a.edges.some((e) => Math.abs(e) - 1 === es || Math.abs(e) - 1 === et)) continue; // leaves by one end and comes back: not simple
     const leaveDir: 0 | 1 = g.ebEdge[a.start] > 0 ? 0 : 1;
     const end = targetEnd(g, ends, a.end, t, weight);

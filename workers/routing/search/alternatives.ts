@@ -1,27 +1,26 @@
 // Alternative routes by the via-node method with plateaus (Abraham, Delling, Goldberg, Werneck:
-// "Alternative routes in road networks"; Cambridge Vehicle Information Technology's "choice
-// routing" plateaus; GraphHopper's alternative Dijkstra works the same way).
+// "Alternative routes in road networks"), over the contraction hierarchy as OSRM's CH alternatives:
 //
-// 1. Two Dijkstra searches on the uncontracted edge-based graph (graph-build/contract/edge-based.ts:
-//    a node per directed base edge, an arc per allowed turn), forward from the source's seeds and
-//    backward from the target's (locate/seeds.ts), each bounded by (1 + STRETCH)·best (best = the
-//    CH route's routing weight, what every search minimises). A contraction
-//    hierarchy's upward search spaces were tried first: they settle ~20 nodes on these extracts
-//    and left almost no via candidates, so the full trees are what finds the real alternatives.
+// 1. Two upward searches of the hierarchy over the edge-based graph (graph-build/contract/
+//    edge-based.ts), forward from the source's seeds and backward from the target's
+//    (locate/seeds.ts), each settling every node up to (1 + STRETCH)·best (best = the route's
+//    routing weight, what every search minimises), without stall-on-demand: a stalled node is
+//    still a via node of a real path. Full Dijkstra trees of the uncontracted graph found the same
+//    kind of alternatives but cost ~6 ms a request on Tanzania SW, 10× the route itself; the
+//    upward spaces of the edge-based hierarchy are a few hundred to a few thousand nodes.
 // 2. Every node v settled by both with dF(v) + dB(v) ≤ (1 + STRETCH)·best is a via candidate of
-//    that cost (both distances meet at the far end of v's edge); the path s → v → t follows the two
-//    shortest-path trees. Candidates are tried
-//    cheapest first; a node lying on a path already tried is skipped (it would give the same
+//    that cost: the path s → v → t is the two packed paths, unpacked into turns. Candidates are
+//    tried cheapest first; a node lying on a path already tried is skipped (it would give the same
 //    path: the plateau that path runs along), and at most MAX_TRIED paths are examined.
 // 3. A path is accepted when it is simple (no junction twice), shares ≤ MAX_SHARE of its length with the best route
 //    and with every alternative already accepted, and is locally optimal: the sub-path from
 //    T = LOCAL·best before v to T after v (routing weight, clamped to the path) is a shortest path,
 //    checked with one CH query, so no short detour could be fixed by a shortcut.
-import type { GraphViews } from '../../../src/core/format/route.ts';
+import { ARC, ARC_HEAD, ARC_W, HEAD_FW, HEAD_BW, HEAD_LAST, HEAD_SHIFT, type GraphViews } from '../../../src/core/format/route.ts';
 import { MinHeap } from '../../../src/core/heap.ts';
-import type { ChQuery } from './ch-query.ts';
-import { M_PER_DEG } from '../../../src/core/geometry.ts';
+import { chEntry, unpackArcs, type ChQuery } from './ch-query.ts';
 import { Pages, PAGE_SHIFT, PAGE_MASK } from './pages.ts';
+import { M_PER_DEG } from '../../../src/core/geometry.ts';
 
 /** The plane's distances are scaled by this before use as a lower bound (projection error ≪ 5% over an extract). */
 const LB_SLACK = 0.95;
@@ -33,6 +32,14 @@ export const MAX_SHARE = 0.8;
 export const LOCAL = 0.25;
 /** Distinct via paths examined at most per request (cheapest first): bounds the cost of a request. */
 export const MAX_TRIED = 20;
+/**
+ * Nodes a fallback Dijkstra tree may settle before it gives up. The hierarchy's upward spaces are
+ * small on a city's graph (Accra: ~30 nodes, two via candidates, no alternative), so when they give
+ * fewer alternatives than asked, two trees bounded by the stretch are grown as well; on a long rural
+ * route such a tree covers most of the graph (~6 ms on Tanzania SW), so past this many nodes it is
+ * not worth it and the answer keeps what the hierarchy found.
+ */
+export const TREE_BUDGET = 4096;
 
 /** An edge-based node a tree starts from, at the cost (routing weight) of the point's part of its edge. */
 export interface Seed { node: number; cost: number }
@@ -45,7 +52,8 @@ export interface AltPath { edges: number[]; start: number; end: number; cost: nu
 
 // State of the two trees is paged (pages.ts, so memory follows what the search reaches): one 32-byte record per node reached,
 // both directions together: f64 [4r + dir] distance, i32 [8r + 4 + dir] state, i32 [8r + 6 + dir]
-// neighbour in the tree + 1 (0 at a seed): the predecessor forward, the successor backward. The
+// neighbour in the upward search + 1 (0 at a seed): the lower end of the hierarchy's arc it was
+// reached by, forward from the source's side, backward from the target's. The
 // state is 2·cur when reached in this call and 2·cur + 1 when settled.
 const ST = 4, PRED = 6;
 
@@ -53,13 +61,15 @@ export class ViaSearch {
   private pages: Pages;
   private cur = 0;
   private heap = new MinHeap(1024);
-  /** Fastest speed on any edge (m/ms): straight-line distance / vmax bounds any remaining travel time from below. */
+  /** the original CH entries of the last via() path, in driving order */
+  private arcs: number[] = [];
+
+  /** Fastest speed on any edge (m per unit of weight): straight-line distance / vmax bounds any remaining weight from below. */
   private vmax = 0;
   private kx = 0;
 
   constructor(private g: GraphViews) {
     this.pages = new Pages(g.ebEdge.length, 32, [ST, ST + 1], 0x3fffffff); // states 2·cur, 2·cur + 1: int32
-    // in metres per unit of routing weight: the bound is on weight (turns only add to it)
     for (let e = 0; e < g.edgeWeight.length; e++) if (g.edgeWeight[e] > 0) this.vmax = Math.max(this.vmax, g.edgeDist[e] / g.edgeWeight[e]);
     // Equirectangular at the widest latitude of the extract (|lat| largest, so cos smallest): east-west
     // distances come out no longer than on the sphere; LB_SLACK covers the rest of the projection error.
@@ -70,22 +80,39 @@ export class ViaSearch {
   /** Record index of a node reached in this call (its page is attached). */
   private r(v: number): number { return this.pages.table[v >>> PAGE_SHIFT] + (v & PAGE_MASK); }
 
-  /** Neighbour of v in tree dir (-1 at a seed): its predecessor forward, its successor backward. */
+  /** Neighbour of v in search dir (-1 at a seed). */
   private pred(v: number, dir: number): number { return this.pages.i32[8 * this.r(v) + PRED + dir] - 1; }
 
   /** Bytes of search state held now (pages and heap), for the memory figures. */
-  bytes(): number { return this.pages.bytes() + 12 * this.heap.keys.length; }
+  bytes(): number { return this.pages.bytes() + 12 * this.heap.keys.length + 8 * this.arcs.length; }
 
   /**
    * Up to `want` alternatives to the best route (routing weight `best`, base edges `bestEdges` as
-   * unsigned ids, length `bestLen` metres). `q` (the thread's CH query) runs the local-optimality checks.
+   * unsigned ids), from the hierarchy's via nodes first, then, while fewer were found, from bounded
+   * Dijkstra trees (see TREE_BUDGET). `q` (the thread's CH query) runs the optimality checks;
+   * `from` and `to` are the points, whose straight line bounds the trees.
    */
-  find(sources: Seed[], targets: Seed[], best: number, want: number, bestEdges: Set<number>, bestLen: number, q: ChQuery, from: [number, number], to: [number, number]): AltPath[] {
-    const g = this.g;
-    this.cur = this.pages.next(this.cur);
+  find(sources: Seed[], targets: Seed[], best: number, want: number, bestEdges: Set<number>, q: ChQuery, from: [number, number], to: [number, number]): AltPath[] {
+    const accepted: AltPath[] = [];
+    const acceptedSets: Set<number>[] = [bestEdges];
     const limit = (1 + STRETCH) * best;
-    this.tree(sources, 0, limit, to);
-    const seenB = this.tree(targets, 1, limit, from);
+    for (const trees of [false, true]) {
+      if (accepted.length >= want) break;
+      this.cur = this.pages.next(this.cur);
+      let seenB: number[] | null;
+      if (trees) seenB = this.tree(sources, 0, limit, to) && this.tree(targets, 1, limit, from);
+      else { this.up(sources, 0, limit); seenB = this.up(targets, 1, limit); }
+      if (seenB) this.choose(seenB, trees, limit, best, want, q, accepted, acceptedSets);
+    }
+    return accepted;
+  }
+
+  /**
+   * Via candidates of the last searches (nodes settled by both within the limit), cheapest first,
+   * into `accepted` while they pass the tests.
+   */
+  private choose(seenB: number[], trees: boolean, limit: number, best: number, want: number, q: ChQuery, accepted: AltPath[], acceptedSets: Set<number>[]) {
+    const g = this.g;
     const cands: { v: number; c: number }[] = [];
     const settledAt = 2 * this.cur + 1;
     for (const v of seenB) {
@@ -95,29 +122,72 @@ export class ViaSearch {
       if (c <= limit) cands.push({ v, c });
     }
     cands.sort((a, b) => a.c - b.c);
+    // nodes of a path already tried are on its plateau: no via there
     const mark = new Set<number>();
-    const accepted: AltPath[] = [];
-    const acceptedSets: { set: Set<number> }[] = [{ set: bestEdges }];
-    // nodes of the best route are on its plateau: no via there
     let tried = 0;
     for (const { v, c } of cands) {
       if (accepted.length >= want || tried >= MAX_TRIED) break;
       if (mark.has(v)) continue;
-      const path = this.via(v);
+      const path = trees ? this.treeVia(v) : this.via(v);
       for (const x of path.nodes) mark.add(x);
       tried++;
       if (!path.simple) continue;
       let len = 0;
       const set = new Set<number>();
       for (const e of path.edges) { const id = Math.abs(e) - 1; set.add(id); len += g.edgeDist[id]; }
-      if (len <= 0) continue;
-      if (acceptedSets.some((o) => sharedLen(g, set, o.set) > MAX_SHARE * len)) continue;
-      if (!this.locallyOptimal(path, path.nodes.indexOf(v), best, q)) continue;
-      accepted.push({ edges: path.edges, start: path.nodes[0], end: path.nodes[path.nodes.length - 1], cost: c, duration: this.duration(path.nodes) });
-      acceptedSets.push({ set });
+      // (a path found twice shares all of itself with its first copy)
+      if (len <= 0 || acceptedSets.some((o) => sharedLen(g, set, o) > MAX_SHARE * len)) continue;
+      if (!this.admissible(path.nodes, path.weights, path.iv, best, q, !trees)) continue;
+      accepted.push({ edges: path.edges, start: path.nodes[0], end: path.nodes[path.nodes.length - 1], cost: c, duration: path.duration });
+      acceptedSets.push(set);
     }
-    void bestLen;
-    return accepted;
+  }
+
+  /**
+   * The upward search of the hierarchy from seeds, forward (dir 0: arcs x→y to higher y) or
+   * backward (1: arcs y→x), settling keys ≤ limit; the nodes it settled.
+   */
+  private up(seeds: Seed[], dir: number, limit: number): number[] {
+    const g = this.g, pages = this.pages, table = pages.table, h = this.heap, arc = g.chArc, chFirst = g.chFirst;
+    const reached = 2 * this.cur, done = reached + 1, ST_ = ST + dir, PRED_ = PRED + dir;
+    const out = dir === 0 ? HEAD_FW : HEAD_BW;
+    let dist = pages.f64, st = pages.i32;
+    const PS = PAGE_SHIFT, M = PAGE_MASK; // locals: an imported binding is a property load per use under a CommonJS loader (tsx)
+    const settled: number[] = [];
+    h.clear();
+    for (const s of seeds) {
+      const r = pages.rec(s.node);
+      dist = pages.f64; st = pages.i32;
+      if (st[8 * r + ST_] < reached || s.cost < dist[4 * r + dir]) { st[8 * r + ST_] = reached; dist[4 * r + dir] = s.cost; st[8 * r + PRED_] = 0; h.push(s.cost, s.node); }
+    }
+    while (h.length) {
+      const x = h.peekId(), d = h.peekKey();
+      h.pop();
+      const rx = table[x >>> PS] + (x & M);
+      if (st[8 * rx + ST_] === done || d > dist[4 * rx + dir]) continue;
+      if (d > limit) break;
+      st[8 * rx + ST_] = done;
+      settled.push(x);
+      const first = chFirst[x];
+      if (first === chFirst[x + 1]) continue;
+      for (let k = ARC * first; ; k += ARC) {
+        const head = arc[k + ARC_HEAD];
+        if (head & out) {
+          const y = head >>> HEAD_SHIFT, nd = d + arc[k + ARC_W];
+          if (nd <= limit) {
+            let b = table[y >>> PS];
+            if (b < 0) { b = pages.attach(y >>> PS); dist = pages.f64; st = pages.i32; }
+            const ry = b + (y & M);
+            if (st[8 * ry + ST_] < reached || nd < dist[4 * ry + dir]) {
+              st[8 * ry + ST_] = reached; dist[4 * ry + dir] = nd; st[8 * ry + PRED_] = x + 1;
+              h.push(nd, y);
+            }
+          }
+        }
+        if (head & HEAD_LAST) break;
+      }
+    }
+    return settled;
   }
 
   /**
@@ -127,9 +197,9 @@ export class ViaSearch {
    * edge to the target). A node whose distance plus a lower bound of the rest of the way (straight
    * line from its edge's far end to `toward` at the graph's top speed) exceeds the limit is not
    * entered: it can be no via node, nor lie on the tree path to one (the bound is consistent), so
-   * pruning it loses nothing.
+   * pruning it loses nothing. Null when it settled more than TREE_BUDGET nodes.
    */
-  private tree(seeds: Seed[], dir: number, limit: number, toward: [number, number]): number[] {
+  private tree(seeds: Seed[], dir: number, limit: number, toward: [number, number]): number[] | null {
     const g = this.g, pages = this.pages, table = pages.table, h = this.heap;
     const reached = 2 * this.cur, done = reached + 1, ST_ = ST + dir, PRED_ = PRED + dir;
     let dist = pages.f64, st = pages.i32;
@@ -157,7 +227,7 @@ export class ViaSearch {
       if (st[8 * rx + ST_] === done || d > dist[4 * rx + dir]) continue;
       if (d > limit) break;
       st[8 * rx + ST_] = done;
-      settled.push(x);
+      if (settled.push(x) > TREE_BUDGET) return null;
       // backward, every step drives x's own edge
       const sx = ebEdge[x], wx = dir === 0 ? 0 : ew[sx > 0 ? sx - 1 : -sx - 1];
       for (let k = first[x]; k < first[x + 1]; k++) {
@@ -176,23 +246,40 @@ export class ViaSearch {
     return settled;
   }
 
-  /** source seed → v → target seed along the two trees: the nodes, the base edges after the first, whether no junction repeats. */
-  private via(v: number): { edges: number[]; nodes: number[]; simple: boolean } {
+  /**
+   * source seed → v → target seed along the two searches, unpacked: the edge-based nodes, the base
+   * edges after the first, the routing weight of the turn into each node, v's position, the travel
+   * time (ms) of the turns and edges after the first node, and whether no junction repeats.
+   */
+  private via(v: number) {
+    const g = this.g, arcs = this.arcs, cap = g.ebEdge.length;
+    arcs.length = 0;
+    const up: number[] = [];
+    for (let x = v; x >= 0 && up.length <= cap; x = this.pred(x, 0)) up.push(x);
+    for (let i = up.length - 1; i > 0; i--) unpackArcs(g, chEntry(g, up[i], up[i - 1], HEAD_FW), up[i], arcs);
+    const nv = arcs.length;
+    for (let x = v, p: number, n = 0; (p = this.pred(x, 1)) >= 0 && n <= cap; x = p, n++) unpackArcs(g, chEntry(g, p, x, HEAD_BW), p, arcs);
+    const nodes = [up[up.length - 1]], edges: number[] = [], weights = [0];
+    let duration = 0;
+    for (const k of arcs) {
+      const y = -g.chMid[k] - 1;
+      nodes.push(y); edges.push(g.ebEdge[y]); weights.push(g.chArc[ARC * k + ARC_W]); duration += g.chDur[k];
+    }
+    return { edges, nodes, weights, iv: nv, duration, simple: simple(g, nodes) };
+  }
+
+  /** source seed → v → target seed along the two trees, as via() gives a path of the hierarchy. */
+  private treeVia(v: number) {
     const g = this.g, cap = g.ebEdge.length;
     const nodes: number[] = [];
     for (let x = v; x >= 0 && nodes.length <= cap; x = this.pred(x, 0)) nodes.push(x);
     nodes.reverse();
+    const iv = nodes.length - 1;
     for (let x = this.pred(v, 1); x >= 0 && nodes.length <= 2 * cap; x = this.pred(x, 1)) nodes.push(x);
-    const edges = nodes.slice(1).map((x) => g.ebEdge[x]);
-    // the junctions passed: the far end of every node's edge
-    const seen = new Set<number>();
-    let simple = true;
-    for (const x of nodes) {
-      const s = g.ebEdge[x], j = s > 0 ? g.edgeV[s - 1] : g.edgeU[-s - 1];
-      if (seen.has(j)) { simple = false; break; }
-      seen.add(j);
-    }
-    return { edges, nodes, simple };
+    const edges = nodes.slice(1).map((x) => g.ebEdge[x]), weights = [0], w: [number, number] = [0, 0];
+    let duration = 0;
+    for (let i = 1; i < nodes.length; i++) { this.step(nodes[i - 1], nodes[i], w); weights.push(w[0]); duration += w[1]; }
+    return { edges, nodes, weights, iv, duration, simple: simple(g, nodes) };
   }
 
   /** Routing weight of the turn a→b and of b's edge, and their travel time (ms), into w[0], w[1]. */
@@ -203,23 +290,23 @@ export class ViaSearch {
     throw new Error(`no turn ${a}→${b}`);
   }
 
-  /** Travel time (ms) of a path's nodes after the first: their edges and the turns onto them. */
-  private duration(nodes: number[]): number {
-    const w: [number, number] = [0, 0];
-    let t = 0;
-    for (let i = 1; i < nodes.length; i++) { this.step(nodes[i - 1], nodes[i], w); t += w[1]; }
-    return t;
-  }
-
-  /** The T-test around position iv: the sub-path from ~T before to ~T after is a shortest path. */
-  private locallyOptimal(p: { nodes: number[] }, iv: number, best: number, q: ChQuery): boolean {
-    const nodes = p.nodes, cum = [0], w: [number, number] = [0, 0];
-    for (let i = 1; i < nodes.length; i++) { this.step(nodes[i - 1], nodes[i], w); cum.push(cum[i - 1] + w[0]); }
-    if (iv < 0) return false;
-    const T = LOCAL * best;
+  /**
+   * A via path is admissible when both its halves are shortest paths (checked for an upward
+   * search's path to v, which need not be; a Dijkstra tree's always is) and it passes the T-test around v: the sub-path from ~T
+   * before v to ~T after is a shortest path too.
+   */
+  private admissible(nodes: number[], weights: number[], iv: number, best: number, q: ChQuery, halves: boolean): boolean {
+    const cum = [0];
+    for (let i = 1; i < nodes.length; i++) cum.push(cum[i - 1] + weights[i]);
+    const last = nodes.length - 1, T = LOCAL * best;
     let a = iv, b = iv;
     while (a > 0 && cum[iv] - cum[a] < T) a--;
-    while (b < nodes.length - 1 && cum[b] - cum[iv] < T) b++;
+    while (b < last && cum[b] - cum[iv] < T) b++;
+    return this.shortest(nodes, cum, a, b, q) && (!halves || (this.shortest(nodes, cum, 0, iv, q) && this.shortest(nodes, cum, iv, last, q)));
+  }
+
+  /** Whether the path's part from position a to b is a shortest path (one CH query). */
+  private shortest(nodes: number[], cum: number[], a: number, b: number, q: ChQuery): boolean {
     if (a === b) return true;
     // both at the far end of their edges: the CH distance a→b is the turns and edges after a through b
     q.reset();
@@ -227,6 +314,17 @@ export class ViaSearch {
     q.addTarget(nodes[b], 0);
     return q.run() >= cum[b] - cum[a];
   }
+}
+
+/** Whether a path passes no junction twice (the junctions: the far end of every node's edge). */
+function simple(g: GraphViews, nodes: number[]): boolean {
+  const seen = new Set<number>();
+  for (const x of nodes) {
+    const s = g.ebEdge[x], j = s > 0 ? g.edgeV[s - 1] : g.edgeU[-s - 1];
+    if (seen.has(j)) return false;
+    seen.add(j);
+  }
+  return true;
 }
 
 function sharedLen(g: GraphViews, a: Set<number>, b: Set<number>): number {

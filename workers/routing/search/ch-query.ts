@@ -29,8 +29,9 @@ export class ChQuery implements PathSearch {
   private stack = new Int32Array(64);
   /** seeds of the current query (node, cost, direction), to start again after the pool grew */
   private seeds: number[] = [];
-  /** base edges of the last path() */
+  /** base edges of the last path(), and the original CH entries they were unpacked from */
   private edges = new Int32Array(256);
+  private arcs: number[] = [];
   /** ms of the last path(): its edges and the turns between them */
   private dur = 0;
 
@@ -53,7 +54,7 @@ export class ChQuery implements PathSearch {
 
   /** Bytes of query state this search holds now (pages, heaps, scratch), for the memory figures. */
   bytes(): number {
-    return this.pages.bytes() + this.stack.byteLength + this.edges.byteLength + 12 * (this.heapF.keys.length + this.heapB.keys.length);
+    return this.pages.bytes() + this.stack.byteLength + this.edges.byteLength + 8 * this.arcs.length + 12 * (this.heapF.keys.length + this.heapB.keys.length);
   }
 
   /** Pages in the pool: the most one query has touched so far. */
@@ -222,7 +223,8 @@ export class ChQuery implements PathSearch {
   path(): Int32Array {
     this.dur = 0;
     if (this.meet < 0) return this.edges.subarray(0, 0);
-    let n = 0;
+    const g = this.g, arcs = this.arcs;
+    arcs.length = 0;
     // forward half, collected meet→source then unpacked in source→meet order
     let top = 0;
     for (let x = this.meet; this.pred(x, 0) >= 0; x = this.pred(x, 0)) {
@@ -230,39 +232,38 @@ export class ChQuery implements PathSearch {
       this.stack[top++] = this.pred(x, 0); this.stack[top++] = x;
     }
     const stack = this.stack;
-    for (let i = top - 2; i >= 0; i -= 2) { const p = stack[i], x = stack[i + 1]; n = this.unpack(this.entry(p, x, HEAD_FW), p, n); }
-    for (let x = this.meet, p: number; (p = this.pred(x, 1)) >= 0; x = p) n = this.unpack(this.entry(p, x, HEAD_BW), p, n);
-    return this.edges.subarray(0, n);
+    for (let i = top - 2; i >= 0; i -= 2) { const p = stack[i], x = stack[i + 1]; unpackArcs(g, chEntry(g, p, x, HEAD_FW), p, arcs); }
+    for (let x = this.meet, p: number; (p = this.pred(x, 1)) >= 0; x = p) unpackArcs(g, chEntry(g, p, x, HEAD_BW), p, arcs);
+    if (arcs.length > this.edges.length) this.edges = new Int32Array(2 * arcs.length);
+    for (let i = 0; i < arcs.length; i++) { const k = arcs[i]; this.edges[i] = g.ebEdge[-g.chMid[k] - 1]; this.dur += g.chDur[k]; }
+    return this.edges.subarray(0, arcs.length);
   }
 
   pathDuration(): number { return this.dur; }
+}
 
-  /** Entry of the arc between `owner` and its higher neighbour `nbr`: owner→nbr (HEAD_FW) or nbr→owner (HEAD_BW). */
-  private entry(owner: number, nbr: number, dir: number): number {
-    const { chFirst, chArc } = this.g;
-    for (let k = chFirst[owner], e = chFirst[owner + 1]; k < e; k++) {
-      const head = chArc[ARC * k + ARC_HEAD];
-      if (head >>> HEAD_SHIFT === nbr && head & dir) return k;
-    }
-    throw new Error(`CH entry ${owner}/${nbr} missing`);
+/** Entry of the arc between `owner` and its higher neighbour `nbr`: owner→nbr (HEAD_FW) or nbr→owner (HEAD_BW). */
+export function chEntry(g: GraphViews, owner: number, nbr: number, dir: number): number {
+  const { chFirst, chArc } = g;
+  for (let k = chFirst[owner], e = chFirst[owner + 1]; k < e; k++) {
+    const head = chArc[ARC * k + ARC_HEAD];
+    if (head >>> HEAD_SHIFT === nbr && head & dir) return k;
   }
+  throw new Error(`CH entry ${owner}/${nbr} missing`);
+}
 
-  /**
-   * Entry k of `owner`'s block, an arc a→b: an original arc (a turn into b: b's base edge is
-   * driven) or a shortcut through mid, whose halves a→mid and mid→b sit in mid's frozen block.
-   */
-  private unpack(k: number, owner: number, n: number): number {
-    const g = this.g, mid = g.chMid[k];
-    if (mid < 0) {
-      if (n === this.edges.length) { const x = new Int32Array(2 * n); x.set(this.edges); this.edges = x; }
-      this.edges[n] = g.ebEdge[-mid - 1];
-      this.dur += g.chDur[k];
-      return n + 1;
-    }
-    const head = g.chArc[ARC * k + ARC_HEAD], y = head >>> HEAD_SHIFT;
-    // HEAD_FW: the arc runs owner→y; HEAD_BW: y→owner
-    const fw = (head & HEAD_FW) !== 0, a = fw ? owner : y, b = fw ? y : owner;
-    n = this.unpack(this.entry(mid, a, HEAD_BW), mid, n);
-    return this.unpack(this.entry(mid, b, HEAD_FW), mid, n);
-  }
+/**
+ * Appends to `out`, in driving order, the original arcs entry k of `owner`'s block stands for: k
+ * itself when it is a turn a→b (chMid = -(b + 1): b's base edge is driven), else the halves of the
+ * shortcut through mid, a→mid and mid→b, which sit in mid's frozen block. An original entry's
+ * weight and chDur are the turn's plus its head edge's.
+ */
+export function unpackArcs(g: GraphViews, k: number, owner: number, out: number[]) {
+  const mid = g.chMid[k];
+  if (mid < 0) { out.push(k); return; }
+  const head = g.chArc[ARC * k + ARC_HEAD], y = head >>> HEAD_SHIFT;
+  // HEAD_FW: the arc runs owner→y; HEAD_BW: y→owner
+  const fw = (head & HEAD_FW) !== 0, a = fw ? owner : y, b = fw ? y : owner;
+  unpackArcs(g, chEntry(g, mid, a, HEAD_BW), mid, out);
+  unpackArcs(g, chEntry(g, mid, b, HEAD_FW), mid, out);
 }
