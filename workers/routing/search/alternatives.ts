@@ -1,21 +1,24 @@
 // Alternative routes by the via-node method with plateaus (Abraham, Delling, Goldberg, Werneck:
-// "Alternative routes in road networks"), over the contraction hierarchy as OSRM's CH alternatives:
+// "Alternative routes in road networks"), over the contraction hierarchy as OSRM's CH alternatives,
+// with Dijkstra trees where the hierarchy offers too few via nodes:
 //
 // 1. Two upward searches of the hierarchy over the edge-based graph (graph-build/contract/
 //    edge-based.ts), forward from the source's seeds and backward from the target's
 //    (locate/seeds.ts), each settling every node up to (1 + STRETCH)·best (best = the route's
 //    routing weight, what every search minimises), without stall-on-demand: a stalled node is
-//    still a via node of a real path. Full Dijkstra trees of the uncontracted graph found the same
-//    kind of alternatives but cost ~6 ms a request on Tanzania SW, 10× the route itself; the
-//    upward spaces of the edge-based hierarchy are a few hundred to a few thousand nodes.
+//    still a via node of a real path.
 // 2. Every node v settled by both with dF(v) + dB(v) ≤ (1 + STRETCH)·best is a via candidate of
 //    that cost: the path s → v → t is the two packed paths, unpacked into turns. Candidates are
 //    tried cheapest first; a node lying on a path already tried is skipped (it would give the same
 //    path: the plateau that path runs along), and at most MAX_TRIED paths are examined.
 // 3. A path is accepted when it is simple (no junction twice), shares ≤ MAX_SHARE of its length with the best route
-//    and with every alternative already accepted, and is locally optimal: the sub-path from
-//    T = LOCAL·best before v to T after v (routing weight, clamped to the path) is a shortest path,
-//    checked with one CH query, so no short detour could be fixed by a shortcut.
+//    and with every alternative already accepted, and is admissible: its halves s → v and v → t are
+//    shortest paths, and so is the sub-path from T = LOCAL·best before v to T after v (the T-test),
+//    each checked with one CH query.
+// 4. While fewer than asked were found, the same again with two Dijkstra trees of the uncontracted
+//    graph bounded by the stretch (whose halves are shortest by construction), given up past
+//    TREE_BUDGET settled nodes: a city's upward spaces are a few dozen nodes (Accra: no
+//    alternative from them), a rural route's trees most of the graph.
 import { ARC, ARC_HEAD, ARC_W, HEAD_FW, HEAD_BW, HEAD_LAST, HEAD_SHIFT, type GraphViews } from '../../../src/core/format/route.ts';
 import { MinHeap } from '../../../src/core/heap.ts';
 import { chEntry, unpackArcs, type ChQuery } from './ch-query.ts';
