@@ -146,30 +146,49 @@ export class ViaSearch {
     }
   }
 
+  /** A search's heap holding its seeds, at their costs (the cheapest where a node is seeded twice). */
+  private start(seeds: Seed[], dir: number) {
+    const pages = this.pages, reached = 2 * this.cur;
+    this.heap.clear();
+    for (const s of seeds) {
+      const r = pages.rec(s.node), dist = pages.f64, st = pages.i32;
+      if (st[8 * r + ST + dir] < reached || s.cost < dist[4 * r + dir]) {
+        st[8 * r + ST + dir] = reached; dist[4 * r + dir] = s.cost; st[8 * r + PRED + dir] = 0;
+        this.heap.push(s.cost, s.node);
+      }
+    }
+  }
+
+  /** Pops the search's next node to settle (key ≤ limit) and marks it settled; -1 when there is none. */
+  private settleNext(dir: number, limit: number): number {
+    const h = this.heap, pages = this.pages, done = 2 * this.cur + 1;
+    while (h.length) {
+      const x = h.peekId(), d = h.peekKey();
+      h.pop();
+      const r = pages.table[x >>> PAGE_SHIFT] + (x & PAGE_MASK);
+      if (pages.i32[8 * r + ST + dir] === done || d > pages.f64[4 * r + dir]) continue;
+      if (d > limit) return -1;
+      pages.i32[8 * r + ST + dir] = done;
+      return x;
+    }
+    return -1;
+  }
+
   /**
    * The upward search of the hierarchy from seeds, forward (dir 0: arcs x→y to higher y) or
    * backward (1: arcs y→x), settling keys ≤ limit; the nodes it settled.
    */
   private up(seeds: Seed[], dir: number, limit: number): number[] {
     const g = this.g, pages = this.pages, table = pages.table, h = this.heap, arc = g.chArc, chFirst = g.chFirst;
-    const reached = 2 * this.cur, done = reached + 1, ST_ = ST + dir, PRED_ = PRED + dir;
+    const reached = 2 * this.cur, ST_ = ST + dir, PRED_ = PRED + dir;
     const out = dir === 0 ? HEAD_FW : HEAD_BW;
     let dist = pages.f64, st = pages.i32;
     const PS = PAGE_SHIFT, M = PAGE_MASK; // locals: an imported binding is a property load per use under a CommonJS loader (tsx)
     const settled: number[] = [];
-    h.clear();
-    for (const s of seeds) {
-      const r = pages.rec(s.node);
-      dist = pages.f64; st = pages.i32;
-      if (st[8 * r + ST_] < reached || s.cost < dist[4 * r + dir]) { st[8 * r + ST_] = reached; dist[4 * r + dir] = s.cost; st[8 * r + PRED_] = 0; h.push(s.cost, s.node); }
-    }
-    while (h.length) {
-      const x = h.peekId(), d = h.peekKey();
-      h.pop();
-      const rx = table[x >>> PS] + (x & M);
-      if (st[8 * rx + ST_] === done || d > dist[4 * rx + dir]) continue;
-      if (d > limit) break;
-      st[8 * rx + ST_] = done;
+    this.start(seeds, dir);
+    dist = pages.f64; st = pages.i32;
+    for (let x: number; (x = this.settleNext(dir, limit)) >= 0;) {
+      const d = dist[4 * (table[x >>> PS] + (x & M)) + dir];
       settled.push(x);
       const first = chFirst[x];
       if (first === chFirst[x + 1]) continue;
@@ -204,7 +223,7 @@ export class ViaSearch {
    */
   private tree(seeds: Seed[], dir: number, limit: number, toward: [number, number]): number[] | null {
     const g = this.g, pages = this.pages, table = pages.table, h = this.heap;
-    const reached = 2 * this.cur, done = reached + 1, ST_ = ST + dir, PRED_ = PRED + dir;
+    const reached = 2 * this.cur, ST_ = ST + dir, PRED_ = PRED + dir;
     let dist = pages.f64, st = pages.i32;
     const PS = PAGE_SHIFT, M = PAGE_MASK; // locals: an imported binding is a property load per use under a CommonJS loader (tsx)
     const kx = this.kx, tx = toward[1] * kx, ty = toward[0] * M_PER_DEG;
@@ -217,19 +236,10 @@ export class ViaSearch {
     };
     const first = dir === 0 ? g.ebOutFirst : g.ebInFirst, arcs = dir === 0 ? g.ebOut : g.ebIn;
     const settled: number[] = [];
-    h.clear();
-    for (const s of seeds) {
-      const r = pages.rec(s.node);
-      dist = pages.f64; st = pages.i32;
-      if (st[8 * r + ST_] < reached || s.cost < dist[4 * r + dir]) { st[8 * r + ST_] = reached; dist[4 * r + dir] = s.cost; st[8 * r + PRED_] = 0; h.push(s.cost, s.node); }
-    }
-    while (h.length) {
-      const x = h.peekId(), d = h.peekKey();
-      h.pop();
-      const rx = table[x >>> PS] + (x & M);
-      if (st[8 * rx + ST_] === done || d > dist[4 * rx + dir]) continue;
-      if (d > limit) break;
-      st[8 * rx + ST_] = done;
+    this.start(seeds, dir);
+    dist = pages.f64; st = pages.i32;
+    for (let x: number; (x = this.settleNext(dir, limit)) >= 0;) {
+      const d = dist[4 * (table[x >>> PS] + (x & M)) + dir];
       if (settled.push(x) > TREE_BUDGET) return null;
       // backward, every step drives x's own edge
       const sx = ebEdge[x], wx = dir === 0 ? 0 : ew[sx > 0 ? sx - 1 : -sx - 1];
