@@ -1,4 +1,4 @@
-// npm run graph-build -- --input <file.osm.pbf|file.osm> --name <extract> [--profiles driving,walk,cycle[,driving_tracks]] [--out data/built]
+// npm run graph-build -- --input <file.osm.pbf|file.osm>[,<neighbour.osm.pbf>…] --name <extract> [--profiles driving,walk,cycle[,driving_tracks]] [--out data/built]
 // npm run graph-build -- gazetteer …   (dispatched to graph-build/gazetteer/cli.ts)
 // npm run graph-build -- tiles [--out data/built] [--max-zoom 14]   (vector tiles, glyphs, sprites)
 import { parseArgs } from 'node:util';
@@ -8,6 +8,7 @@ import { PROFILES, ALL_PROFILES, type ProfileName } from './profiles/index.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: npm run graph-build -- --input <file.osm.pbf|file.osm> --name <extract> [--profiles driving,walk,cycle[,driving_tracks]] [--out data/built]
+         (several --input files, or a comma-separated list, are built as one map: routes cross between them)
        npm run graph-build -- gazetteer [options]
        npm run graph-build -- tiles [--out data/built] [--max-zoom 14]
        npm run graph-build -- pois --input <full extract .osm.pbf> [--name pois-x] [--out data/built]`;
@@ -44,18 +45,19 @@ async function main(argv: string[]) {
   const { values } = parseArgs({
     args: argv,
     options: {
-      input: { type: 'string' }, name: { type: 'string' }, profiles: { type: 'string' },
+      input: { type: 'string', multiple: true }, name: { type: 'string' }, profiles: { type: 'string' },
       out: { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) { console.log(USAGE); return; }
-  if (!values.input || !values.name) throw new Error(`--input and --name are required\n${USAGE}`);
+  const inputs = (values.input ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  if (!inputs.length || !values.name) throw new Error(`--input and --name are required\n${USAGE}`);
   if (!/^[a-z0-9][a-z0-9_-]*$/i.test(values.name)) throw new Error(`--name must be letters, digits, '-' or '_' (got '${values.name}')`);
   const profiles = (values.profiles ? values.profiles.split(',').map((s) => s.trim()) : PROFILES) as ProfileName[];
   for (const p of profiles) if (!ALL_PROFILES.includes(p)) throw new Error(`unknown profile '${p}' (known: ${ALL_PROFILES.join(', ')})`);
   const out = resolve(values.out ?? resolve(ROOT, 'data/built'));
   const { buildRoadExtract } = await import('./roads.ts');
-  const m = await buildRoadExtract({ input: values.input, name: values.name, profiles, out, progress: true });
+  const m = await buildRoadExtract({ input: inputs, name: values.name, profiles, out, progress: true });
   const per = Object.entries(m.profiles as Record<string, any>).map(([p, c]) => `${p} ${c.nodes} nodes/${c.edges} edges/${c.shortcuts} shortcuts`).join('; ');
   console.log(`built ${m.name} in ${m.build_seconds}s → ${resolve(out, m.name)}: ${per}; bbox ${JSON.stringify(m.bbox)}; OSM data date ${m.osm_data_date ?? 'unknown'}`);
 }

@@ -11,7 +11,8 @@ import { ROUTE_FORMAT_VERSION, ROUTE_KIND } from '../src/core/format/route.ts';
 import { progressBar, type Progress } from './progress.ts';
 
 export interface RoadBuildOptions {
-  input: string;
+  /** One extract, or several read as one map (neighbouring countries: routes cross their borders). */
+  input: string | string[];
   name: string;
   profiles?: ProfileName[];
   /** Parent folder; the dataset goes to <out>/<name>/. */
@@ -76,22 +77,26 @@ export function buildRoadNetwork(net: RawNetwork, o: { name: string; out: string
 
 export async function buildRoadExtract(opts: RoadBuildOptions): Promise<Manifest> {
   const t0 = performance.now();
-  const input = resolve(opts.input);
+  const inputs = (typeof opts.input === 'string' ? [opts.input] : opts.input).map((f) => resolve(f));
   const bar = progressBar(!!opts.progress);
   bar.update('reading', 0);
-  const { net, info } = await readOsm(input, (f) => bar.update('reading', f));
+  const { net, info } = await readOsm(inputs, (f) => bar.update('reading', f));
   bar.done();
-  if (net.ways.length === 0) throw new Error(`${input}: no highway or ferry ways, nothing to route on`);
+  if (net.ways.length === 0) throw new Error(`${inputs.join(', ')}: no highway or ferry ways, nothing to route on`);
   const readS = (performance.now() - t0) / 1000;
+  const file = inputs.map((f) => basename(f)).join(',');
   const m = buildRoadNetwork(net, {
     name: opts.name, out: opts.out, profiles: opts.profiles, progress: bar, osm: info,
-    source: { file: basename(input), bytes: statSync(input).size, osm_nodes: info.nodeCount, osm_ways: info.wayCount, routable_ways: net.ways.length, ways_with_missing_nodes: info.missingRefs, writing_program: info.writingProgram },
+    source: {
+      file, ...(inputs.length > 1 ? { files: inputs.map((f) => basename(f)) } : {}), bytes: inputs.reduce((t, f) => t + statSync(f).size, 0),
+      osm_nodes: info.nodeCount, osm_ways: info.wayCount, routable_ways: net.ways.length, ways_with_missing_nodes: info.missingRefs, writing_program: info.writingProgram,
+    },
   });
   // Include the PBF read in the reported build time, and rewrite the manifest last.
   m.build_seconds = round3((performance.now() - t0) / 1000);
   (m as any).read_seconds = round3(readS);
   writeManifest(join(opts.out, opts.name), m);
-  bar.summary({ name: opts.name, input: basename(input), osm_nodes: info.nodeCount });
+  bar.summary({ name: opts.name, input: file, osm_nodes: info.nodeCount });
   return m;
 }
 

@@ -31,7 +31,7 @@ export interface Running {
 
 export async function startServer(config: Config, extraRoutes: RouteDef[] = []): Promise<Running> {
   const store = await Store.open({ databaseUrl: config.databaseUrl, dbDir: join(config.dataDir, 'db'), max: config.dbPoolMax });
-  const pool = new WorkerPool({ builtDir: config.builtDir, mmapAddon: config.mmapAddon, workers: config.workers, youngMb: config.workerYoungMb, maxQueue: config.poolMaxQueue, maxWaitMs: config.poolMaxWaitMs });
+  const pool = new WorkerPool({ builtDir: config.builtDir, mmapAddon: config.mmapAddon, verify: config.builtVerify, workers: config.workers, youngMb: config.workerYoungMb, maxQueue: config.poolMaxQueue, maxWaitMs: config.poolMaxWaitMs });
   const auth = new Authenticator(store);
   const quota = new Quota(store, config.burstRps, 500, () => Date.now(), config.quotaSyncMargin);
   const metrics = new Metrics();

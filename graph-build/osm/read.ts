@@ -102,11 +102,20 @@ function* xmlItems(text: string): Generator<any> {
   if (max > 0) yield { type: 'timestamp', ms: max };
 }
 
-/** Stream the file once; keeps routable ways, tagged nodes, restrictions and all node coordinates. Throws a clear Error on missing/corrupt input. */
-export async function readOsm(file: string, onProgress?: (fraction: number) => void): Promise<{ net: RawNetwork; info: OsmInfo }> {
-  if (!existsSync(file)) throw new Error(`input not found: ${file}`);
-  const size = statSync(file).size;
-  if (size === 0) throw new Error(`input is empty: ${file}`);
+/**
+ * Stream the file (or files) once; keeps routable ways, tagged nodes, restrictions and all node
+ * coordinates. Several files are read as one map: neighbouring countries' extracts share the nodes
+ * and ways of the roads that cross their border (the same OSM ids), so each is kept once and a
+ * way one file clips is whole again with the other's nodes. Throws a clear Error on missing/corrupt input.
+ */
+export async function readOsm(input: string | string[], onProgress?: (fraction: number) => void): Promise<{ net: RawNetwork; info: OsmInfo }> {
+  const files = typeof input === 'string' ? [input] : input;
+  if (!files.length) throw new Error('no input file');
+  for (const file of files) {
+    if (!existsSync(file)) throw new Error(`input not found: ${file}`);
+    if (statSync(file).size === 0) throw new Error(`input is empty: ${file}`);
+  }
+  const size = files.reduce((t, f) => t + statSync(f).size, 0);
   const ids = new GrowF64(), lats = new GrowF64(), lons = new GrowF64();
   const rawWays: { id: number; refs: number[]; tags: Record<string, string> }[] = [];
   const taggedNodes: { id: number; tags: Record<string, string> }[] = [];
@@ -114,47 +123,61 @@ export async function readOsm(file: string, onProgress?: (fraction: number) => v
   const nodeKeys = new Set(NODE_TAGS), relKeys = new Set(RELATION_TAGS);
   let headerTs = 0, maxTs = 0, program: string | null = null, wayCount = 0;
   let sorted = true, lastId = -Infinity, seen = 0;
-  const xml = isXml(file);
-  try {
-    const items = xml ? xmlItems(readFileSync(file, 'utf8'))
-      : createOSMStream(file, { withTags: { node: NODE_TAGS, way: WAY_TAGS, relation: RELATION_TAGS }, withInfo: true }) as AsyncGenerator<any>;
-    for await (const item of items) {
-      if (item.type === 'node') {
-        if (item.id < lastId) sorted = false;
-        lastId = item.id;
-        ids.push(item.id); lats.push(item.lat); lons.push(item.lon);
-        const ts = item.info?.timestamp;
-        if (typeof ts === 'number' && ts > maxTs) maxTs = ts;
-        const nt = pick(item.tags, nodeKeys);
-        if (nt) taggedNodes.push({ id: item.id, tags: nt });
-      } else if (item.type === 'way') {
-        wayCount++;
-        const ts = item.info?.timestamp;
-        if (typeof ts === 'number' && ts > maxTs) maxTs = ts;
-        const wt = pick(item.tags, WAY_KEYS);
-        if (wanted(wt)) rawWays.push({ id: item.id, refs: item.refs, tags: wt! });
-      } else if (item.type === 'relation') {
-        const rt = pick(item.tags, relKeys);
-        if (rt && rt.type === 'restriction') relations.push({ id: item.id, members: item.members, tags: rt });
-      } else if (item.type === 'timestamp') {
-        if (item.ms > maxTs) maxTs = item.ms;
-      } else if (item.type === undefined && 'required_features' in item) {
-        headerTs = Number(item.osmosis_replication_timestamp || 0) * 1000;
-        program = item.writingprogram || null;
+  for (const file of files) {
+    const xml = isXml(file);
+    try {
+      const items = xml ? xmlItems(readFileSync(file, 'utf8'))
+        : createOSMStream(file, { withTags: { node: NODE_TAGS, way: WAY_TAGS, relation: RELATION_TAGS }, withInfo: true }) as AsyncGenerator<any>;
+      for await (const item of items) {
+        if (item.type === 'node') {
+          if (item.id <= lastId) sorted = false; // equal: a node another file holds too
+          lastId = item.id;
+          ids.push(item.id); lats.push(item.lat); lons.push(item.lon);
+          const ts = item.info?.timestamp;
+          if (typeof ts === 'number' && ts > maxTs) maxTs = ts;
+          const nt = pick(item.tags, nodeKeys);
+          if (nt) taggedNodes.push({ id: item.id, tags: nt });
+        } else if (item.type === 'way') {
+          wayCount++;
+          const ts = item.info?.timestamp;
+          if (typeof ts === 'number' && ts > maxTs) maxTs = ts;
+          const wt = pick(item.tags, WAY_KEYS);
+          if (wanted(wt)) rawWays.push({ id: item.id, refs: item.refs, tags: wt! });
+        } else if (item.type === 'relation') {
+          const rt = pick(item.tags, relKeys);
+          if (rt && rt.type === 'restriction') relations.push({ id: item.id, members: item.members, tags: rt });
+        } else if (item.type === 'timestamp') {
+          if (item.ms > maxTs) maxTs = item.ms;
+        } else if (item.type === undefined && 'required_features' in item) {
+          headerTs = Math.max(headerTs, Number(item.osmosis_replication_timestamp || 0) * 1000);
+          program ??= item.writingprogram || null;
+        }
+        if (onProgress && (++seen & 0xffff) === 0) onProgress(Math.min(0.99, (ids.n * 9) / size));
       }
-      if (onProgress && (++seen & 0xffff) === 0) onProgress(Math.min(0.99, (ids.n * 9) / size));
+    } catch (e) {
+      throw new Error(`cannot read ${file} as ${xml ? 'OSM XML' : 'OSM PBF'}: ${(e as Error).message}`);
     }
-  } catch (e) {
-    throw new Error(`cannot read ${file} as ${xml ? 'OSM XML' : 'OSM PBF'}: ${(e as Error).message}`);
+    if (ids.n === 0 && wayCount === 0) throw new Error(`${file}: no OSM nodes or ways (not an ${xml ? '.osm' : '.osm.pbf'}?)`);
   }
-  if (ids.n === 0 && wayCount === 0) throw new Error(`${file}: no OSM nodes or ways (not an ${xml ? '.osm' : '.osm.pbf'}?)`);
   let idArr = ids.done(), lat = lats.done(), lon = lons.done();
   if (!sorted) {
-    // Rare (osmium sorts by default); sort an index permutation so lookups can binary-search.
-    const perm = Uint32Array.from({ length: idArr.length }, (_, i) => i).sort((a, b) => idArr[a] - idArr[b]);
-    idArr = Float64Array.from(perm, (i) => idArr[i]);
-    lat = Float64Array.from(perm, (i) => lat[i]);
-    lon = Float64Array.from(perm, (i) => lon[i]);
+    // Rare in one file (osmium sorts by default), usual with several: sort an index permutation
+    // so lookups can binary-search, keeping one copy of a node two files share.
+    const perm = Uint32Array.from({ length: idArr.length }, (_, i) => i).sort((a, b) => idArr[a] - idArr[b] || a - b);
+    let n = 0;
+    for (let j = 0; j < perm.length; j++) if (j === 0 || idArr[perm[j]] !== idArr[perm[j - 1]]) perm[n++] = perm[j];
+    const keep = perm.subarray(0, n);
+    idArr = Float64Array.from(keep, (i) => idArr[i]);
+    lat = Float64Array.from(keep, (i) => lat[i]);
+    lon = Float64Array.from(keep, (i) => lon[i]);
+  }
+  if (files.length > 1) {
+    // A way or restriction in two files is kept once: the copy with the most nodes (a clipped file
+    // may list only its side's). Id order, as in one sorted file, so the graph is numbered alike.
+    const byId = new Map<number, (typeof rawWays)[number]>();
+    for (const w of rawWays) { const o = byId.get(w.id); if (!o || w.refs.length > o.refs.length) byId.set(w.id, w); }
+    rawWays.splice(0, rawWays.length, ...[...byId.values()].sort((a, b) => a.id - b.id));
+    relations.splice(0, relations.length, ...[...new Map(relations.map((r) => [r.id, r] as const)).values()].sort((a, b) => a.id - b.id));
   }
   const find = (id: number): number => {
     let lo = 0, hi = idArr.length - 1;

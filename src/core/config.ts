@@ -37,6 +37,8 @@ export interface Config {
   builtDir: string;
   /** The mmap addon built files are mapped with; null = read them into memory (BUILT_MMAP=0). */
   mmapAddon: string | null;
+  /** BUILT_VERIFY: `once` (default) checks a built file's checksum the first time it is met, `always` at every load (src/core/format/verified.ts). */
+  builtVerify: 'once' | 'always';
   sharedDataDir: string;
   adminToken: string | null;
   /** Signs compat nearbysearch page tokens; without it each process signs with its own random secret. */
@@ -90,6 +92,12 @@ function intEnv(env: NodeJS.ProcessEnv, name: string, def: number): number {
   return n;
 }
 
+function verifyMode(v: string | undefined): 'once' | 'always' {
+  if (v === undefined || v === '' || v === 'once') return 'once';
+  if (v === 'always') return 'always';
+  throw new Error(`BUILT_VERIFY must be 'once' or 'always', got '${v}'`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = intEnv(env, 'PORT', 8080);
   const dataDir = resolve(env.DATA_DIR || resolve(ROOT, 'data'));
@@ -106,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     builtDir: resolve(env.BUILT_DIR || resolve(dataDir, 'built')),
     mmapAddon: env.BUILT_MMAP === '0' ? null : MMAP_ADDON,
+    builtVerify: verifyMode(env.BUILT_VERIFY),
     sharedDataDir: resolve(env.SHARED_DATA_DIR || resolve(ROOT, '..', 'shared', 'data')),
     adminToken: env.ADMIN_TOKEN || null,
     pageTokenSecret: env.PAGE_TOKEN_SECRET || null,

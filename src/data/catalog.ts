@@ -11,6 +11,10 @@ import { ROUTE_KIND, ROUTE_FORMAT_VERSION, type GraphMeta } from '../core/format
 import { PmArchive } from '../core/maps/pmtiles.ts';
 import { DATASET_FORMATS } from '../core/format/kinds.ts';
 import { TrafficState } from '../core/traffic-state.ts';
+import { fileIdentity, readVerified, recordVerified } from '../core/format/verified.ts';
+
+/** `once`: a file's checksum is checked the first time it is met and then trusted by identity (verified.ts); `always`: at every load. */
+export type VerifyMode = 'once' | 'always';
 
 /** Profiles whose graphs carry live and historical traffic (probes come from motor vehicles). */
 export const TRAFFIC_PROFILES = ['driving'];
@@ -34,7 +38,7 @@ export interface LoadReport {
  * Load every complete dataset under builtDir. A dataset with a bad file is skipped and reported.
  * `mmap`: the addon to map files with, null to read them (src/core/format/mapped.ts).
  */
-export function loadCatalog(builtDir: string, mmap: string | null = MMAP_ADDON): LoadReport {
+export function loadCatalog(builtDir: string, mmap: string | null = MMAP_ADDON, verify: VerifyMode = 'once'): LoadReport {
   const t0 = performance.now();
   const datasets: Dataset[] = [];
   const errors: LoadReport['errors'] = [];
@@ -44,7 +48,7 @@ export function loadCatalog(builtDir: string, mmap: string | null = MMAP_ADDON):
     const dir = join(builtDir, name);
     if (!statSync(dir).isDirectory()) continue;
     try {
-      const ds = loadDataset(dir, mmap);
+      const ds = loadDataset(dir, mmap, verify);
       if (!ds) continue;
       datasets.push(ds);
       for (const f of Object.values(ds.files)) {
@@ -58,29 +62,35 @@ export function loadCatalog(builtDir: string, mmap: string | null = MMAP_ADDON):
   return { datasets, errors, bytes, mappedBytes, seconds: (performance.now() - t0) / 1000 };
 }
 
-export function loadDataset(dir: string, mmap: string | null = MMAP_ADDON): Dataset | null {
+export function loadDataset(dir: string, mmap: string | null = MMAP_ADDON, verifyMode: VerifyMode = 'once'): Dataset | null {
   const m = readManifest(dir);
   if (!m) return null;
   const files: Dataset['files'] = {};
   const traffic: Record<string, SharedArrayBuffer> = {};
+  const known = verifyMode === 'always' ? {} : readVerified(dir);
+  const passed: Record<string, string> = {};
   for (const f of m.files) {
     const path = join(dir, f.file);
     if (!existsSync(path)) throw new FormatError(path, 'listed in manifest.json but missing');
+    const id = fileIdentity(path);
+    const verify = known[f.file] !== id;
     const buf = loadFile(path, mmap);
     if (f.kind === 'pmtiles') {
       // A PMTiles archive is not an svc container: check its format version and that its header and directories parse.
       if (f.version !== DATASET_FORMATS.tiles) throw new FormatError(path, `tiles format version ${f.version}, this build reads ${DATASET_FORMATS.tiles}: rebuild`);
       try { new PmArchive(wholeFile(buf, path)); } catch (e) { throw new FormatError(path, (e as Error).message); }
     } else {
-      const o = open(buf, { file: path, kind: f.kind, version: READS[f.kind] ?? f.version, verify: true });
+      const o = open(buf, { file: path, kind: f.kind, version: READS[f.kind] ?? f.version, verify });
+      if (verify) passed[f.file] = id;
       const meta = o.meta as GraphMeta;
       if (f.kind === ROUTE_KIND && TRAFFIC_PROFILES.includes(meta.profile) && meta.edges > 0) {
         traffic[meta.profile] = TrafficState.create(meta.edges).buffer;
       }
     }
     // The checksum read every page: give them back, so RSS grows with what queries touch.
-    releaseResident(buf);
+    if (verify) releaseResident(buf);
     files[f.file] = buf;
   }
+  recordVerified(dir, passed);
   return { dataset: m.dataset, name: m.name, dir, manifest: m, files, ...(Object.keys(traffic).length ? { traffic } : {}) };
 }

@@ -14,7 +14,7 @@ import { mallocThreshold } from '../core/malloc.ts';
 import { YOUNG_MB } from '../core/config.ts';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Packr } from 'msgpackr';
-import { loadCatalog, type LoadReport } from '../data/catalog.ts';
+import { loadCatalog, type LoadReport, type VerifyMode } from '../data/catalog.ts';
 import { toWire, type AttachRequest, type Dataset, type TaskReply, type TaskRequest } from '../core/task.ts';
 import type { TaskArgs, TaskCall, TaskOp, TaskResult } from '../core/tasks/index.ts';
 import { readBatchReply, batchMicros, type BatchReply, type PieceMessage } from '../core/batch.ts';
@@ -86,6 +86,8 @@ export interface WorkerPoolOptions {
   maxQueue?: number;
   /** Estimated queue wait (ms) beyond which new tasks are shed. 0 = no bound. */
   maxWaitMs?: number;
+  /** When built files' checksums are checked (src/data/catalog.ts; `once` when absent). */
+  verify?: VerifyMode;
   /** Each worker thread's young generation, MB (YOUNG_MB when absent). */
   youngMb?: number;
   /** The mmap addon to map built files with; null = read them into memory; absent = the one npm install builds. */
@@ -115,7 +117,7 @@ export class WorkerPool {
   constructor(private opts: WorkerPoolOptions) { this.youngMb = opts.youngMb ?? YOUNG_MB; }
 
   async start(): Promise<void> {
-    const report = loadCatalog(this.opts.builtDir, this.opts.mmapAddon);
+    const report = loadCatalog(this.opts.builtDir, this.opts.mmapAddon, this.opts.verify);
     for (const e of report.errors) log.error('dataset_refused', e);
     const { gen, ops } = await this.spawn(report.datasets);
     this.install(gen, ops, report);
@@ -126,7 +128,7 @@ export class WorkerPool {
    * (logged) and the one already serving stays; returns what changed.
    */
   async reload(): Promise<{ ok: boolean; loaded: string[]; refused: { dir: string; error: string }[] }> {
-    const report = loadCatalog(this.opts.builtDir, this.opts.mmapAddon);
+    const report = loadCatalog(this.opts.builtDir, this.opts.mmapAddon, this.opts.verify);
     const fresh = new Map(report.datasets.map((d) => [d.dir, d]));
     // Keep the old copy of any dataset whose new files were refused.
     for (const e of report.errors) {

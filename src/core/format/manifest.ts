@@ -4,6 +4,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeAtomic } from './container.ts';
+import { fileIdentity, recordVerified } from './verified.ts';
 
 export interface ManifestFile {
   /** File name inside the dataset folder, e.g. "driving.ch.bin". */
@@ -41,7 +42,14 @@ export function isStale(m: Manifest, version: number): boolean {
   return m.format_version !== version || m.files.some((f) => f.version !== version);
 }
 
-/** Written last and atomically: a dataset folder is complete exactly when its manifest exists. */
+/**
+ * Written last and atomically: a dataset folder is complete exactly when its manifest exists.
+ * graph-build computed each container's checksum from the bytes it wrote, so the files are
+ * recorded as verified: the first start skips reading them whole (verified.ts).
+ */
 export function writeManifest(dir: string, m: Manifest): void {
+  const ids: Record<string, string> = {};
+  for (const f of m.files) if (existsSync(join(dir, f.file))) ids[f.file] = fileIdentity(join(dir, f.file));
+  recordVerified(dir, ids);
   writeAtomic(join(dir, 'manifest.json'), new TextEncoder().encode(JSON.stringify(m, null, 2) + '\n'));
 }
