@@ -87,7 +87,7 @@ function computeRounds(lg: LoadedGraph, rounds: number, seed: number) {
 const agent = new http.Agent({ keepAlive: true });
 
 /** One request (POST when a body is given) with node:http: ms to the last byte of the answer, and its size. */
-function timeRequest(url: string, body?: string, headers: Record<string, string> = {}): Promise<{ ms: number; bytes: number }> {
+export function timeRequest(url: string, body?: string, headers: Record<string, string> = {}): Promise<{ ms: number; bytes: number }> {
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
     const rq = http.request(url, { method: body ? 'POST' : 'GET', agent, headers: body ? { ...headers, 'content-length': Buffer.byteLength(body) } : headers }, (r) => {
