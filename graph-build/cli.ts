@@ -1,6 +1,7 @@
 // npm run graph-build -- --input <file.osm.pbf|file.osm>[,<neighbour.osm.pbf>…] --name <extract> [--profiles driving,walk,cycle[,driving_tracks]] [--out data/built]
 // npm run graph-build -- gazetteer …   (dispatched to graph-build/gazetteer/cli.ts)
 // npm run graph-build -- tiles [--out data/built] [--max-zoom 14]   (vector tiles, glyphs, sprites)
+// npm run graph-build -- country --input <full extract> --name <name> [--out data/built]   (graph-build/country.ts)
 import { parseArgs } from 'node:util';
 import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +12,9 @@ const USAGE = `usage: npm run graph-build -- --input <file.osm.pbf|file.osm> --n
          (several --input files, or a comma-separated list, are built as one map: routes cross between them)
        npm run graph-build -- gazetteer [options]
        npm run graph-build -- tiles [--out data/built] [--max-zoom 14]
-       npm run graph-build -- pois --input <full extract .osm.pbf> [--name pois-x] [--out data/built]`;
+       npm run graph-build -- pois --input <full extract .osm.pbf> [--name pois-x] [--out data/built]
+       npm run graph-build -- country --input <full extract .osm.pbf> --name <name> [--out data/built] [--max-zoom 14]
+         (roads for driving, walk and cycle, its places, and the gazetteer and tiles rebuilt with it)`;
 
 async function main(argv: string[]) {
   if (argv[0] === 'gazetteer') {
@@ -27,6 +30,19 @@ async function main(argv: string[]) {
   if (argv[0] === 'pois') {
     const mod = await import(new URL('./pois/cli.ts', import.meta.url).href);
     return mod.main(argv.slice(1));
+  }
+  if (argv[0] === 'country') {
+    const { values: v } = parseArgs({ args: argv.slice(1), options: { input: { type: 'string' }, name: { type: 'string' }, out: { type: 'string' }, 'max-zoom': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    if (v.help) { console.log(USAGE); return; }
+    if (!v.input || !v.name) throw new Error(`country: --input and --name are required\n${USAGE}`);
+    if (!/^[a-z0-9][a-z0-9_-]*$/i.test(v.name)) throw new Error(`--name must be letters, digits, '-' or '_' (got '${v.name}')`);
+    const maxZoom = v['max-zoom'] === undefined ? undefined : Number(v['max-zoom']);
+    if (maxZoom !== undefined && !(Number.isInteger(maxZoom) && maxZoom >= 0 && maxZoom <= 14)) throw new Error(`--max-zoom must be a whole number 0-14 (got '${v['max-zoom']}')`);
+    const { loadConfig } = await import('../src/core/config.ts');
+    const { buildCountry } = await import('./country.ts');
+    const r = await buildCountry({ input: v.input, name: v.name, out: resolve(v.out ?? resolve(ROOT, 'data/built')), sharedDataDir: loadConfig().sharedDataDir, maxZoom, progress: true });
+    console.log(`built country ${r.name} in ${r.seconds} s: ${r.steps.map((s) => `${s.step} → ${s.dataset} ${s.seconds} s`).join('; ')}; serve it with kill -HUP <server pid>`);
+    return;
   }
   if (argv[0] === 'tiles') {
     const { values: v } = parseArgs({ args: argv.slice(1), options: { out: { type: 'string' }, 'max-zoom': { type: 'string' } } });

@@ -3,7 +3,7 @@
 // extracts are. Tiles are cut with geojson-vt, encoded as MVT with vt-pbf, gzipped and stored in
 // one PMTiles v3 archive, so serving a tile is a lookup.
 import { mkdirSync, rmSync, renameSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import GeoJSONVT from 'geojson-vt';
 import { fromGeojsonVt } from '@maplibre/vt-pbf';
@@ -76,7 +76,7 @@ export async function buildTiles(o: TileBuildOptions): Promise<{ tiles: number; 
   const boxes: [number, number, number, number][] = [];
   for (let i = 0; i < o.roads.length; i++) {
     const r = o.roads[i];
-    const input = join(dir, r.input);
+    const input = resolve(dir, r.input); // an absolute path (a country command's extract) stays as it is
     if (!existsSync(input)) continue;
     const { feats, bbox } = await roadFeatures(input, (f) => bar.update(`tiles: roads ${r.name}`, f));
     roads.push(...feats);

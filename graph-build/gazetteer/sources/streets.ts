@@ -2,7 +2,7 @@
 // street are grouped by normalised name + the locality they lie in (nearest populated
 // place), so "Ring Road" in Accra and in Kumasi stay two streets. The id is the smallest
 // OSM way id of the group, which is stable across rebuilds of the same extract.
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createOSMStream } from 'osm-pbf-parser-node';
 import type { Feat } from '../model.ts';
 import type { Rings } from './naturalearth.ts';
@@ -25,7 +25,7 @@ export async function readStreets(dir: string, roads: { name: string; input: str
     const nlat: number[] = [], nlng: number[] = [];
     const ways: Way[] = [];
     const opts = { withTags: { node: false as const, way: ['highway', 'name', 'name:en', 'name:fr', 'alt_name', 'old_name', 'ref'], relation: false as const }, withInfo: false };
-    for await (const item of createOSMStream(join(dir, road.input), opts) as AsyncGenerator<any>) {
+    for await (const item of createOSMStream(resolve(dir, road.input), opts) as AsyncGenerator<any>) {
       if (item.type === 'node') { nodes.set(item.id, nlat.length); nlat.push(item.lat); nlng.push(item.lon); }
       else if (item.type === 'way') {
         const t = item.tags;

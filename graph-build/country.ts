@@ -1,0 +1,58 @@
+// `npm run graph-build -- country --input kenya-latest.osm.pbf --name ke`: one command that adds a
+// country to what the server holds, from one full-tag OpenStreetMap extract:
+//   <out>/<name>/        driving, walking and cycling graphs (graph-build/roads.ts)
+//   <out>/pois-<name>/   its businesses, lodging, markets and protected areas (graph-build/pois)
+//   <out>/gazetteer/     rebuilt with the country's named streets beside the default sources
+//   <out>/tiles/         rebuilt with the country's roads beside the default extracts
+// The gazetteer and the tile set are one dataset each for every country served, so they are rebuilt
+// from data/sources.json plus this extract; `kill -HUP` (or POST /admin/reload) then serves it all.
+// Addresses (addr:*) and admin_level boundaries from the extract's own relations are not read yet:
+// the gazetteer's admin-1 units stay Natural Earth's.
+import { basename, resolve } from 'node:path';
+import { buildRoadExtract } from './roads.ts';
+import { buildPois } from './pois/index.ts';
+import { buildGazetteer } from './gazetteer/index.ts';
+import { buildTiles } from './tiles/index.ts';
+import { readSources } from './defaults.ts';
+import { PROFILES } from './profiles/index.ts';
+
+export interface CountryBuildOptions {
+  input: string;
+  /** The country's dataset name (roads); its places go to pois-<name>. */
+  name: string;
+  out: string;
+  sharedDataDir: string;
+  /** Highest tile zoom (default 14); tests use a lower one. */
+  maxZoom?: number;
+  progress?: boolean;
+}
+
+export interface CountryBuildReport {
+  name: string;
+  seconds: number;
+  steps: { step: string; dataset: string; seconds: number }[];
+}
+
+export async function buildCountry(o: CountryBuildOptions): Promise<CountryBuildReport> {
+  const t0 = performance.now();
+  const input = resolve(o.input);
+  const steps: CountryBuildReport['steps'] = [];
+  const step = async (name: string, dataset: string, f: () => Promise<unknown>) => {
+    const s = performance.now();
+    if (!o.progress || !process.stderr.isTTY) process.stderr.write(JSON.stringify({ country: o.name, step: name, event: 'start' }) + '\n');
+    await f();
+    steps.push({ step: name, dataset, seconds: Math.round((performance.now() - s) / 100) / 10 });
+  };
+  const sources = readSources();
+  // the default extracts as data/sources.json names them, and this country's file by its absolute path
+  const roads = [...sources.roads.filter((r) => r.name !== o.name), { name: o.name, input }];
+  await step('roads', o.name, () => buildRoadExtract({ input, name: o.name, profiles: PROFILES, out: o.out, progress: o.progress }));
+  await step('places', `pois-${o.name}`, () => buildPois({ input, name: `pois-${o.name}`, out: o.out, progress: o.progress }));
+  await step('gazetteer', sources.gazetteer.name, () => buildGazetteer({ sharedDataDir: o.sharedDataDir, out: o.out, sources: sources.gazetteer as never, roads, progress: o.progress }));
+  if (sources.tiles) {
+    await step('tiles', 'tiles', () => buildTiles({ sharedDataDir: o.sharedDataDir, out: o.out, sources: { ...sources.gazetteer, ...sources.tiles }, roads, maxZoom: o.maxZoom, progress: o.progress }));
+  }
+  const report = { name: o.name, seconds: Math.round((performance.now() - t0) / 100) / 10, steps };
+  process.stderr.write(JSON.stringify({ event: 'summary', country: o.name, input: basename(input), ...report }) + '\n');
+  return report;
+}
