@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, existsSync, readdirSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { writeContainer, encode, open, type Section } from '../../src/core/format/container.ts';
+import { writeContainer, encode, open, align8, type Section } from '../../src/core/format/container.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-writer-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -59,6 +59,16 @@ describe('writeContainer', () => {
     expect([...o.get('f32', Float32Array)]).toEqual([...sample().f32]);
     expect([...o.get('u8', Uint8Array)]).toEqual([...sample().u8]);
     expect(o.get('empty', Uint8Array).length).toBe(0);
+  });
+
+  it('places sections past 2 GiB and 4 GiB on 8-byte boundaries (offsets are not 32-bit integers)', () => {
+    // A 30M-node country's route file is 2.2 GB: `(n + 7) & ~7` turned its offsets negative.
+    expect([0, 1, 7, 8, 9].map(align8)).toEqual([0, 8, 8, 8, 16]);
+    expect(align8(2 ** 31 - 1)).toBe(2 ** 31);
+    expect(align8(2 ** 31 + 1)).toBe(2 ** 31 + 8);
+    expect(align8(2171974380)).toBe(2171974384);
+    expect(align8(2 ** 32 + 3)).toBe(2 ** 32 + 8);
+    expect(align8(6 * 2 ** 30 + 12)).toBe(6 * 2 ** 30 + 16);
   });
 
   it('refuses a section over 4 GiB, naming it, and leaves no file behind', () => {

@@ -52,7 +52,8 @@ export class FormatError extends Error {
   }
 }
 
-const align8 = (n: number) => (n + 7) & ~7;
+/** The next multiple of 8: arithmetic, not `& ~7`, which works on 32-bit integers and broke every file past 2 GiB. */
+export const align8 = (n: number) => (n % 8 === 0 ? n : n + 8 - (n % 8));
 
 /**
  * Serialise sections (and optional JSON metadata, stored as section "meta") into one buffer: for
