@@ -16,15 +16,8 @@ import { startServerProcess, REPO, type ServerProcess } from './lib/server-proce
 import { readShared } from '../src/core/format/container.ts';
 import { openGraph } from '../src/core/format/route.ts';
 import { rng } from './lib/rand.ts';
+import { memory } from './lib/proc-memory.ts';
 
-interface Memory { rss_mb: number; pss_mb: number; pss_anon_mb: number; pss_file_mb: number }
-
-function memory(pid: number): Memory {
-  const kb = (k: string, text: string) => Number(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN);
-  const t = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-  const mb = (k: string) => Math.round(kb(k, t) / 102.4) / 10;
-  return { rss_mb: mb('Rss'), pss_mb: mb('Pss'), pss_anon_mb: mb('Pss_Anon'), pss_file_mb: mb('Pss_File') };
-}
 
 /** Random pairs of road nodes of each extract's driving graph, as lat,lng strings. */
 function pairs(built: string, n: number): [string, string][] {

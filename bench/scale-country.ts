@@ -15,8 +15,8 @@
 //     against /table (node:http to the last byte, alternated).
 // Our server's memory is also read as PSS (/proc/<pid>/smaps_rollup: mapped files count once).
 // The machine has 2 cores; wrk, both servers and this script share them.
-import { spawnSync, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync, statSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, statSync, readdirSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -25,6 +25,7 @@ import { OSRM_DIR, osrmAvailable, startOsrm } from './lib/osrm.ts';
 import { runWrk } from './lib/wrk.ts';
 import { median, round } from './lib/stats.ts';
 import { timeRequest } from './matrix.ts';
+import { memory } from './lib/proc-memory.ts';
 
 const STITCH = resolve(REPO, '..', 'shared', 'tools', 'stitch_country.py');
 const PY = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
@@ -52,15 +53,6 @@ function kept<T>(path: string, make: () => T): T & { reused?: boolean } {
 }
 
 const dirBytes = (d: string) => readdirSync(d).reduce((t, f) => t + statSync(join(d, f)).size, 0);
-
-/** RSS and PSS of a process (PSS counts a mapped file's shared pages once, split between mappers). */
-function memory(pid: number): { rss_mb: number; pss_mb: number | null } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const rss = Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
-  let pss: number | null = null;
-  try { pss = Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))![1]) / 1024; } catch { /* kernel without smaps_rollup */ }
-  return { rss_mb: Math.round(rss), pss_mb: pss === null ? null : Math.round(pss) };
-}
 
 /** `n` requests through `concurrency` kept-alive connections: how many answered 200. */
 async function drive(urls: string[], n: number, concurrency: number, headers: Record<string, string>): Promise<number> {
@@ -120,7 +112,7 @@ export async function main(argv: string[]) {
       say('osrm-extract + osrm-contract…');
       mkdirSync(osrmDir, { recursive: true });
       const link = join(osrmDir, `${stem}.osm.pbf`);
-      if (!existsSync(link)) execFileSync('ln', ['-s', pbf, link]);
+      if (!existsSync(link)) symlinkSync(pbf, link);
       const ex = timed(join(OSRM_DIR, 'bin', 'osrm-extract'), ['-t', '2', '-p', join(OSRM_DIR, 'profiles', 'car.lua'), link], osrmEnv);
       const co = timed(join(OSRM_DIR, 'bin', 'osrm-contract'), ['-t', '2', osrmBase], osrmEnv);
       const strip = ({ wall_s, peak_rss_mb }: Timed) => ({ wall_s, peak_rss_mb });

@@ -39,7 +39,8 @@ export async function buildCountry(o: CountryBuildOptions): Promise<CountryBuild
   const steps: CountryBuildReport['steps'] = [];
   const step = async (name: string, dataset: string, f: () => Promise<unknown>) => {
     const s = performance.now();
-    if (!o.progress || !process.stderr.isTTY) process.stderr.write(JSON.stringify({ country: o.name, step: name, event: 'start' }) + '\n');
+    // the sub-builds draw their own bars on a terminal; elsewhere each step says it starts
+    if (o.progress && !process.stderr.isTTY) process.stderr.write(JSON.stringify({ country: o.name, step: name, event: 'start' }) + '\n');
     await f();
     steps.push({ step: name, dataset, seconds: Math.round((performance.now() - s) / 100) / 10 });
   };
@@ -48,11 +49,11 @@ export async function buildCountry(o: CountryBuildOptions): Promise<CountryBuild
   const roads = [...sources.roads.filter((r) => r.name !== o.name), { name: o.name, input }];
   await step('roads', o.name, () => buildRoadExtract({ input, name: o.name, profiles: PROFILES, out: o.out, progress: o.progress }));
   await step('places', `pois-${o.name}`, () => buildPois({ input, name: `pois-${o.name}`, out: o.out, progress: o.progress }));
-  await step('gazetteer', sources.gazetteer.name, () => buildGazetteer({ sharedDataDir: o.sharedDataDir, out: o.out, sources: sources.gazetteer as never, roads, progress: o.progress }));
+  await step('gazetteer', sources.gazetteer.name, () => buildGazetteer({ sharedDataDir: o.sharedDataDir, out: o.out, sources: sources.gazetteer, roads, progress: o.progress }));
   if (sources.tiles) {
     await step('tiles', 'tiles', () => buildTiles({ sharedDataDir: o.sharedDataDir, out: o.out, sources: { ...sources.gazetteer, ...sources.tiles }, roads, maxZoom: o.maxZoom, progress: o.progress }));
   }
   const report = { name: o.name, seconds: Math.round((performance.now() - t0) / 100) / 10, steps };
-  process.stderr.write(JSON.stringify({ event: 'summary', country: o.name, input: basename(input), ...report }) + '\n');
+  if (o.progress) process.stderr.write(JSON.stringify({ event: 'summary', country: o.name, input: basename(input), ...report }) + '\n');
   return report;
 }

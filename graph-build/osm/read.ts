@@ -111,11 +111,13 @@ function* xmlItems(text: string): Generator<any> {
 export async function readOsm(input: string | string[], onProgress?: (fraction: number) => void): Promise<{ net: RawNetwork; info: OsmInfo }> {
   const files = typeof input === 'string' ? [input] : input;
   if (!files.length) throw new Error('no input file');
+  let size = 0;
   for (const file of files) {
     if (!existsSync(file)) throw new Error(`input not found: ${file}`);
-    if (statSync(file).size === 0) throw new Error(`input is empty: ${file}`);
+    const bytes = statSync(file).size;
+    if (bytes === 0) throw new Error(`input is empty: ${file}`);
+    size += bytes;
   }
-  const size = files.reduce((t, f) => t + statSync(f).size, 0);
   const ids = new GrowF64(), lats = new GrowF64(), lons = new GrowF64();
   const rawWays: { id: number; refs: number[]; tags: Record<string, string> }[] = [];
   const taggedNodes: { id: number; tags: Record<string, string> }[] = [];

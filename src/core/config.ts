@@ -2,6 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { VerifyMode } from './format/verified.ts';
 
 /**
  * Young generation of a worker thread's heap, MB (default of `WORKER_YOUNG_MB`; src/pool/worker-pool.ts). V8 grows it
@@ -38,7 +39,7 @@ export interface Config {
   /** The mmap addon built files are mapped with; null = read them into memory (BUILT_MMAP=0). */
   mmapAddon: string | null;
   /** BUILT_VERIFY: `once` (default) checks a built file's checksum the first time it is met, `always` at every load (src/core/format/verified.ts). */
-  builtVerify: 'once' | 'always';
+  builtVerify: VerifyMode;
   sharedDataDir: string;
   adminToken: string | null;
   /** Signs compat nearbysearch page tokens; without it each process signs with its own random secret. */
@@ -92,7 +93,7 @@ function intEnv(env: NodeJS.ProcessEnv, name: string, def: number): number {
   return n;
 }
 
-function verifyMode(v: string | undefined): 'once' | 'always' {
+function verifyMode(v: string | undefined): VerifyMode {
   if (v === undefined || v === '' || v === 'once') return 'once';
   if (v === 'always') return 'always';
   throw new Error(`BUILT_VERIFY must be 'once' or 'always', got '${v}'`);

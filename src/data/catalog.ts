@@ -11,10 +11,7 @@ import { ROUTE_KIND, ROUTE_FORMAT_VERSION, type GraphMeta } from '../core/format
 import { PmArchive } from '../core/maps/pmtiles.ts';
 import { DATASET_FORMATS } from '../core/format/kinds.ts';
 import { TrafficState } from '../core/traffic-state.ts';
-import { fileIdentity, readVerified, recordVerified } from '../core/format/verified.ts';
-
-/** `once`: a file's checksum is checked the first time it is met and then trusted by identity (verified.ts); `always`: at every load. */
-export type VerifyMode = 'once' | 'always';
+import { fileIdentity, readVerified, recordVerified, type VerifyMode } from '../core/format/verified.ts';
 
 /** Profiles whose graphs carry live and historical traffic (probes come from motor vehicles). */
 export const TRAFFIC_PROFILES = ['driving'];

@@ -2,7 +2,7 @@
 // street are grouped by normalised name + the locality they lie in (nearest populated
 // place), so "Ring Road" in Accra and in Kumasi stay two streets. The id is the smallest
 // OSM way id of the group, which is stable across rebuilds of the same extract.
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { createOSMStream } from 'osm-pbf-parser-node';
 import type { Feat } from '../model.ts';
 import type { Rings } from './naturalearth.ts';

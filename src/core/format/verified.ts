@@ -10,6 +10,9 @@ import { writeAtomic } from './container.ts';
 
 export const VERIFIED_FILE = 'verified.json';
 
+/** `once`: a file's checksum is checked the first time it is met and then trusted by identity; `always`: at every load (BUILT_VERIFY). */
+export type VerifyMode = 'once' | 'always';
+
 /** What a file is on disk now: changes when it is written, replaced or copied. */
 export function fileIdentity(path: string): string {
   const st = statSync(path, { bigint: true });
