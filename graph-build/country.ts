@@ -2,12 +2,13 @@
 // country to what the server holds, from one full-tag OpenStreetMap extract:
 //   <out>/<name>/        driving, walking and cycling graphs (graph-build/roads.ts)
 //   <out>/pois-<name>/   its businesses, lodging, markets and protected areas (graph-build/pois)
-//   <out>/gazetteer/     rebuilt with the country's named streets beside the default sources
+//   <out>/gazetteer/     rebuilt with the country's named streets, addresses (addr:*) and
+//                        admin_level boundaries beside the default sources
 //   <out>/tiles/         rebuilt with the country's roads beside the default extracts
 // The gazetteer and the tile set are one dataset each for every country served, so they are rebuilt
-// from data/sources.json plus this extract; `kill -HUP` (or POST /admin/reload) then serves it all.
-// Addresses (addr:*) and admin_level boundaries from the extract's own relations are not read yet:
-// the gazetteer's admin-1 units stay Natural Earth's.
+// from data/sources.json plus every country recorded in <out>/countries.json (this one included);
+// `kill -HUP` (or POST /admin/reload) then serves it all. The admin-1 units of the answers stay
+// Natural Earth's; the extract's own boundaries come as `admin` units with their admin_level.
 import { basename, resolve } from 'node:path';
 import { buildRoadExtract } from './roads.ts';
 import { buildPois } from './pois/index.ts';
@@ -15,6 +16,7 @@ import { buildGazetteer } from './gazetteer/index.ts';
 import { buildTiles } from './tiles/index.ts';
 import { readSources } from './defaults.ts';
 import { PROFILES } from './profiles/index.ts';
+import { recordCountry, roadSources } from './countries.ts';
 
 export interface CountryBuildOptions {
   input: string;
@@ -45,11 +47,12 @@ export async function buildCountry(o: CountryBuildOptions): Promise<CountryBuild
     steps.push({ step: name, dataset, seconds: Math.round((performance.now() - s) / 100) / 10 });
   };
   const sources = readSources();
-  // the default extracts as data/sources.json names them, and this country's file by its absolute path
-  const roads = [...sources.roads.filter((r) => r.name !== o.name), { name: o.name, input }];
   await step('roads', o.name, () => buildRoadExtract({ input, name: o.name, profiles: PROFILES, out: o.out, progress: o.progress }));
   await step('places', `pois-${o.name}`, () => buildPois({ input, name: `pois-${o.name}`, out: o.out, progress: o.progress }));
-  await step('gazetteer', sources.gazetteer.name, () => buildGazetteer({ sharedDataDir: o.sharedDataDir, out: o.out, sources: sources.gazetteer, roads, progress: o.progress }));
+  // recorded once its own datasets exist; the shared ones below then read it with the others
+  const countries = recordCountry(o.out, { name: o.name, input });
+  const roads = roadSources(sources.roads, countries);
+  await step('gazetteer', sources.gazetteer.name, () => buildGazetteer({ sharedDataDir: o.sharedDataDir, out: o.out, sources: sources.gazetteer, roads, extracts: countries, progress: o.progress }));
   if (sources.tiles) {
     await step('tiles', 'tiles', () => buildTiles({ sharedDataDir: o.sharedDataDir, out: o.out, sources: { ...sources.gazetteer, ...sources.tiles }, roads, maxZoom: o.maxZoom, progress: o.progress }));
   }

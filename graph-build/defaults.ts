@@ -10,6 +10,7 @@ import { ROUTE_FORMAT_VERSION } from '../src/core/format/route.ts';
 import { GAZ_VERSION } from '../src/core/format/gazetteer.ts';
 import { DATASET_FORMATS } from '../src/core/format/kinds.ts';
 import { fontsInstalled, FONT_DIR } from '../src/core/maps/fonts.ts';
+import { readBuiltCountries, roadSources } from './countries.ts';
 
 export interface Sources {
   roads: { name: string; input: string; profiles?: ('driving' | 'walk' | 'cycle')[] }[];
@@ -24,6 +25,9 @@ export function readSources(): Sources {
 export async function ensureDefaultData(config: Config): Promise<void> {
   const sources = readSources();
   const progress = process.stdout.isTTY;
+  // countries built with `graph-build -- country` are part of the shared gazetteer and tiles
+  const countries = readBuiltCountries(config.builtDir);
+  const roads = roadSources(sources.roads, countries);
   for (const r of sources.roads) {
     const m = readManifest(join(config.builtDir, r.name));
     const stale = m !== null && isStale(m, ROUTE_FORMAT_VERSION);
@@ -43,7 +47,7 @@ export async function ensureDefaultData(config: Config): Promise<void> {
     const { buildGazetteer } = await import('./gazetteer/index.ts');
     if (gm) log.info('rebuilding', { dataset: sources.gazetteer.name, reason: `format version ${gm.format_version}, this build writes ${GAZ_VERSION}` });
     else log.info('building', { dataset: sources.gazetteer.name });
-    await buildGazetteer({ sharedDataDir: config.sharedDataDir, out: config.builtDir, sources: sources.gazetteer, roads: sources.roads, progress });
+    await buildGazetteer({ sharedDataDir: config.sharedDataDir, out: config.builtDir, sources: sources.gazetteer, roads, extracts: countries, progress });
   }
   if (sources.tiles) {
     const tm = readManifest(join(config.builtDir, sources.tiles.name));
@@ -54,7 +58,7 @@ export async function ensureDefaultData(config: Config): Promise<void> {
       const { buildTiles } = await import('./tiles/index.ts');
       if (tm) log.info('rebuilding', { dataset: sources.tiles.name, reason: `format version ${tm.format_version}, this build writes ${DATASET_FORMATS.tiles}` });
       else log.info('building', { dataset: sources.tiles.name });
-      const r = await buildTiles({ sharedDataDir: config.sharedDataDir, out: config.builtDir, sources: { ...sources.gazetteer, ...sources.tiles }, roads: sources.roads, progress });
+      const r = await buildTiles({ sharedDataDir: config.sharedDataDir, out: config.builtDir, sources: { ...sources.gazetteer, ...sources.tiles }, roads, progress });
       log.info('built', { dataset: sources.tiles.name, tiles: r.tiles, bytes: r.bytes, seconds: Math.round(r.seconds * 10) / 10 });
     }
   }

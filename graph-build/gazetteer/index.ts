@@ -19,6 +19,7 @@ import { readGtfs } from './sources/gtfs.ts';
 import { readQuakes } from './sources/quakes.ts';
 import { readStreets } from './sources/streets.ts';
 import { readAdmin1, type Admin1Unit } from './sources/admin1.ts';
+import { readExtractPlaces } from './sources/osm-extract.ts';
 import { buildTextIndex } from './textindex.ts';
 import { pointIndex, ringSections, segmentSections } from './spatialindex.ts';
 import { stringTable } from '../string-table.ts';
@@ -39,6 +40,8 @@ export interface BuildOptions {
   /** The "gazetteer" object of data/sources.json (file names relative to sharedDataDir). */
   sources: object;
   roads: { name: string; input: string }[];
+  /** Full-tag extracts (the countries built by `graph-build -- country`): their addresses and admin_level boundaries. */
+  extracts?: { name: string; input: string }[];
   progress?: boolean;
 }
 
@@ -172,13 +175,37 @@ export async function buildGazetteer(opts: BuildOptions): Promise<Manifest> {
   step('earthquakes');
   const quakes = readQuakes(dir, src.earthquakes, iso3);
   const streets = await readStreets(dir, opts.roads, nearestPlace, step);
+  const ex = await readExtractPlaces(dir, opts.extracts ?? [], step);
+  // An address or a street inside an OpenStreetMap municipality (admin_level 7-8, else the
+  // deepest unit) is named after it rather than after the nearest GeoNames place.
+  const exIdx = ringSections(ex.rings, (o) => o, 'ad');
+  const adStart = exIdx.adStart as Uint32Array, adCoords = exIdx.adCoords as Float64Array, adOwner = exIdx.adOwner as Uint32Array;
+  const adFb = exIdx.adIndex ? Flatbush.from((exIdx.adIndex as Uint8Array).buffer as ArrayBuffer) : null;
+  const municipalityAt = (lng: number, lat: number): number => {
+    if (!adFb) return -1;
+    const parity = new Map<number, boolean>();
+    for (const r of adFb.search(lng, lat, lng, lat)) {
+      if (inRing(lng, lat, adCoords, adStart[r], adStart[r + 1])) parity.set(adOwner[r], !parity.get(adOwner[r]));
+    }
+    let best = -1, bestLevel = -1;
+    for (const [u, v] of parity) {
+      const level = ex.admins[u].extra!.admin_level as number;
+      if (v && level <= 8 && level > bestLevel) { best = u; bestLevel = level; }
+    }
+    return best;
+  };
+  const municipality = new Map<Feat, number>();
+  for (const f of [...streets.feats, ...ex.addresses]) {
+    const m = municipalityAt(f.lng, f.lat);
+    if (m >= 0) municipality.set(f, m);
+  }
 
-  for (const f of [...health.feats, ...transit, ...quakes, ...streets.feats]) placeInCountry(f);
+  for (const f of [...health.feats, ...transit, ...quakes, ...streets.feats, ...ex.addresses, ...ex.admins]) placeInCountry(f);
 
   // Assemble in layer order so each layer is a contiguous id range.
   const byLayer: Record<Layer, Feat[]> = {
     country: countryFeats, admin1: admin1Feats, place: places, poi: pois, water: water.feats.filter((_, i) => waterKeep[i]), street: streets.feats,
-    health: health.feats, transit, quake: quakes,
+    health: health.feats, transit, quake: quakes, address: ex.addresses, admin: ex.admins,
   };
   const waterNew = new Map<number, number>();
   { let k = 0; water.feats.forEach((_, i) => { if (waterKeep[i]) waterNew.set(i, k++); }); }
@@ -189,7 +216,7 @@ export async function buildGazetteer(opts: BuildOptions): Promise<Manifest> {
     for (const f of byLayer[l]) feats.push(f);
     layerRange[l] = [s, feats.length];
   }
-  const placeBase = layerRange.place[0];
+  const placeBase = layerRange.place[0], adminBase = layerRange.admin[0];
 
   step('localities and addresses');
   const admin1List: string[] = [];
@@ -213,7 +240,11 @@ export async function buildGazetteer(opts: BuildOptions): Promise<Manifest> {
     country[i] = f.country && countryIdx.has(f.country) ? countryIdx.get(f.country)! : 0xff;
     for (const s of f.sources) srcMask[i] |= 1 << SOURCE_BIT[s];
     let loc: Feat | null = null;
-    if (f.layer !== 'place' && f.layer !== 'country' && f.layer !== 'admin1') {
+    const m = municipality.get(f);
+    if (m !== undefined) {
+      loc = ex.admins[m];
+      locality[i] = adminBase + m;
+    } else if (f.layer !== 'place' && f.layer !== 'country' && f.layer !== 'admin1' && f.layer !== 'admin') {
       const p = f.locality ?? nearestPlace(f.lng, f.lat);
       if (p >= 0 && (f.layer === 'street' || haversine(f.lat, f.lng, places[p].lat, places[p].lng) <= LOCALITY_KM * 1000)) {
         loc = places[p];
@@ -245,7 +276,7 @@ export async function buildGazetteer(opts: BuildOptions): Promise<Manifest> {
 
   step('spatial indexes');
   const spatial: Record<string, Uint8Array | Uint32Array | Float64Array> = {};
-  for (const l of ['place', 'poi', 'health', 'transit', 'quake', 'street'] as const) {
+  for (const l of ['place', 'poi', 'health', 'transit', 'quake', 'street', 'address'] as const) {
     const [s, e] = layerRange[l];
     spatial[`kd_${l}`] = pointIndex(lng, lat, s, e);
   }
@@ -266,6 +297,7 @@ export async function buildGazetteer(opts: BuildOptions): Promise<Manifest> {
   Object.assign(spatial, ringSections(keepRings(water.lakeRings), (o) => waterBase + o, 'lk'));
   const streetBase = layerRange.street[0];
   Object.assign(spatial, segmentSections(streets.lines, (o) => streetBase + o, 's'));
+  Object.assign(spatial, ringSections(ex.rings, (o) => adminBase + o, 'ad'));
 
   step('writing');
   mkdirSync(outDir, { recursive: true });
@@ -302,8 +334,13 @@ export async function buildGazetteer(opts: BuildOptions): Promise<Manifest> {
     health: { healthsites_rows: health.osmRows, who_rows: health.whoRows, who_merged_into_osm: health.merged },
     gtfs: gtfsCounts,
     streets: { named_ways: streets.ways, streets: streets.feats.length, extracts: opts.roads.map((r) => r.name) },
+    extracts: {
+      names: (opts.extracts ?? []).map((r) => r.name), addresses: ex.addresses.length, admin_units: ex.admins.length,
+      /** Boundary relations whose rings did not close (cut at the extract's edge): left out rather than answered wrongly. */
+      boundaries_left_open: ex.openBoundaries,
+    },
     sources: SOURCE_LIST.map((s) => ({ key: s.key, title: s.title, licence: s.licence })),
-    inputs: { ...src, roads: opts.roads.map((r) => r.input) },
+    inputs: { ...src, roads: opts.roads.map((r) => r.input), extracts: (opts.extracts ?? []).map((r) => r.input) },
   };
   writeManifest(outDir, manifest);
   if (tty) process.stderr.write('\r\x1b[2K');

@@ -278,14 +278,18 @@ export const routes: RouteDef[] = [
     method: 'GET', path: '/boundaries/at', scope: 'geo',
     capabilities: ['boundaries_at'],
     ready: ready('boundaries_at'),
-    note: 'Country (Natural Earth 1:50m) and admin-1 (Natural Earth 10m states and provinces, c. 2012-2013: older than some current boundaries, e.g. Kenya as its 8 pre-2013 provinces) by point-in-polygon.',
+    note: 'Country (Natural Earth 1:50m) and admin-1 (Natural Earth 10m states and provinces, c. 2012-2013: older than some current boundaries, e.g. Kenya as its 8 pre-2013 provinces) by point-in-polygon; where a country was built from a full-tag extract (graph-build -- country), also its own OpenStreetMap admin_level units (admin, most local first).',
     decl: {
       summary: 'The country and admin-1 at a point', tag: 'geo',
       query: point,
       pairAliases: pairs,
       responses: ok('Country and admin-1', {
         type: 'object', required: ['country', 'admin1', 'note'],
-        properties: { country: { anyOf: [{ type: 'null' }, result] }, admin1: { type: ['object', 'null'] }, note: { type: 'string' }, sandbox: { type: 'boolean' } },
+        properties: {
+          country: { anyOf: [{ type: 'null' }, result] }, admin1: { type: ['object', 'null'] },
+          admin: { type: 'array', items: result, description: 'OpenStreetMap admin_level units containing the point (countries built from a full-tag extract), most local first, each with admin_level' },
+          note: { type: 'string' }, sandbox: { type: 'boolean' },
+        },
       }),
       examples: [{ query: 'lat=-1.95&lng=30.06' }],
     },

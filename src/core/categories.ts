@@ -6,13 +6,13 @@ export const CATEGORIES = [
   'country', 'city', 'town', 'village', 'locality',
   'airport', 'port', 'river', 'lake', 'street',
   'hospital', 'clinic', 'health_centre', 'health_post', 'dispensary', 'pharmacy', 'doctors', 'dentist', 'health_other',
-  'bus_stop', 'earthquake', 'admin1',
+  'bus_stop', 'earthquake', 'admin1', 'address', 'admin',
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 export const CAT: Record<Category, number> = Object.fromEntries(CATEGORIES.map((c, i) => [c, i])) as any;
 
 /** Layers: contiguous feature-id ranges with one spatial index each. */
-export const LAYERS = ['country', 'place', 'poi', 'water', 'street', 'health', 'transit', 'quake', 'admin1'] as const;
+export const LAYERS = ['country', 'place', 'poi', 'water', 'street', 'health', 'transit', 'quake', 'admin1', 'address', 'admin'] as const;
 export type Layer = (typeof LAYERS)[number];
 
 export const HEALTH_CATEGORIES: Category[] = ['hospital', 'clinic', 'health_centre', 'health_post', 'dispensary', 'pharmacy', 'doctors', 'dentist', 'health_other'];

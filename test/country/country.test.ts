@@ -1,8 +1,9 @@
 // One command builds a country from one full-tag extract (graph-build -- country): tested on a
 // stitched file of two Monaco copies (../shared/tools/stitch_country.py --inputs monaco), the copies
 // moved far from the original and joined by a synthetic road. What the server then holds: a route
-// from one copy to the other, the copy's places and lodging, its streets in the geocoder (where the
-// copy lies, not where Monaco is), and its roads drawn in the tiles.
+// from one copy to the other, the copy's places and lodging, its streets and addresses in the
+// geocoder (where the copy lies, not where Monaco is), its own admin_level boundaries in reverse,
+// and its roads drawn in the tiles.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -66,6 +67,38 @@ describe('graph-build -- country', () => {
     const km = Math.min(...pairs.flatMap((p) => [haversine(street!.lat, street!.lng, p[0], p[1]), haversine(street!.lat, street!.lng, p[2], p[3])])) / 1000;
     expect(km).toBeLessThan(6);
     expect(Math.abs(street!.lat - 43.73) > 0.5 || Math.abs(street!.lng - 7.42) > 0.5).toBe(true);
+  });
+
+  it('geocodes an address of the copy and reverse-geocodes there to the house and its admin_level 8 boundary', () => {
+    type R = { type: string; name: string; lat: number; lng: number; address: string; distance_m?: number; admin_level?: number };
+    const r = geo.tasks.geocode({ q: '6 Quai Antoine 1er' }, { sandbox: false }) as { results: R[] };
+    const house = r.results[0];
+    expect(house, JSON.stringify(r.results.slice(0, 3))).toMatchObject({ type: 'address', name: '6 Quai Antoine 1er' });
+    expect(Math.abs(house.lat - 43.73) > 0.5 || Math.abs(house.lng - 7.42) > 0.5).toBe(true);
+    // named after its OpenStreetMap municipality, not the nearest African town
+    expect(house.address.startsWith('6 Quai Antoine 1er, Monaco')).toBe(true);
+
+    const rev = geo.tasks.reverse({ lat: house.lat, lng: house.lng }, { sandbox: false }) as { results: R[] };
+    expect(rev.results[0]).toMatchObject({ type: 'address', name: '6 Quai Antoine 1er', distance_m: 0 });
+    const admin = rev.results.filter((x) => x.type === 'admin');
+    // La Condamine (admin_level 10) inside Monaco (8), most local first
+    expect(admin.map((x) => [x.admin_level, x.name])).toEqual([[10, 'La Condamine'], [8, 'Monaco']]);
+    const b = geo.tasks.boundaries_at({ lat: house.lat, lng: house.lng }, { sandbox: false }) as unknown as { admin: R[] };
+    expect(b.admin.map((x) => x.admin_level)).toEqual([10, 8]);
+    // a French commune of the copy is its own unit
+    const beau = geo.tasks.geocode({ q: 'Beausoleil' }, { sandbox: false }) as { results: R[] };
+    const unit = beau.results.find((x) => x.type === 'admin');
+    expect(unit, JSON.stringify(beau.results.slice(0, 3))).toBeTruthy();
+    const inBeau = geo.tasks.boundaries_at({ lat: unit!.lat, lng: unit!.lng }, { sandbox: false }) as unknown as { admin: R[] };
+    expect(inBeau.admin[0]).toMatchObject({ name: 'Beausoleil', admin_level: 8 });
+  });
+
+  it('records the country, so the next one rebuilds the shared gazetteer and tiles with it', () => {
+    const list = JSON.parse(readFileSync(join(built, 'countries.json'), 'utf8')).countries;
+    expect(list.map((c: { name: string; input: string }) => [c.name, c.input])).toEqual([['mc2', pbf]]);
+    const m = JSON.parse(readFileSync(join(built, 'gazetteer', 'manifest.json'), 'utf8'));
+    expect(m.extracts.names).toEqual(['mc2']);
+    expect(m.counts.address).toBeGreaterThan(100);
   });
 
   it('draws the country\'s roads in the tiles', () => {

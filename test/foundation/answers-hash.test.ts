@@ -139,7 +139,7 @@ const RECORDED: Record<string, string> = {
   'suggest nair': '501078a9cf57db6e',
   'places nearby nairobi': '05c26c7c0cce5d3b',
   'transit nearby accra': 'ca1939ffd1d48adf',
-  'boundaries kigali': 'f1f745c55c0db943',
+  'boundaries kigali': '8bf2d28bd9aa9b36',
   'businesses monaco': '74c5bd197436427e',
   'markets monaco': '529a09a27832827e',
 };

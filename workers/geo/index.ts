@@ -6,7 +6,7 @@ import { TaskError, type Dataset, type WorkerModule, type TaskContext } from '..
 import { Gazetteer } from './store.ts';
 import { TextSearch, type SearchFilter } from './text.ts';
 import { result, detail } from './results.ts';
-import { nearest, countryAt, countryNear, nearestStreets, nearestWater, admin1At } from './spatial.ts';
+import { nearest, countryAt, countryNear, nearestStreets, nearestWater, admin1At, adminUnitsAt } from './spatial.ts';
 import { CAT, NEARBY, NEARBY_NAMES, HEALTH_CATEGORIES, resolveCategory, inLagos, type Category } from '../../src/core/categories.ts';
 import { haversine } from '../../src/core/geometry.ts';
 import { GEOCODE_LIMIT, REVERSE_RADIUS, NEARBY_RADIUS, NEARBY_LIMIT, SEARCH_RADIUS, QUAKE_RADIUS_KM, QUAKE_LIMIT, WATER_RADIUS, WATER_LIMIT, type Limit } from '../../src/core/limits.ts';
@@ -69,6 +69,8 @@ function need(): { g: Gazetteer; text: TextSearch } {
 const LOCALITY_RADIUS_M = 30_000;
 /** 1:50m coastlines are generalised: coastal cities (Lagos Island, Dakar) can fall just outside. */
 const COAST_M = 10_000;
+/** Reverse names a house (an addr:* address) only this close; farther, the street is the answer. */
+const ADDRESS_RADIUS_M = 75;
 
 function bad(name: string, why: string): never {
   throw new TaskError(400, 'invalid_parameter', `Parameter '${name}' ${why}.`);
@@ -120,6 +122,11 @@ export function admin1Result(g: Gazetteer, lat: number, lng: number, cc: string 
   return { ...base, admin1_type: u.type, code: u.code, hasc: u.hasc, method: hit.method, boundaries: 'natural_earth_2012' };
 }
 
+/** The OpenStreetMap admin_level units at a point (most local first) as results with their level. */
+function adminUnits(g: Gazetteer, lat: number, lng: number, accept?: (f: number) => boolean): Record<string, unknown>[] {
+  return adminUnitsAt(g, lat, lng).filter((u) => !accept || accept(u.f)).map((u) => ({ ...result(g, u.f), admin_level: u.level, boundaries: 'openstreetmap' }));
+}
+
 export const geo = {
   init(datasets: Dataset[]) {
     load(datasets);
@@ -160,6 +167,8 @@ export const geo = {
       const accept = ctx.sandbox ? inSandbox(g) : undefined;
       if (ctx.sandbox && !inLagos(lat, lng)) return sandboxed(ctx, { results: [] });
       const out: Record<string, unknown>[] = [];
+      const house = nearest(g, 'address', lat, lng, Math.min(radius, ADDRESS_RADIUS_M), 1, accept)[0];
+      if (house) out.push(result(g, house.f, { distance_m: Math.round(house.d) }));
       const street = nearestStreets(g, lat, lng, radius, accept)[0];
       if (street) out.push(result(g, street.f, { distance_m: Math.round(street.d) }));
       const loc = nearest(g, 'place', lat, lng, LOCALITY_RADIUS_M, 1, accept)[0];
@@ -167,6 +176,7 @@ export const geo = {
       const inside = countryAt(g, lat, lng);
       const c = inside >= 0 ? inside : countryNear(g, lat, lng, COAST_M);
       const cc0 = c >= 0 ? g.meta.countries[c].code : null;
+      for (const u of adminUnits(g, lat, lng, accept)) out.push({ ...u, distance_m: 0 });
       const a1 = admin1Result(g, lat, lng, cc0);
       if (a1) out.push({ ...a1, distance_m: 0 });
       if (c >= 0) {
@@ -258,7 +268,7 @@ export const geo = {
     boundaries_at(a, ctx) {
       const { g } = need();
       const [lat, lng] = latLng(a);
-      if (ctx.sandbox && !inLagos(lat, lng)) return sandboxed(ctx, { country: null, admin1: null, note: 'Sandbox answers only inside the Lagos State bounding box.' });
+      if (ctx.sandbox && !inLagos(lat, lng)) return sandboxed(ctx, { country: null, admin1: null, admin: [], note: 'Sandbox answers only inside the Lagos State bounding box.' });
       const inside = countryAt(g, lat, lng);
       const c = inside >= 0 ? inside : countryNear(g, lat, lng, COAST_M);
       const country = c >= 0 ? { ...result(g, g.layers.country[0] + c), method: inside >= 0 ? 'point_in_polygon' : `nearest_country_within_${COAST_M / 1000}km` } : null;
@@ -266,6 +276,7 @@ export const geo = {
       return sandboxed(ctx, {
         country,
         admin1: a1,
+        admin: adminUnits(g, lat, lng),
         note: c < 0
           ? 'The point is not inside or within 10 km of any African country polygon (Natural Earth 1:50m).'
           : `Country by point-in-polygon (Natural Earth 1:50m; within 10 km of the generalised coastline the nearest country). ${a1 || g.a1Index ? ADMIN1_BOUNDARIES : 'Admin-1 polygons are not in this gazetteer build: admin1 is null.'}`,

@@ -9,8 +9,8 @@ export interface Near { f: number; d: number }
 /** Nearest features of one layer within `radiusM`, nearest first, passing `accept`. */
 export function nearest(g: Gazetteer, layer: string, lat: number, lng: number, radiusM: number, limit: number, accept?: (f: number) => boolean): Near[] {
   const kd = g.kd[layer];
-  const base = g.layers[layer][0];
   if (!kd || kd.numItems === 0) return [];
+  const base = g.layers[layer][0];
   const ids = around(kd, lng, lat, limit, radiusM / 1000, accept ? (i: number) => accept(base + i) : undefined);
   return ids.map((i) => ({ f: base + i, d: haversine(lat, lng, g.lat[base + i], g.lng[base + i]) }));
 }
@@ -26,6 +26,21 @@ export function countryAt(g: Gazetteer, lat: number, lng: number): number {
   }
   for (const [c, v] of parity) if (v) return c;
   return -1;
+}
+
+/**
+ * OpenStreetMap administrative units (feature ids of layer admin) containing the point, by
+ * even-odd over each unit's rings, with their admin_level: the most local (highest level) first.
+ */
+export function adminUnitsAt(g: Gazetteer, lat: number, lng: number): { f: number; level: number }[] {
+  if (!g.adIndex) return [];
+  const parity = new Map<number, boolean>();
+  for (const r of g.adIndex.search(lng, lat, lng, lat)) {
+    if (inRing(lng, lat, g.adCoords, g.adStart[r], g.adStart[r + 1])) parity.set(g.adOwner[r], !parity.get(g.adOwner[r]));
+  }
+  const out: { f: number; level: number }[] = [];
+  for (const [f, v] of parity) if (v) out.push({ f, level: Number((g.extra(f) as { admin_level?: number } | null)?.admin_level ?? 0) });
+  return out.sort((a, b) => b.level - a.level || a.f - b.f);
 }
 
 /** Nearest point on segment k of a segment set, and its distance. */

@@ -82,6 +82,8 @@ export class Gazetteer {
   wCoords: Float64Array; wSeg: Uint32Array; wSegOwner: Uint32Array; wIndex: Flatbush | null;
   lkStart: Uint32Array; lkCoords: Float64Array; lkOwner: Uint32Array; lkIndex: Flatbush | null;
   sCoords: Float64Array; sSeg: Uint32Array; sSegOwner: Uint32Array; sIndex: Flatbush | null;
+  /** Rings of OpenStreetMap admin_level boundaries (format v4; owner = feature id in layer admin); empty without full-tag extracts. */
+  adStart: Uint32Array; adCoords: Float64Array; adOwner: Uint32Array; adIndex: Flatbush | null;
   layers: Record<string, [number, number]>;
   n: number;
   private codes: Strings; private names: Strings; private addrs: Strings; private extras: Strings; private alts: Strings;
@@ -153,7 +155,7 @@ export class Gazetteer {
       this.tokens[i] = all.slice(start, units);
     }
     this.kd = {};
-    for (const l of ['place', 'poi', 'health', 'transit', 'quake', 'street']) this.kd[l] = kdView(u8(S, `kd_${l}`));
+    for (const l of ['place', 'poi', 'health', 'transit', 'quake', 'street', 'address']) if (S.sections[`kd_${l}`]) this.kd[l] = kdView(u8(S, `kd_${l}`));
     this.cStart = u32(S, 'cStart'); this.cCoords = S.get('cCoords', Float64Array); this.cOwner = u32(S, 'cOwner'); this.cIndex = fbView(S.sections.cIndex as Uint8Array);
     const has = (x: Opened, k: string) => !!x.sections[k];
     this.a1Start = has(S, 'a1Start') ? u32(S, 'a1Start') : new Uint32Array(1);
@@ -163,6 +165,10 @@ export class Gazetteer {
     this.admin1Unit = has(F, 'admin1Unit') ? F.get('admin1Unit', Uint16Array) : null;
     this.wCoords = S.get('wCoords', Float64Array); this.wSeg = u32(S, 'wSeg'); this.wSegOwner = u32(S, 'wSegOwner'); this.wIndex = fbView(S.sections.wIndex as Uint8Array);
     this.lkStart = u32(S, 'lkStart'); this.lkCoords = S.get('lkCoords', Float64Array); this.lkOwner = u32(S, 'lkOwner'); this.lkIndex = fbView(S.sections.lkIndex as Uint8Array);
+    this.adStart = has(S, 'adStart') ? u32(S, 'adStart') : new Uint32Array(1);
+    this.adCoords = has(S, 'adCoords') ? S.get('adCoords', Float64Array) : new Float64Array(0);
+    this.adOwner = has(S, 'adOwner') ? u32(S, 'adOwner') : new Uint32Array(0);
+    this.adIndex = has(S, 'adIndex') ? fbView(S.sections.adIndex as Uint8Array) : null;
     this.sCoords = S.get('sCoords', Float64Array); this.sSeg = u32(S, 'sSeg'); this.sSegOwner = u32(S, 'sSegOwner'); this.sIndex = fbView(S.sections.sIndex as Uint8Array);
   }
 

@@ -19,5 +19,7 @@ export const SOURCE_LIST: SourceInfo[] = [
   { key: 'usgs', title: 'USGS significant earthquakes 1965-2016 (onshore Africa)', licence: 'public domain' },
   { key: 'osm_roads', title: 'OpenStreetMap road extracts (named streets)', licence: 'ODbL 1.0' },
   { key: 'ne_admin1', title: 'Natural Earth 1:10m admin-1 states and provinces (c. 2012-2013)', licence: 'public domain' },
+  { key: 'osm_addresses', title: 'OpenStreetMap addresses (addr:*) of the full-tag country extracts', licence: 'ODbL 1.0' },
+  { key: 'osm_admin', title: 'OpenStreetMap administrative boundaries (admin_level relations) of the full-tag country extracts', licence: 'ODbL 1.0' },
 ];
 export const SOURCE_BIT: Record<string, number> = Object.fromEntries(SOURCE_LIST.map((s, i) => [s.key, i]));

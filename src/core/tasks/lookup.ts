@@ -27,7 +27,8 @@ export interface IdArgs { id: string }
 export interface ResultsReply { results: Place[]; [field: string]: unknown }
 export interface SuggestReply { suggestions: Place[]; sandbox?: boolean }
 export interface PlaceReply { result: Place; sandbox?: boolean }
-export interface BoundariesReply { country: Place | null; admin1: Place | null; note: string; sandbox?: boolean }
+/** OpenStreetMap admin_level units (`admin`) exist only where a country was built from a full-tag extract. */
+export interface BoundariesReply { country: Place | null; admin1: Place | null; admin: Place[]; note: string; sandbox?: boolean }
 
 export interface AddressParseArgs { q?: string; country?: string }
 export interface AddressVerifyArgs { address?: string; components?: Record<string, string>; country?: string; lat?: number; lng?: number }

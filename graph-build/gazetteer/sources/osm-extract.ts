@@ -1,0 +1,159 @@
+// Addresses and administrative boundaries from full-tag OpenStreetMap extracts (a country's own
+// file, as `graph-build -- country` is given): what a road-only extract does not carry.
+//   - An address is a node or a way (a building) with addr:housenumber and addr:street (or
+//     addr:place); a way stands at the mean of its nodes.
+//   - A boundary is a relation boundary=administrative with a name and a numeric admin_level. Its
+//     member ways are joined end to end into rings; a relation with any ring left open (clipped
+//     by the extract's edge, a member missing) is left out, because a partial polygon would
+//     answer "inside" for points that are not.
+// Two passes over each file: relations come last in a PBF, and which ways a boundary needs is
+// known only once they are read; keeping every way's nodes instead would cost more than reading twice.
+import { resolve } from 'node:path';
+import { createOSMStream } from 'osm-pbf-parser-node';
+import type { Feat } from '../model.ts';
+import type { Rings } from './naturalearth.ts';
+
+const ADDR_TAGS = ['addr:housenumber', 'addr:street', 'addr:place', 'addr:postcode', 'addr:city'];
+const ADMIN_TAGS = ['type', 'boundary', 'admin_level', 'name', 'name:en', 'name:fr', 'official_name', 'alt_name', 'ISO3166-2', 'ref'];
+const ADMIN_LEVELS = [2, 11];
+
+interface Boundary { id: number; level: number; tags: Record<string, string>; ways: number[]; label: number | null }
+
+export interface ExtractPlaces {
+  addresses: Feat[];
+  /** Administrative units (layer admin), most general level first, and their rings (owner = index into admins). */
+  admins: Feat[];
+  rings: Rings;
+  /** Boundary relations left out because a ring did not close (clipped at the extract's edge). */
+  openBoundaries: number;
+}
+
+const num = (s: string | undefined) => (s !== undefined && /^\d+$/.test(s) ? Number(s) : NaN);
+
+async function* elements(file: string, tags: { node: string[] | false; way: string[] | false; relation: string[] | false }): AsyncGenerator<any> {
+  yield* createOSMStream(file, { withTags: tags, withInfo: false }) as AsyncGenerator<any>;
+}
+
+export async function readExtractPlaces(dir: string, extracts: { name: string; input: string }[], progress?: (msg: string) => void): Promise<ExtractPlaces> {
+  const addresses: Feat[] = [];
+  const admins: Feat[] = [];
+  const rings: Rings = { owner: [], start: [], coords: [] };
+  let openBoundaries = 0;
+  for (const ex of extracts) {
+    const file = resolve(dir, ex.input);
+    progress?.(`addresses and boundaries: relations of ${ex.input}`);
+    const bounds: Boundary[] = [];
+    const needWay = new Set<number>();
+    for await (const r of elements(file, { node: false, way: false, relation: ADMIN_TAGS })) {
+      if (r.type !== 'relation') continue;
+      const t = r.tags;
+      const level = num(t?.admin_level);
+      if (t?.boundary !== 'administrative' || !t.name || !(level >= ADMIN_LEVELS[0] && level <= ADMIN_LEVELS[1])) continue;
+      if (t.type !== 'boundary' && t.type !== 'multipolygon') continue;
+      const ways: number[] = [];
+      let label: number | null = null;
+      for (const m of r.members as { type: string; ref: number; role: string }[]) {
+        if (m.type === 'way' && m.role !== 'subarea') { ways.push(m.ref); needWay.add(m.ref); }
+        else if (m.type === 'node' && (m.role === 'label' || (m.role === 'admin_centre' && label === null))) label = m.ref;
+      }
+      bounds.push({ id: r.id, level, tags: t, ways, label });
+    }
+
+    progress?.(`addresses and boundaries: nodes and ways of ${ex.input}`);
+    const node = new Map<number, number>(); // id → index into nlat/nlng
+    const nlat: number[] = [], nlng: number[] = [];
+    const wayNodes = new Map<number, number[]>();
+    for await (const e of elements(file, { node: ADDR_TAGS, way: ADDR_TAGS, relation: false })) {
+      if (e.type === 'node') {
+        node.set(e.id, nlat.length); nlat.push(e.lat); nlng.push(e.lon);
+        const a = address(e.tags);
+        if (a) addresses.push(addressFeat(`osm.n${e.id}`, a, e.lat, e.lon, ex.name));
+      } else if (e.type === 'way') {
+        if (needWay.has(e.id)) wayNodes.set(e.id, e.refs);
+        const a = address(e.tags);
+        if (!a) continue;
+        let sy = 0, sx = 0, k = 0;
+        for (const ref of e.refs as number[]) {
+          const i = node.get(ref);
+          if (i !== undefined) { sy += nlat[i]; sx += nlng[i]; k++; }
+        }
+        if (k) addresses.push(addressFeat(`osm.w${e.id}`, a, sy / k, sx / k, ex.name));
+      }
+    }
+
+    bounds.sort((a, b) => a.level - b.level || a.id - b.id);
+    for (const b of bounds) {
+      const closed = joinRings(b.ways.map((w) => wayNodes.get(w)));
+      const pts = closed?.map((ring) => ring.map((id) => node.get(id)));
+      if (!pts || pts.some((ring) => ring.some((i) => i === undefined))) { openBoundaries++; continue; }
+      const owner = admins.length;
+      let big = pts[0];
+      for (const ring of pts as number[][]) {
+        if (ring.length > big.length) big = ring;
+        rings.owner.push(owner); rings.start.push(rings.coords.length / 2);
+        for (const i of ring) rings.coords.push(nlng[i], nlat[i]);
+      }
+      const li = b.label !== null ? node.get(b.label) : undefined;
+      let lat = 0, lng = 0;
+      if (li !== undefined) { lat = nlat[li]; lng = nlng[li]; } else {
+        for (const i of big as number[]) { lat += nlat[i]; lng += nlng[i]; }
+        lat /= big.length; lng /= big.length;
+      }
+      const t = b.tags;
+      const alt = [t['name:en'], t['name:fr'], t.official_name, t.alt_name].filter((s): s is string => !!s && s !== t.name);
+      admins.push({
+        code: `osm.r${b.id}`, layer: 'admin', cat: 'admin', name: t.name, alt: [...new Set(alt)], lat, lng, country: null, admin1: null,
+        pop: 0, importance: 0.3 + 0.03 * (10 - Math.min(b.level, 10)), sources: ['osm_admin'],
+        extra: { admin_level: b.level, osm_relation: b.id, extract: ex.name, ...(t['ISO3166-2'] ? { iso3166_2: t['ISO3166-2'] } : {}), ...(t.ref ? { ref: t.ref } : {}) },
+      });
+    }
+  }
+  return { addresses, admins, rings, openBoundaries };
+}
+
+interface Addr { housenumber: string; street: string; postcode?: string; city?: string }
+
+function address(t: Record<string, string> | undefined): Addr | null {
+  const hn = t?.['addr:housenumber'];
+  const street = t?.['addr:street'] ?? t?.['addr:place'];
+  if (!hn || !street) return null;
+  return { housenumber: hn, street, postcode: t['addr:postcode'], city: t['addr:city'] };
+}
+
+function addressFeat(code: string, a: Addr, lat: number, lng: number, extract: string): Feat {
+  // "12 Rue Grimaldi" is how French, English and Portuguese speakers write it; "Rue Grimaldi 12" is kept as an alternative
+  return {
+    code, layer: 'address', cat: 'address', name: `${a.housenumber} ${a.street}`, alt: [`${a.street} ${a.housenumber}`], lat, lng,
+    country: null, admin1: null, pop: 0, importance: 0.2, sources: ['osm_addresses'],
+    extra: { housenumber: a.housenumber, street: a.street, ...(a.postcode ? { postcode: a.postcode } : {}), ...(a.city ? { city: a.city } : {}), extract },
+  };
+}
+
+/**
+ * Member ways (node-id lists) joined end to end into closed rings, or null when a way is missing
+ * or a ring cannot be closed. Ways may be given in any order and direction.
+ */
+export function joinRings(ways: (number[] | undefined)[]): number[][] | null {
+  if (!ways.length || ways.some((w) => !w || w.length < 2)) return null;
+  const left = new Set<number>(ways.map((_, i) => i));
+  const byEnd = new Map<number, number[]>();
+  const addEnd = (id: number, w: number) => { const l = byEnd.get(id); if (l) l.push(w); else byEnd.set(id, [w]); };
+  ways.forEach((w, i) => { addEnd(w![0], i); addEnd(w![w!.length - 1], i); });
+  const out: number[][] = [];
+  while (left.size) {
+    const first = left.values().next().value as number;
+    left.delete(first);
+    const ring = [...ways[first]!];
+    while (ring[0] !== ring[ring.length - 1]) {
+      const end = ring[ring.length - 1];
+      const next = byEnd.get(end)?.find((w) => left.has(w));
+      if (next === undefined) return null;
+      left.delete(next);
+      const w = ways[next]!;
+      if (w[0] === end) for (let k = 1; k < w.length; k++) ring.push(w[k]);
+      else for (let k = w.length - 2; k >= 0; k--) ring.push(w[k]);
+    }
+    if (ring.length >= 4) out.push(ring);
+  }
+  return out.length ? out : null;
+}
