@@ -9,11 +9,14 @@ export interface OsmWay { type: 'way'; id: number; refs: number[]; tags?: Record
 export interface OsmRelation { type: 'relation'; id: number; members: { type: string; ref: number; role: string }[]; tags?: Record<string, string> }
 export type OsmElement = OsmNode | OsmWay | OsmRelation;
 
-export async function* readElements(file: string): AsyncGenerator<OsmElement> {
+/** Tag keys to keep per element type (PBF only: fewer tags, less garbage), or true for every tag. */
+export type TagFilter = true | { node: string[] | false; way: string[] | false; relation: string[] | false };
+
+export async function* readElements(file: string, withTags: TagFilter = true): AsyncGenerator<OsmElement> {
   if (!existsSync(file)) throw new Error(`input not found: ${file}`);
   if (/\.(osm|xml)$/i.test(file)) { yield* readXml(readFileSync(file, 'utf8')); return; }
   try {
-    for await (const it of createOSMStream(file, { withTags: true, withInfo: false }) as AsyncGenerator<any>) {
+    for await (const it of createOSMStream(file, { withTags, withInfo: false }) as AsyncGenerator<any>) {
       if (it.type === 'node' || it.type === 'way' || it.type === 'relation') yield it as OsmElement;
     }
   } catch (e) {

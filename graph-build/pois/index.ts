@@ -15,28 +15,11 @@ import { writeContainer, writeManifest, type Manifest } from '../../src/core/for
 import { POI_FILES, POI_VERSION, POI_KINDS, LODGING_CATEGORIES } from '../../src/core/format/pois.ts';
 import { EARTH_R } from '../../src/core/geometry.ts';
 import { stringTable } from '../string-table.ts';
+import { assembleRings } from '../osm/rings.ts';
 
 export interface PoiBuildOptions { input: string; name: string; out: string; progress?: boolean }
 
 interface Item { osm: string; c: Classified; name: string; tags: Record<string, string>; lat: number; lng: number; rings: number[][][]; area: number }
-
-/** Joins way node lists into closed rings (greedy end-to-end matching); unclosable chains are dropped. */
-export function assembleRings(parts: number[][]): number[][] {
-  const open = parts.filter((p) => p.length >= 2).map((p) => [...p]);
-  const rings: number[][] = [];
-  while (open.length) {
-    let ring = open.shift()!;
-    for (let guard = 0; ring[0] !== ring[ring.length - 1] && guard < 100000; guard++) {
-      const end = ring[ring.length - 1];
-      const i = open.findIndex((p) => p[0] === end || p[p.length - 1] === end);
-      if (i < 0) break;
-      const p = open.splice(i, 1)[0];
-      ring = ring.concat((p[0] === end ? p : [...p].reverse()).slice(1));
-    }
-    if (ring.length >= 4 && ring[0] === ring[ring.length - 1]) rings.push(ring);
-  }
-  return rings;
-}
 
 /** Signed area (m², spherical approximation) of a lng/lat ring. */
 function ringArea(r: number[][]): number {

@@ -2,19 +2,20 @@
 // rings of a boundary relation are joined from its member ways, and a relation cut by the
 // extract's edge is left out rather than answered with a partial polygon.
 import { describe, it, expect } from 'vitest';
-import { joinRings, readExtractPlaces } from '../../graph-build/gazetteer/sources/osm-extract.ts';
+import { readExtractPlaces } from '../../graph-build/gazetteer/sources/osm-extract.ts';
+import { closedRings } from '../../graph-build/osm/rings.ts';
 import { inRing } from '../../src/core/geometry.ts';
 import { SHARED_DATA } from '../helpers/paths.ts';
 
-describe('joinRings', () => {
+describe('closedRings', () => {
   it('joins ways given in any order and direction into closed rings', () => {
     // a square 1-2-3-4 in three pieces, one reversed, and a separate triangle 5-6-7
-    expect(joinRings([[1, 2], [4, 3, 2], [4, 1], [5, 6, 7, 5]])).toEqual([[1, 2, 3, 4, 1], [5, 6, 7, 5]]);
+    expect(closedRings([[1, 2], [4, 3, 2], [4, 1], [5, 6, 7, 5]])).toEqual([[1, 2, 3, 4, 1], [5, 6, 7, 5]]);
   });
   it('refuses a ring with a gap or a missing member', () => {
-    expect(joinRings([[1, 2], [2, 3], [4, 1]])).toBeNull();
-    expect(joinRings([[1, 2, 3, 1], undefined])).toBeNull();
-    expect(joinRings([])).toBeNull();
+    expect(closedRings([[1, 2], [2, 3], [4, 1]])).toBeNull();
+    expect(closedRings([[1, 2, 3, 1], undefined])).toBeNull();
+    expect(closedRings([])).toBeNull();
   });
 });
 

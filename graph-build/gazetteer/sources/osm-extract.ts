@@ -6,10 +6,11 @@
 //     member ways are joined end to end into rings; a relation with any ring left open (clipped
 //     by the extract's edge, a member missing) is left out, because a partial polygon would
 //     answer "inside" for points that are not.
-// Two passes over each file: relations come last in a PBF, and which ways a boundary needs is
+// .osm.pbf or .osm XML. Two passes over each file: relations come last in a PBF, and which ways a boundary needs is
 // known only once they are read; keeping every way's nodes instead would cost more than reading twice.
 import { resolve } from 'node:path';
-import { createOSMStream } from 'osm-pbf-parser-node';
+import { readElements } from '../../osm/elements.ts';
+import { closedRings } from '../../osm/rings.ts';
 import type { Feat } from '../model.ts';
 import type { Rings } from './naturalearth.ts';
 
@@ -30,10 +31,6 @@ export interface ExtractPlaces {
 
 const num = (s: string | undefined) => (s !== undefined && /^\d+$/.test(s) ? Number(s) : NaN);
 
-async function* elements(file: string, tags: { node: string[] | false; way: string[] | false; relation: string[] | false }): AsyncGenerator<any> {
-  yield* createOSMStream(file, { withTags: tags, withInfo: false }) as AsyncGenerator<any>;
-}
-
 export async function readExtractPlaces(dir: string, extracts: { name: string; input: string }[], progress?: (msg: string) => void): Promise<ExtractPlaces> {
   const addresses: Feat[] = [];
   const admins: Feat[] = [];
@@ -44,7 +41,7 @@ export async function readExtractPlaces(dir: string, extracts: { name: string; i
     progress?.(`addresses and boundaries: relations of ${ex.input}`);
     const bounds: Boundary[] = [];
     const needWay = new Set<number>();
-    for await (const r of elements(file, { node: false, way: false, relation: ADMIN_TAGS })) {
+    for await (const r of readElements(file, { node: false, way: false, relation: ADMIN_TAGS })) {
       if (r.type !== 'relation') continue;
       const t = r.tags;
       const level = num(t?.admin_level);
@@ -63,7 +60,7 @@ export async function readExtractPlaces(dir: string, extracts: { name: string; i
     const node = new Map<number, number>(); // id → index into nlat/nlng
     const nlat: number[] = [], nlng: number[] = [];
     const wayNodes = new Map<number, number[]>();
-    for await (const e of elements(file, { node: ADDR_TAGS, way: ADDR_TAGS, relation: false })) {
+    for await (const e of readElements(file, { node: ADDR_TAGS, way: ADDR_TAGS, relation: false })) {
       if (e.type === 'node') {
         node.set(e.id, nlat.length); nlat.push(e.lat); nlng.push(e.lon);
         const a = address(e.tags);
@@ -83,7 +80,7 @@ export async function readExtractPlaces(dir: string, extracts: { name: string; i
 
     bounds.sort((a, b) => a.level - b.level || a.id - b.id);
     for (const b of bounds) {
-      const closed = joinRings(b.ways.map((w) => wayNodes.get(w)));
+      const closed = closedRings(b.ways.map((w) => wayNodes.get(w)));
       const pts = closed?.map((ring) => ring.map((id) => node.get(id)));
       if (!pts || pts.some((ring) => ring.some((i) => i === undefined))) { openBoundaries++; continue; }
       const owner = admins.length;
@@ -127,33 +124,4 @@ function addressFeat(code: string, a: Addr, lat: number, lng: number, extract: s
     country: null, admin1: null, pop: 0, importance: 0.2, sources: ['osm_addresses'],
     extra: { housenumber: a.housenumber, street: a.street, ...(a.postcode ? { postcode: a.postcode } : {}), ...(a.city ? { city: a.city } : {}), extract },
   };
-}
-
-/**
- * Member ways (node-id lists) joined end to end into closed rings, or null when a way is missing
- * or a ring cannot be closed. Ways may be given in any order and direction.
- */
-export function joinRings(ways: (number[] | undefined)[]): number[][] | null {
-  if (!ways.length || ways.some((w) => !w || w.length < 2)) return null;
-  const left = new Set<number>(ways.map((_, i) => i));
-  const byEnd = new Map<number, number[]>();
-  const addEnd = (id: number, w: number) => { const l = byEnd.get(id); if (l) l.push(w); else byEnd.set(id, [w]); };
-  ways.forEach((w, i) => { addEnd(w![0], i); addEnd(w![w!.length - 1], i); });
-  const out: number[][] = [];
-  while (left.size) {
-    const first = left.values().next().value as number;
-    left.delete(first);
-    const ring = [...ways[first]!];
-    while (ring[0] !== ring[ring.length - 1]) {
-      const end = ring[ring.length - 1];
-      const next = byEnd.get(end)?.find((w) => left.has(w));
-      if (next === undefined) return null;
-      left.delete(next);
-      const w = ways[next]!;
-      if (w[0] === end) for (let k = 1; k < w.length; k++) ring.push(w[k]);
-      else for (let k = w.length - 2; k >= 0; k--) ring.push(w[k]);
-    }
-    if (ring.length >= 4) out.push(ring);
-  }
-  return out.length ? out : null;
 }
