@@ -14,7 +14,7 @@ import { GAZ_VERSION } from '../src/core/format/gazetteer.ts';
 import { buildGazetteer } from '../graph-build/gazetteer/index.ts';
 import { geo, load, parseQuery } from '../workers/geo/index.ts';
 import { address } from '../workers/geo/address/tasks.ts';
-import { nameKey } from '../workers/geo/address/lexicon.ts';
+import { nameKey } from '../src/core/text/normalize.ts';
 import { REPO } from './lib/server-process.ts';
 
 interface Labelled { text: string; style: string; labels: Record<string, string> }

@@ -9,6 +9,7 @@ import { Refusals } from './auth/refusals.ts';
 import { Dispatcher } from './webhooks/dispatcher.ts';
 import { bootstrapKeys } from './auth/keys.ts';
 import { Router } from './http/router.ts';
+import { compileRoutes } from './http/operation.ts';
 import { Metrics } from './http/metrics.ts';
 import { HttpServer } from './http/server.ts';
 import { allRoutes } from './api/index.ts';
@@ -30,16 +31,34 @@ export interface Running {
 }
 
 export async function startServer(config: Config, extraRoutes: RouteDef[] = []): Promise<Running> {
-  const store = await Store.open({ databaseUrl: config.databaseUrl, dbDir: join(config.dataDir, 'db'), max: config.dbPoolMax });
+  const t0 = performance.now();
+  // The worker threads load their code and data while this thread opens the database and
+  // compiles the request validators: the three are independent, and a start is their longest.
   const pool = new WorkerPool({ builtDir: config.builtDir, mmapAddon: config.mmapAddon, verify: config.builtVerify, workers: config.workers, youngMb: config.workerYoungMb, maxQueue: config.poolMaxQueue, maxWaitMs: config.poolMaxWaitMs });
+  const poolStarted = pool.start().then(() => performance.now() - t0);
+  poolStarted.catch(() => {}); // awaited below; a failure before then must not go unhandled
+  let store: Store;
+  try {
+    store = await Store.open({ databaseUrl: config.databaseUrl, dbDir: join(config.dataDir, 'db'), max: config.dbPoolMax });
+  } catch (e) {
+    await poolStarted.catch(() => {});
+    await pool.close().catch(() => {});
+    throw e;
+  }
+  const storeMs = performance.now() - t0;
+  const router = new Router();
+  for (const r of [...allRoutes, ...extraRoutes]) router.add(r);
+  compileRoutes(router.routes);
+  const routesMs = performance.now() - t0;
   const auth = new Authenticator(store);
   const quota = new Quota(store, config.burstRps, 500, () => Date.now(), config.quotaSyncMargin);
   const metrics = new Metrics();
   const refusals = new Refusals(store);
   const webhooks = new Dispatcher(store, { allowPrivate: config.webhookAllowPrivate, backoffScale: config.webhookBackoffScale, timeoutMs: config.webhookTimeoutMs });
   const verifier = new Verifier(store, webhooks, config.verifySweepMs);
+  let poolMs = 0;
   try {
-    await pool.start();
+    poolMs = await poolStarted;
     await auth.start();
     quota.start();
   } catch (e) {
@@ -47,8 +66,6 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
     await store.close();
     throw e;
   }
-  const router = new Router();
-  for (const r of [...allRoutes, ...extraRoutes]) router.add(r);
   const ctx: AppContext = { pool, store, config, quota, metrics, refusals, webhooks, routes: router.routes };
   // A trip link's page loads our style and tiles with the link's token in place of a key.
   auth.registerToken(TRIP_TOKEN_PREFIX, (token) => tripKey(ctx, token));
@@ -70,7 +87,12 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
   refusals.start();
   webhooks.start(); // events queued before a crash are sent now
   verifier.start(); // address verifications left pending by a stop are evaluated now
-  log.info('listening', { port, base_url: config.baseUrl, database: store.kind });
+  // each phase's end, in ms since startServer began (they overlap: the slowest sets the start)
+  const ms = (x: number) => Math.round(x);
+  log.info('listening', {
+    port, base_url: config.baseUrl, database: store.kind,
+    start_ms: { database: ms(storeMs), validators: ms(routesMs), workers: ms(poolMs), total: ms(performance.now() - t0) },
+  });
 
   let closing: Promise<void> | null = null;
   return {

@@ -23,6 +23,7 @@ import { readExtractPlaces } from './sources/osm-extract.ts';
 import { buildTextIndex } from './textindex.ts';
 import { pointIndex, ringSections, segmentSections } from './spatialindex.ts';
 import { stringTable } from '../string-table.ts';
+import { nameKey } from '../../src/core/text/normalize.ts';
 
 export interface GazetteerSources {
   name?: string;
@@ -273,6 +274,10 @@ export async function buildGazetteer(opts: BuildOptions): Promise<Manifest> {
 
   step('text index');
   const text = buildTextIndex(feats, (i) => context[i]);
+  // the address parser's key of every name, so a worker's lexicon need not fold them at start
+  const nameBlob = Buffer.from(text.sections.nameStr.buffer, text.sections.nameStr.byteOffset, text.sections.nameStr.byteLength);
+  const nameOff = text.sections.nameOff;
+  const lexKeys = stringTable(Array.from({ length: nameOff.length - 1 }, (_, k) => nameKey(nameBlob.toString('utf8', nameOff[k], nameOff[k + 1]))));
 
   step('spatial indexes');
   const spatial: Record<string, Uint8Array | Uint32Array | Float64Array> = {};
@@ -321,7 +326,7 @@ export async function buildGazetteer(opts: BuildOptions): Promise<Manifest> {
     lat, lng, importance, cat, country, admin1, admin1Unit, pop, srcMask, locality,
     codeStr: cb.bytes, codeOff: cb.off, codeOrder, nameStr: nb.bytes, nameOff: nb.off, addrStr: ab.bytes, addrOff: ab.off, extraStr: eb.bytes, extraOff: eb.off,
   }, meta);
-  put(GAZ_FILES.text.file, GAZ_FILES.text.kind, text.sections);
+  put(GAZ_FILES.text.file, GAZ_FILES.text.kind, { ...text.sections, lexKeyStr: lexKeys.bytes, lexKeyOff: lexKeys.off });
   put(GAZ_FILES.spatial.file, GAZ_FILES.spatial.kind, spatial);
 
   const counts: Record<string, number> = {};

@@ -2,7 +2,7 @@
 // the accuracy test and `npm run bench -- address-landmarks`: top-1 within the label's tolerance (for a
 // street, of any of its OSM ways' lines) and the share of labelled components parsed exactly.
 import { haversine } from '../../src/core/geometry.ts';
-import { nameKey } from '../../workers/geo/address/lexicon.ts';
+import { nameKey } from '../../src/core/text/normalize.ts';
 
 export interface LabelledAddress {
   split: 'tune' | 'report';

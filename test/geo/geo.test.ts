@@ -12,6 +12,7 @@ import type { Manifest } from '../../src/core/format/index.ts';
 import { geo, load } from '../../workers/geo/index.ts';
 import type { Gazetteer } from '../../workers/geo/store.ts';
 import { TaskError } from '../../src/core/task.ts';
+import { nameKey } from '../../src/core/text/normalize.ts';
 import { generateQueries, accuracy } from './queries.ts';
 import { freshPglite, type TestDb } from '../helpers/db.ts';
 import { startTestServer, REPO, SHARED_DATA, type TestServer } from '../helpers/server.ts';
@@ -64,6 +65,21 @@ describe('gazetteer build', () => {
     expect(g.find('usgs.ISCGEM849400')).toBeGreaterThanOrEqual(0);
     const codes = Array.from(g.codeOrder, (i) => g.code(i));
     for (let k = 1; k < codes.length; k++) expect(codes[k] > codes[k - 1]).toBe(true);
+  });
+
+  it('stores each name\'s address-parser key, the same one the parser computes from the text', () => {
+    let wrong = 0, plain = 0;
+    for (let n = 0; n < g.nameFeat.length; n++) {
+      const name = g.altName(n);
+      if (g.lexKey(n) !== nameKey(name)) wrong++;
+      if (/^[\x20-\x7e]*$/.test(name)) plain++;
+    }
+    expect(wrong).toBe(0);
+    // both of nameKey's paths are exercised: plain ASCII names and the rest (accents, Arabic script)
+    expect(plain).toBeGreaterThan(1000);
+    expect(g.nameFeat.length - plain).toBeGreaterThan(1000);
+    expect(nameKey('  Saint-Louis  du Sénégal ')).toBe('saintlouis du senegal');
+    expect(nameKey("N'Djamena - Centre")).toBe('ndjamena centre');
   });
 });
 

@@ -11,6 +11,7 @@ import { open, FormatError, type Opened } from '../../src/core/format/index.ts';
 import type { Dataset } from '../../src/core/task.ts';
 import { GAZ_FILES, GAZ_VERSION, GAZ_READS_ALSO } from '../../src/core/format/gazetteer.ts';
 import { buildNameRecords } from '../../src/core/text/records.ts';
+import { nameKey } from '../../src/core/text/normalize.ts';
 
 const ARRAY_TYPES = [Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array];
 
@@ -87,6 +88,8 @@ export class Gazetteer {
   layers: Record<string, [number, number]>;
   n: number;
   private codes: Strings; private names: Strings; private addrs: Strings; private extras: Strings; private alts: Strings;
+  /** Each name's address-parser key (format v4), or null: then computed from the name. */
+  private lexKeys: Strings | null;
 
   constructor(ds: Dataset) {
     const o = (k: keyof typeof GAZ_FILES): Opened => {
@@ -126,6 +129,7 @@ export class Gazetteer {
     this.codes = new Strings(this.codeStr, this.codeOff); this.names = new Strings(this.nameStr, this.nameOff);
     this.addrs = new Strings(this.addrStr, this.addrOff); this.extras = new Strings(this.extraStr, this.extraOff);
     this.alts = new Strings(this.altStr, this.altOff);
+    this.lexKeys = T.sections.lexKeyStr ? new Strings(u8(T, 'lexKeyStr'), u32(T, 'lexKeyOff')) : null;
     this.ctxStart = u32(T, 'ctxStart'); this.ctxToks = u32(T, 'ctxToks');
     this.delDir = u32(T, 'delDir'); this.delHash = u32(T, 'delHash'); this.delTok = u32(T, 'delTok');
     this.delShift = 32 - Math.log2(this.delDir.length - 1);
@@ -177,6 +181,8 @@ export class Gazetteer {
   address(i: number): string { return this.addrs.at(i); }
   extra(i: number): Record<string, unknown> | null { const s = this.extras.at(i); return s ? JSON.parse(s) : null; }
   altName(n: number): string { return this.alts.at(n); }
+  /** nameKey of name n: stored by the build, so a worker's lexicon does not fold 180k names at start. */
+  lexKey(n: number): string { return this.lexKeys ? this.lexKeys.at(n) : nameKey(this.alts.at(n)); }
   countryCode(i: number): string | null { const c = this.country[i]; return c === 0xff ? null : this.meta.countries[c].code; }
   countryName(i: number): string | null { const c = this.country[i]; return c === 0xff ? null : this.meta.countries[c].name; }
   admin1Name(i: number): string | null { const a = this.admin1[i]; return a === 0xffff ? null : this.meta.admin1[a]; }

@@ -271,3 +271,26 @@ export function deleteHashes2(s: string, out: Uint32Array, c: number): number {
   }
   return c;
 }
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const NOT_ALNUM = /[^\p{L}\p{N}]+/gu;
+
+/** The key the address parser looks names up by: each word folded, stripped of punctuation, space-joined. */
+export function nameKey(s: string): string {
+  // Most names are plain ASCII, where folding is lower-casing: the same key without Unicode
+  // normalisation, which is most of the cost of building the lexicon in every worker at start.
+  if (PRINTABLE_ASCII.test(s)) {
+    let out = '', gap = false;
+    for (let i = 0; i < s.length; i++) {
+      let c = s.charCodeAt(i);
+      if (c === 32) { gap = out.length > 0; continue; }
+      if (c >= 65 && c <= 90) c += 32;
+      if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
+        if (gap) { out += ' '; gap = false; }
+        out += String.fromCharCode(c);
+      }
+    }
+    return out;
+  }
+  return s.split(/\s+/).map((w) => fold(w).replace(NOT_ALNUM, '')).filter(Boolean).join(' ');
+}

@@ -1,14 +1,12 @@
 // The parser's lexicon over the gazetteer: folded names of countries, admin-1 units and
-// populated places → features, built once per worker on first use (~50 ms) from the names
-// the text index already holds.
+// populated places → features, built once per worker from the names the text index already
+// holds, each under the key the gazetteer build stored for it (nameKey, computed here for an
+// older file that lacks them).
 import type { Gazetteer } from '../store.ts';
-import { fold } from '../../../src/core/text/normalize.ts';
+import { nameKey } from '../../../src/core/text/normalize.ts';
 import { COUNTRY_EXTRA } from './vocab.ts';
 import { haversine } from '../../../src/core/geometry.ts';
 import type { Lexicon, PlaceRef } from './parse.ts';
-
-/** The key the parser looks names up by: each word folded, stripped of punctuation, space-joined. */
-export const nameKey = (s: string) => s.split(/\s+/).map((w) => fold(w).replace(/[^\p{L}\p{N}]+/gu, '')).filter(Boolean).join(' ');
 
 export class GazetteerLexicon implements Lexicon {
   private countries = new Map<string, string>();
@@ -29,7 +27,7 @@ export class GazetteerLexicon implements Lexicon {
     const a1 = g.layers.admin1 ?? [0, 0];
     const [ss, se] = g.layers.street;
     // Transit stops are left out: many are named after their neighbourhood ("Kaneshie", "Osu").
-    const lm = ['health', 'poi'].map((l) => g.layers[l] ?? [0, 0]);
+    const [hs, he] = g.layers.health ?? [0, 0], [os, oe] = g.layers.poi ?? [0, 0];
     const add = (m: Map<string, number[]>, k: string, f: number) => { if (!k) return; const l = m.get(k); if (!l) m.set(k, [f]); else if (!l.includes(f)) l.push(f); };
     for (let n = 0; n < g.nameFeat.length; n++) {
       const f = g.nameFeat[n];
@@ -37,14 +35,14 @@ export class GazetteerLexicon implements Lexicon {
         const s = g.altName(n);
         const cc = g.countryCode(f);
         if (cc && !/^[A-Z]{3}$/.test(s) && !this.countries.has(nameKey(s))) this.countries.set(nameKey(s), cc);
-      } else if (f >= ps && f < pe) add(this.places, nameKey(g.altName(n)), f);
-      else if (f >= a1[0] && f < a1[1]) add(this.admin1s, nameKey(g.altName(n)), f);
-      else if (lm.some(([s, e]) => f >= s && f < e)) {
-        const k = nameKey(g.altName(n));
+      } else if (f >= ps && f < pe) add(this.places, g.lexKey(n), f);
+      else if (f >= a1[0] && f < a1[1]) add(this.admin1s, g.lexKey(n), f);
+      else if ((f >= hs && f < he) || (f >= os && f < oe)) {
+        const k = g.lexKey(n);
         if (k.includes(' ')) { this.landmarks.add(k); this.landmarks.add(k.replace(/ (ltd|limited|plc)$/, '')); }
       }
       else if (f >= ss && f < se) {
-        const k = nameKey(g.altName(n)), cc = g.countryCode(f);
+        const k = g.lexKey(n), cc = g.countryCode(f);
         const l = this.streets.get(k);
         if (!l) this.streets.set(k, cc ? [cc] : []); else if (cc && !l.includes(cc)) l.push(cc);
       }

@@ -11,7 +11,8 @@ import { gazetteer, parseQuery, admin1Result, ADMIN1_BOUNDARIES } from '../index
 import type { Gazetteer } from '../store.ts';
 import { result } from '../results.ts';
 import { countryAt, countryNear, nearestStreets, admin1At } from '../spatial.ts';
-import { lexiconOf, nameKey } from './lexicon.ts';
+import { lexiconOf } from './lexicon.ts';
+import { nameKey } from '../../../src/core/text/normalize.ts';
 import { premiseAndStreet, type AddressComponents, type ParsedAddress } from './parse.ts';
 import { resolveParsed, isPartial, countryIndexOf, type Resolution, type MatchLevel } from './resolve.ts';
 import { RELATION_PHRASES, PREMISE, NUMBER_WORDS, STREET_WORDS } from './vocab.ts';
