@@ -33,9 +33,10 @@ export interface OsrmServer { url: string; proc: ChildProcess; stop(): Promise<v
 export async function startOsrm(base: string, port: number, threads = 2, maxTableSize = 10000): Promise<OsrmServer> {
   const proc = spawn(join(OSRM_DIR, 'bin', 'osrm-routed'), ['--algorithm', 'ch', '-i', '127.0.0.1', '-p', String(port), '-t', String(threads), '--max-table-size', String(maxTableSize), base], { env: env(), stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
+  // polled often, so a start is timed to a few ms; a large graph may take minutes to load
+  for (const until = Date.now() + 600_000; Date.now() < until;) {
     try { const r = await fetch(`${url}/nearest/v1/driving/0,0`); if (r.status) break; } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 20));
   }
   return {
     url, proc,

@@ -17,7 +17,8 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export async function startServerProcess(env: Record<string, string>, port: number): Promise<ServerProcess> {
+/** `pollMs`: how often /healthz is tried (a start timed to the tenth of a second wants it short); `settleMs`: the wait after it answers, for the first-start banner. */
+export async function startServerProcess(env: Record<string, string>, port: number, o: { pollMs?: number; settleMs?: number } = {}): Promise<ServerProcess & { startedMs: number }> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: REPO,
@@ -36,13 +37,14 @@ export async function startServerProcess(env: Record<string, string>, port: numb
       if (r.ok) break;
     } catch { /* not up yet */ }
     if (Date.now() - t0 > 600_000) throw new Error(`server did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, o.pollMs ?? 200));
   }
-  await new Promise((r) => setTimeout(r, 300)); // the first-start banner follows listening
+  const startedMs = Date.now() - t0;
+  await new Promise((r) => setTimeout(r, o.settleMs ?? 300)); // the first-start banner follows listening
   const test = /test key \(sandbox\): (svc_test_\w+)/.exec(out)?.[1];
   const live = /live key:\s+(svc_live_\w+)/.exec(out)?.[1];
   return {
-    base, child, keys: test && live ? { test, live } : null,
+    base, child, keys: test && live ? { test, live } : null, startedMs,
     output: () => out,
     stop: () => new Promise<void>((res) => {
       if (child.exitCode !== null) return res();

@@ -185,21 +185,34 @@ const compiled = new WeakMap<RouteDef, Compiled>();
 
 /** Compiles every declared route's validators; throws at start on a bad schema, never per request. */
 export function compileRoutes(routes: RouteDef[]) {
-  for (const r of routes) {
-    if (!r.decl || compiled.has(r)) continue;
-    const d = r.decl;
-    const names = new Map<string, [string, QueryParam]>();
-    for (const [k, p] of Object.entries(d.query ?? {})) {
-      names.set(k, [k, p]);
-      for (const a of p.aliases ?? []) names.set(a, [k, p]);
-    }
-    compiled.set(r, {
-      names,
-      query: d.query ? ajv.compile(objectSchema(d.query)) : undefined,
-      params: d.params ? ajv.compile(objectSchema(d.params)) : undefined,
-      body: d.body ? ajv.compile(d.body) : undefined,
-    });
+  for (const r of routes) compileRoute(r);
+}
+
+/**
+ * compileRoutes a few routes at a time, letting the event loop run in between: at start the
+ * embedded database loads meanwhile (its module, then its WebAssembly compiled off this thread).
+ */
+export async function compileRoutesYielding(routes: RouteDef[], perTurn = 8): Promise<void> {
+  for (let i = 0; i < routes.length; i += perTurn) {
+    for (const r of routes.slice(i, i + perTurn)) compileRoute(r);
+    await new Promise((res) => setImmediate(res));
   }
+}
+
+function compileRoute(r: RouteDef) {
+  if (!r.decl || compiled.has(r)) return;
+  const d = r.decl;
+  const names = new Map<string, [string, QueryParam]>();
+  for (const [k, p] of Object.entries(d.query ?? {})) {
+    names.set(k, [k, p]);
+    for (const a of p.aliases ?? []) names.set(a, [k, p]);
+  }
+  compiled.set(r, {
+    names,
+    query: d.query ? ajv.compile(objectSchema(d.query)) : undefined,
+    params: d.params ? ajv.compile(objectSchema(d.params)) : undefined,
+    body: d.body ? ajv.compile(d.body) : undefined,
+  });
 }
 
 /** `pings/3/lat` → `pings[3].lat`. */

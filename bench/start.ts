@@ -1,0 +1,48 @@
+// npm run bench -- start [--built data/built] [--runs 7] [--workers 2] [--out start.json]
+//
+// How long a restart takes: spawn `node --import tsx src/main.ts` (SKIP_BUILD=1) on an existing
+// built folder and embedded database, until /healthz answers (polled every 20 ms), then stop it.
+// The first start creates the database and is reported apart. Each run also records the phases
+// the server logs on its "listening" line (when the database, the validators and the workers were
+// ready, in ms since the app began), and the median of each is reported.
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { tmpdir, cpus, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { REPO, startServerProcess } from './lib/server-process.ts';
+import { median, round } from './lib/stats.ts';
+
+export async function main(argv: string[]) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      built: { type: 'string', default: join(REPO, 'data', 'built') }, runs: { type: 'string', default: '7' },
+      workers: { type: 'string', default: '2' }, out: { type: 'string', default: 'start.json' },
+    },
+  });
+  const env = { WORKERS: values.workers!, BUILT_DIR: resolve(values.built!), SKIP_BUILD: '1', LOG_LEVEL: 'info', DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-start-')) };
+  const port = 19600 + Math.floor(Math.random() * 300);
+  const phases = (out: string) => JSON.parse(/"start_ms":(\{[^}]*\})/.exec(out)?.[1] ?? 'null') as Record<string, number> | null;
+  const first = await startServerProcess(env, port, { pollMs: 20 });
+  const firstMs = first.startedMs;
+  await first.stop();
+  const runs: { ms: number; phases: Record<string, number> | null }[] = [];
+  for (let i = 0; i < Number(values.runs); i++) {
+    const s = await startServerProcess(env, port, { pollMs: 20, settleMs: 50 });
+    runs.push({ ms: s.startedMs, phases: phases(s.output()) });
+    await s.stop();
+    process.stderr.write(`start ${i + 1}: ${s.startedMs} ms ${JSON.stringify(runs.at(-1)!.phases)}\n`);
+  }
+  const keys = [...new Set(runs.flatMap((r) => Object.keys(r.phases ?? {})))];
+  const result = {
+    bench: 'start', date: new Date().toISOString(), built: env.BUILT_DIR, workers: Number(values.workers),
+    machine: { cores: cpus().length, node: process.version }, load_average_at_end: loadavg().map((x) => round(x, 2)),
+    first_start_ms: firstMs,
+    restart_ms: { median: median(runs.map((r) => r.ms)), runs: runs.map((r) => r.ms) },
+    phases_median_ms: Object.fromEntries(keys.map((k) => [k, median(runs.map((r) => r.phases?.[k] ?? NaN).filter((x) => !Number.isNaN(x)))])),
+  };
+  console.log(JSON.stringify(result, null, 1));
+  const dir = join(REPO, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(resolve(dir, values.out!), JSON.stringify(result, null, 1) + '\n');
+}
