@@ -26,7 +26,12 @@ export async function ensureDefaultData(config: Config): Promise<void> {
   const sources = readSources();
   const progress = process.stdout.isTTY;
   // countries built with `graph-build -- country` are part of the shared gazetteer and tiles
-  const countries = readBuiltCountries(config.builtDir);
+  const countries = readBuiltCountries(config.builtDir).filter((c) => {
+    // a country whose extract was moved away keeps its own datasets but cannot be re-read
+    if (existsSync(c.input)) return true;
+    log.warn('source_missing', { country: c.name, input: c.input, effect: 'left out of a gazetteer or tiles rebuild' });
+    return false;
+  });
   const roads = roadSources(sources.roads, countries);
   for (const r of sources.roads) {
     const m = readManifest(join(config.builtDir, r.name));
