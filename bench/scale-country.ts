@@ -124,11 +124,11 @@ export async function main(argv: string[]) {
     // The first start creates the embedded database; an operator's restart finds it, so that is the start timed.
     const serverEnv = { WORKERS: '2', BUILT_DIR: built, SKIP_BUILD: '1', LOG_LEVEL: 'info', DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-scale-')) };
     const port = 19100 + Math.floor(Math.random() * 400);
-    const first = await startServerProcess(serverEnv, port, { pollMs: 20 });
+    const first = await startServerProcess(serverEnv, port, { pollMs: 20, entry: 'npm-start' });
     const firstStart = first.startedMs / 1000;
     const keys = first.keys;
     await first.stop();
-    const server = await startServerProcess(serverEnv, port, { pollMs: 20 });
+    const server = await startServerProcess(serverEnv, port, { pollMs: 20, entry: 'npm-start' });
     const oursStart = server.startedMs / 1000;
     const t1 = performance.now();
     const or = await startOsrm(osrmBase, 5990, 2, 1_000_000);

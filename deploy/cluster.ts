@@ -101,7 +101,8 @@ let stopping = false;
 let nginx: ChildProcess | null = null;
 
 function spawnNode(n: Node) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  // what `npm start` runs: one bundle, rebuilt only when a source changed (src/start.mjs)
+  const child = spawn(process.execPath, ['src/start.mjs'], {
     cwd: REPO,
     env: {
       ...MALLOC_ENV, DRAIN_GRACE_MS, TRUST_PROXY: '1', ...process.env, ...shared,

@@ -2,7 +2,7 @@
 // works against the running server's embedded database, SIGTERM exits 0, state persists.
 import { describe, it, expect, afterAll } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServerProcess, REPO, type ServerProcess } from '../../bench/lib/server-process.ts';
@@ -20,6 +20,30 @@ describe('npm start', () => {
   });
 });
 
+describe('npm start runs src/main.ts as one bundle', () => {
+  const bundle = join(REPO, 'node_modules', '.cache', 'svc', 'main.mjs');
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bundle-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const startStop = async (port: number) => {
+    const s = await startServerProcess({ ...env, DATA_DIR: dir }, port, { entry: 'npm-start', settleMs: 0 });
+    // modules that find files beside themselves (migrations, dashboard assets) ran from the bundle
+    expect((await fetch(`${s.base}/dashboard/login`)).status).toBe(200);
+    await s.stop();
+  };
+
+  it('rebuilds the bundle when a source file changed, and only then', async () => {
+    await startStop(19413);
+    const built = statSync(bundle).mtimeMs;
+    await startStop(19414);
+    expect(statSync(bundle).mtimeMs).toBe(built); // nothing changed: the same file serves
+    const src = join(REPO, 'src', 'core', 'log.ts');
+    const t = new Date(); // after the bundle was written, seconds ago
+    utimesSync(src, t, t); // content unchanged; git does not see it
+    await startStop(19415);
+    expect(statSync(bundle).mtimeMs).toBeGreaterThan(built);
+  });
+});
+
 describe('service process with the embedded database', () => {
   let srv: ServerProcess | null = null;
   afterAll(async () => {
@@ -28,7 +52,7 @@ describe('service process with the embedded database', () => {
   });
 
   it('prints keys on first start, manages keys while running, stops cleanly and keeps state', async () => {
-    srv = await startServerProcess(env, 19411);
+    srv = await startServerProcess(env, 19411, { entry: 'npm-start' });
     expect(srv.keys?.test).toMatch(/^svc_test_/);
     expect(srv.keys?.live).toMatch(/^svc_live_/);
 
@@ -57,7 +81,7 @@ describe('service process with the embedded database', () => {
     expect(await exited).toBe(0);
 
     // Second start on the same folder: no new keys, usage kept.
-    srv = await startServerProcess(env, 19412);
+    srv = await startServerProcess(env, 19412, { entry: 'npm-start' });
     expect(srv.keys).toBeNull();
     const u: any = await (await fetch(`${srv.base}/api/v1/usage`, { headers: { authorization: `Bearer ${live}` } })).json();
     expect(u.usage.used).toBe(5); // 3 pings + the ping after SIGHUP + this request
