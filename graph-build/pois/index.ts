@@ -16,6 +16,7 @@ import { POI_FILES, POI_VERSION, POI_KINDS, LODGING_CATEGORIES } from '../../src
 import { EARTH_R } from '../../src/core/geometry.ts';
 import { stringTable } from '../string-table.ts';
 import { assembleRings } from '../osm/rings.ts';
+import { NodeIndex } from '../osm/node-index.ts';
 
 export interface PoiBuildOptions { input: string; name: string; out: string; progress?: boolean }
 
@@ -59,7 +60,7 @@ export async function buildPois(opts: PoiBuildOptions): Promise<Manifest> {
     }
   }
   // Pass 2: node coordinates, point items, ways.
-  const nodeLat = new Map<number, number>(), nodeLon = new Map<number, number>();
+  const nodeIndex = new NodeIndex();
   const items: Item[] = [];
   const wayRefs = new Map<number, number[]>();
   const areaWays: { id: number; c: Classified; tags: Record<string, string>; refs: number[] }[] = [];
@@ -72,7 +73,7 @@ export async function buildPois(opts: PoiBuildOptions): Promise<Manifest> {
   for await (const e of readElements(opts.input) as AsyncGenerator<OsmElement>) {
     if (e.type === 'node') {
       nodes++;
-      nodeLat.set(e.id, e.lat); nodeLon.set(e.id, e.lon);
+      nodeIndex.add(e.id, e.lat, e.lon);
       const c = classify(e.tags);
       if (c) items.push({ osm: `n${e.id}`, c, name: e.tags!.name ?? '', tags: keep(e.tags!), lat: e.lat, lng: e.lon, rings: [], area: 0 });
     } else if (e.type === 'way') {
@@ -85,9 +86,9 @@ export async function buildPois(opts: PoiBuildOptions): Promise<Manifest> {
   const coords = (refs: number[]): number[][] | null => {
     const out: number[][] = [];
     for (const r of refs) {
-      const la = nodeLat.get(r), lo = nodeLon.get(r);
-      if (la === undefined || lo === undefined) return null; // clipped at the extract's edge
-      out.push([lo, la]);
+      const i = nodeIndex.find(r);
+      if (i < 0) return null; // clipped at the extract's edge
+      out.push([nodeIndex.lon(i), nodeIndex.lat(i)]);
     }
     return out;
   };

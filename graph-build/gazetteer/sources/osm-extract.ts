@@ -11,6 +11,7 @@
 import { resolve } from 'node:path';
 import { readElements } from '../../osm/elements.ts';
 import { closedRings } from '../../osm/rings.ts';
+import { NodeIndex } from '../../osm/node-index.ts';
 import type { Feat } from '../model.ts';
 import type { Rings } from './naturalearth.ts';
 
@@ -57,12 +58,11 @@ export async function readExtractPlaces(dir: string, extracts: { name: string; i
     }
 
     progress?.(`addresses and boundaries: nodes and ways of ${ex.input}`);
-    const node = new Map<number, number>(); // id → index into nlat/nlng
-    const nlat: number[] = [], nlng: number[] = [];
+    const nodes = new NodeIndex();
     const wayNodes = new Map<number, number[]>();
     for await (const e of readElements(file, { node: ADDR_TAGS, way: ADDR_TAGS, relation: false })) {
       if (e.type === 'node') {
-        node.set(e.id, nlat.length); nlat.push(e.lat); nlng.push(e.lon);
+        nodes.add(e.id, e.lat, e.lon);
         const a = address(e.tags);
         if (a) addresses.push(addressFeat(`osm.n${e.id}`, a, e.lat, e.lon, ex.name));
       } else if (e.type === 'way') {
@@ -71,8 +71,8 @@ export async function readExtractPlaces(dir: string, extracts: { name: string; i
         if (!a) continue;
         let sy = 0, sx = 0, k = 0;
         for (const ref of e.refs as number[]) {
-          const i = node.get(ref);
-          if (i !== undefined) { sy += nlat[i]; sx += nlng[i]; k++; }
+          const i = nodes.find(ref);
+          if (i >= 0) { sy += nodes.lat(i); sx += nodes.lon(i); k++; }
         }
         if (k) addresses.push(addressFeat(`osm.w${e.id}`, a, sy / k, sx / k, ex.name));
       }
@@ -81,19 +81,19 @@ export async function readExtractPlaces(dir: string, extracts: { name: string; i
     bounds.sort((a, b) => a.level - b.level || a.id - b.id);
     for (const b of bounds) {
       const closed = closedRings(b.ways.map((w) => wayNodes.get(w)));
-      const pts = closed?.map((ring) => ring.map((id) => node.get(id)));
-      if (!pts || pts.some((ring) => ring.some((i) => i === undefined))) { openBoundaries++; continue; }
+      const pts = closed?.map((ring) => ring.map((id) => nodes.find(id)));
+      if (!pts || pts.some((ring) => ring.some((i) => i < 0))) { openBoundaries++; continue; }
       const owner = admins.length;
       let big = pts[0];
-      for (const ring of pts as number[][]) {
+      for (const ring of pts) {
         if (ring.length > big.length) big = ring;
         rings.owner.push(owner); rings.start.push(rings.coords.length / 2);
-        for (const i of ring) rings.coords.push(nlng[i], nlat[i]);
+        for (const i of ring) rings.coords.push(nodes.lon(i), nodes.lat(i));
       }
-      const li = b.label !== null ? node.get(b.label) : undefined;
+      const li = b.label !== null ? nodes.find(b.label) : -1;
       let lat = 0, lng = 0;
-      if (li !== undefined) { lat = nlat[li]; lng = nlng[li]; } else {
-        for (const i of big as number[]) { lat += nlat[i]; lng += nlng[i]; }
+      if (li >= 0) { lat = nodes.lat(li); lng = nodes.lon(li); } else {
+        for (const i of big) { lat += nodes.lat(i); lng += nodes.lon(i); }
         lat /= big.length; lng /= big.length;
       }
       const t = b.tags;

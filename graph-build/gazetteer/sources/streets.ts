@@ -7,6 +7,7 @@ import { createOSMStream } from 'osm-pbf-parser-node';
 import type { Feat } from '../model.ts';
 import type { Rings } from './naturalearth.ts';
 import { tokens } from '../../../src/core/text/normalize.ts';
+import { NodeIndex } from '../../osm/node-index.ts';
 
 const IMPORTANCE: Record<string, number> = {
   motorway: 0.4, trunk: 0.38, primary: 0.35, secondary: 0.32, tertiary: 0.3, residential: 0.25, unclassified: 0.25,
@@ -21,12 +22,11 @@ export async function readStreets(dir: string, roads: { name: string; input: str
   let waysTotal = 0;
   for (const road of roads) {
     progress?.(`streets: reading ${road.input}`);
-    const nodes = new Map<number, number>(); // id → index into coords
-    const nlat: number[] = [], nlng: number[] = [];
+    const nodes = new NodeIndex();
     const ways: Way[] = [];
     const opts = { withTags: { node: false as const, way: ['highway', 'name', 'name:en', 'name:fr', 'alt_name', 'old_name', 'ref'], relation: false as const }, withInfo: false };
     for await (const item of createOSMStream(resolve(dir, road.input), opts) as AsyncGenerator<any>) {
-      if (item.type === 'node') { nodes.set(item.id, nlat.length); nlat.push(item.lat); nlng.push(item.lon); }
+      if (item.type === 'node') nodes.add(item.id, item.lat, item.lon);
       else if (item.type === 'way') {
         const t = item.tags;
         if (!t?.highway || !t.name) continue;
@@ -36,11 +36,12 @@ export async function readStreets(dir: string, roads: { name: string; input: str
     }
     waysTotal += ways.length;
     const groups = new Map<string, { ways: Way[]; place: number }>();
+    const at = (w: Way) => w.refs.map((r) => nodes.find(r)).filter((i) => i >= 0);
     for (const w of ways) {
-      const pts = w.refs.map((r) => nodes.get(r)).filter((i): i is number => i !== undefined);
+      const pts = at(w);
       if (pts.length < 2) continue;
       const mid = pts[pts.length >> 1];
-      const place = nearestPlace(nlng[mid], nlat[mid]);
+      const place = nearestPlace(nodes.lon(mid), nodes.lat(mid));
       const key = `${tokens(w.name).join(' ')}|${place}`;
       const g = groups.get(key);
       if (g) g.ways.push(w); else groups.set(key, { ways: [w], place });
@@ -51,17 +52,17 @@ export async function readStreets(dir: string, roads: { name: string; input: str
       let longest: number[] = [], rank = 0;
       const alt = new Set<string>();
       for (const w of g.ways) {
-        const pts = w.refs.map((r) => nodes.get(r)).filter((i): i is number => i !== undefined);
+        const pts = at(w);
         if (pts.length > longest.length) longest = pts;
         rank = Math.max(rank, IMPORTANCE[w.highway] ?? 0.22);
         for (const a of w.alt) alt.add(a);
         lines.owner.push(idx); lines.start.push(lines.coords.length / 2);
-        for (const p of pts) lines.coords.push(nlng[p], nlat[p]);
+        for (const p of pts) lines.coords.push(nodes.lon(p), nodes.lat(p));
       }
       const mid = longest[longest.length >> 1];
       const w0 = g.ways[0];
       feats.push({
-        code: `osm.w${w0.id}`, layer: 'street', cat: 'street', name: w0.name, alt: [...alt], lat: nlat[mid], lng: nlng[mid],
+        code: `osm.w${w0.id}`, layer: 'street', cat: 'street', name: w0.name, alt: [...alt], lat: nodes.lat(mid), lng: nodes.lon(mid),
         country: null, admin1: null, pop: 0, importance: rank, sources: ['osm_roads'], locality: g.place,
         extra: { highway: w0.highway, extract: road.name, osm_ways: g.ways.length },
       });
