@@ -6,6 +6,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cachedBundle } from './core/cached-bundle.mjs';
+import { pglitePreload } from './store/pglite-preload.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -13,6 +14,8 @@ if (process.env.SVC_BUNDLE === '0') {
   await import('tsx/esm');
   await import(pathToFileURL(join(ROOT, 'src', 'main.ts')).href);
 } else {
+  // with the embedded database, its WebAssembly compiles off this thread while the code loads
+  if (!process.env.DATABASE_URL) pglitePreload();
   const { file } = await cachedBundle({ root: ROOT, entry: 'src/main.ts', name: 'main' });
   await import(pathToFileURL(file).href);
 }

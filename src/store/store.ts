@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync, rmSync, existsSync } from 'node
 import { join } from 'node:path';
 import { migrate } from './migrate.ts';
 import { log } from '../core/log.ts';
+import { pglitePreload } from './pglite-preload.mjs';
 
 export interface StoreOptions {
   databaseUrl: string | null;
@@ -53,7 +54,8 @@ export class Store {
     const { PGlite } = await import('@electric-sql/pglite');
     const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
     mkdirSync(opts.dbDir, { recursive: true });
-    const db = await PGlite.create(join(opts.dbDir, 'pgdata'));
+    // the WebAssembly compiled ahead (begun by npm start before the server's code loaded)
+    const db = await PGlite.create(join(opts.dbDir, 'pgdata'), await pglitePreload());
     const max = opts.max ?? 8;
     // The multiplexer interleaves statements from several clients on PGlite's one session;
     // an open transaction holds it, so transactions in this code base stay short.
