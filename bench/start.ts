@@ -1,4 +1,4 @@
-// npm run bench -- start [--built data/built] [--runs 7] [--workers 2] [--entry npm-start|tsx] [--out start.json]
+// npm run bench -- start [--built data/built] [--runs 7] [--workers 2] [--entry npm-start|tsx] [--repo DIR] [--out start.json]
 //
 // How long a restart takes: spawn what `npm start` runs (src/start.mjs; `--entry tsx`: `node --import
 // tsx src/main.ts`) with SKIP_BUILD=1 on an existing
@@ -19,25 +19,27 @@ export async function main(argv: string[]) {
     options: {
       built: { type: 'string', default: join(REPO, 'data', 'built') }, runs: { type: 'string', default: '7' },
       workers: { type: 'string', default: '2' }, out: { type: 'string', default: 'start.json' }, entry: { type: 'string', default: 'npm-start' },
+      repo: { type: 'string', default: REPO },
     },
   });
   const env = { WORKERS: values.workers!, BUILT_DIR: resolve(values.built!), SKIP_BUILD: '1', LOG_LEVEL: 'info', DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-start-')) };
   const port = 19600 + Math.floor(Math.random() * 300);
   const phases = (out: string) => JSON.parse(/"start_ms":(\{[^}]*\})/.exec(out)?.[1] ?? 'null') as Record<string, number> | null;
   const entry = values.entry === 'tsx' ? 'tsx' : 'npm-start';
-  const first = await startServerProcess(env, port, { pollMs: 20, entry });
+  const cwd = resolve(values.repo!); // another checkout: an A/B against an older commit
+  const first = await startServerProcess(env, port, { pollMs: 20, entry, cwd });
   const firstMs = first.startedMs;
   await first.stop();
   const runs: { ms: number; phases: Record<string, number> | null }[] = [];
   for (let i = 0; i < Number(values.runs); i++) {
-    const s = await startServerProcess(env, port, { pollMs: 20, settleMs: 50, entry });
+    const s = await startServerProcess(env, port, { pollMs: 20, settleMs: 50, entry, cwd });
     runs.push({ ms: s.startedMs, phases: phases(s.output()) });
     await s.stop();
     process.stderr.write(`start ${i + 1}: ${s.startedMs} ms ${JSON.stringify(runs.at(-1)!.phases)}\n`);
   }
   const keys = [...new Set(runs.flatMap((r) => Object.keys(r.phases ?? {})))];
   const result = {
-    bench: 'start', date: new Date().toISOString(), entry, built: env.BUILT_DIR, workers: Number(values.workers),
+    bench: 'start', date: new Date().toISOString(), repo: cwd, entry, built: env.BUILT_DIR, workers: Number(values.workers),
     machine: { cores: cpus().length, node: process.version }, load_average_at_end: loadavg().map((x) => round(x, 2)),
     first_start_ms: firstMs,
     restart_ms: { median: median(runs.map((r) => r.ms)), runs: runs.map((r) => r.ms) },
