@@ -12,7 +12,7 @@ import type { Quota } from '../auth/quota.ts';
 import { RequestLog } from './request-log.ts';
 import { log } from '../core/log.ts';
 import { checkOrigin } from '../auth/origins.ts';
-import { compileRoutes, validateRequest } from './operation.ts';
+import { validateRequest } from './operation.ts';
 import { OPEN_CORS, CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE, type CorsPolicy } from './cors.ts';
 import { tooDeep, MAX_JSON_DEPTH } from './json-depth.ts';
 import { Overloaded } from '../pool/worker-pool.ts';
@@ -121,7 +121,6 @@ export class HttpServer {
     this.reqLog = new RequestLog(d.ctx.config.logRequests);
     this.cors = d.cors ?? OPEN_CORS;
     this.life = d.ctx.lifecycle ??= new Lifecycle();
-    compileRoutes(d.router.routes);
     this.app = uWS.App();
     this.app.any('/*', (res, req) => this.onRequest(res, req));
   }
