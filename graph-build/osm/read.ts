@@ -8,6 +8,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createOSMStream } from 'osm-pbf-parser-node';
 import { readXml } from './elements.ts';
 import { PROFILE_WAY_TAGS, PROFILE_NODE_TAGS } from '../profiles/index.ts';
+import { NodeIndex } from './node-index.ts';
 
 /** The tag keys the profiles and guidance read; every other way tag is dropped at parse time. */
 export const WAY_TAGS = [...new Set([
@@ -58,20 +59,6 @@ export interface OsmInfo {
   missingRefs: number;
 }
 
-class GrowF64 {
-  a = new Float64Array(1 << 16);
-  n = 0;
-  push(v: number) {
-    if (this.n === this.a.length) {
-      const b = new Float64Array(this.a.length * 2);
-      b.set(this.a);
-      this.a = b;
-    }
-    this.a[this.n++] = v;
-  }
-  done(): Float64Array { return this.a.slice(0, this.n); }
-}
-
 const WAY_KEYS = new Set(WAY_TAGS);
 const wanted = (t: Record<string, string> | undefined) => !!t && (t.highway !== undefined || t.route === 'ferry' || t.route === 'shuttle_train');
 
@@ -118,13 +105,13 @@ export async function readOsm(input: string | string[], onProgress?: (fraction: 
     if (bytes === 0) throw new Error(`input is empty: ${file}`);
     size += bytes;
   }
-  const ids = new GrowF64(), lats = new GrowF64(), lons = new GrowF64();
+  const nodes = new NodeIndex();
   const rawWays: { id: number; refs: number[]; tags: Record<string, string> }[] = [];
   const taggedNodes: { id: number; tags: Record<string, string> }[] = [];
   const relations: RawRelation[] = [];
   const nodeKeys = new Set(NODE_TAGS), relKeys = new Set(RELATION_TAGS);
   let headerTs = 0, maxTs = 0, program: string | null = null, wayCount = 0;
-  let sorted = true, lastId = -Infinity, seen = 0;
+  let seen = 0;
   for (const file of files) {
     const xml = isXml(file);
     try {
@@ -132,9 +119,7 @@ export async function readOsm(input: string | string[], onProgress?: (fraction: 
         : createOSMStream(file, { withTags: { node: NODE_TAGS, way: WAY_TAGS, relation: RELATION_TAGS }, withInfo: true }) as AsyncGenerator<any>;
       for await (const item of items) {
         if (item.type === 'node') {
-          if (item.id <= lastId) sorted = false; // equal: a node another file holds too
-          lastId = item.id;
-          ids.push(item.id); lats.push(item.lat); lons.push(item.lon);
+          nodes.add(item.id, item.lat, item.lon);
           const ts = item.info?.timestamp;
           if (typeof ts === 'number' && ts > maxTs) maxTs = ts;
           const nt = pick(item.tags, nodeKeys);
@@ -154,25 +139,15 @@ export async function readOsm(input: string | string[], onProgress?: (fraction: 
           headerTs = Math.max(headerTs, Number(item.osmosis_replication_timestamp || 0) * 1000);
           program ??= item.writingprogram || null;
         }
-        if (onProgress && (++seen & 0xffff) === 0) onProgress(Math.min(0.99, (ids.n * 9) / size));
+        if (onProgress && (++seen & 0xffff) === 0) onProgress(Math.min(0.99, (nodes.size * 9) / size));
       }
     } catch (e) {
       throw new Error(`cannot read ${file} as ${xml ? 'OSM XML' : 'OSM PBF'}: ${(e as Error).message}`);
     }
-    if (ids.n === 0 && wayCount === 0) throw new Error(`${file}: no OSM nodes or ways (not an ${xml ? '.osm' : '.osm.pbf'}?)`);
+    if (nodes.size === 0 && wayCount === 0) throw new Error(`${file}: no OSM nodes or ways (not an ${xml ? '.osm' : '.osm.pbf'}?)`);
   }
-  let idArr = ids.done(), lat = lats.done(), lon = lons.done();
-  if (!sorted) {
-    // Rare in one file (osmium sorts by default), usual with several: sort an index permutation
-    // so lookups can binary-search, keeping one copy of a node two files share.
-    const perm = Uint32Array.from({ length: idArr.length }, (_, i) => i).sort((a, b) => idArr[a] - idArr[b] || a - b);
-    let n = 0;
-    for (let j = 0; j < perm.length; j++) if (j === 0 || idArr[perm[j]] !== idArr[perm[j - 1]]) perm[n++] = perm[j];
-    const keep = perm.subarray(0, n);
-    idArr = Float64Array.from(keep, (i) => idArr[i]);
-    lat = Float64Array.from(keep, (i) => lat[i]);
-    lon = Float64Array.from(keep, (i) => lon[i]);
-  }
+  // sorted by id, a node two files share kept once
+  const { ids: idArr, lat, lon } = nodes.arrays();
   if (files.length > 1) {
     // A way or restriction in two files is kept once: the copy with the most nodes (a clipped file
     // may list only its side's). Id order, as in one sorted file, so the graph is numbered alike.
@@ -181,16 +156,7 @@ export async function readOsm(input: string | string[], onProgress?: (fraction: 
     rawWays.splice(0, rawWays.length, ...[...byId.values()].sort((a, b) => a.id - b.id));
     relations.splice(0, relations.length, ...[...new Map(relations.map((r) => [r.id, r] as const)).values()].sort((a, b) => a.id - b.id));
   }
-  const find = (id: number): number => {
-    let lo = 0, hi = idArr.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = idArr[mid];
-      if (v === id) return mid;
-      if (v < id) lo = mid + 1; else hi = mid - 1;
-    }
-    return -1;
-  };
+  const find = (id: number) => nodes.find(id);
   let missingRefs = 0;
   const ways: RawWay[] = [];
   for (const w of rawWays) {

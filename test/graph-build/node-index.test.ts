@@ -22,4 +22,14 @@ describe('NodeIndex', () => {
     for (const id of [10, 20, 30, 40, 50]) expect(ix.lat(ix.find(id))).toBe(id);
     expect(ix.find(25)).toBe(-1);
   });
+
+  it('keeps the first copy of a node two files share, and hands out trimmed sorted arrays', () => {
+    const ix = new NodeIndex();
+    for (const [id, lat] of [[30, 1], [10, 2], [30, 3], [20, 4]]) ix.add(id, lat, -lat);
+    const { ids, lat, lon } = ix.arrays();
+    expect([...ids]).toEqual([10, 20, 30]);
+    expect([...lat]).toEqual([2, 4, 1]); // node 30 as the first file gave it
+    expect([...lon]).toEqual([-2, -4, -1]);
+    expect(ix.find(30)).toBe(2);
+  });
 });
