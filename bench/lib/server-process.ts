@@ -18,11 +18,11 @@ export interface ServerProcess {
 }
 
 /** `pollMs`: how often /healthz is tried (a start timed to the tenth of a second wants it short); `settleMs`: the wait after it answers, for the first-start banner. */
-export async function startServerProcess(env: Record<string, string>, port: number, o: { pollMs?: number; settleMs?: number; entry?: 'npm-start' | 'tsx'; cwd?: string } = {}): Promise<ServerProcess & { startedMs: number }> {
+export async function startServerProcess(env: Record<string, string>, port: number, o: { pollMs?: number; settleMs?: number; entry?: 'npm-start' | 'tsx'; cwd?: string; nodeArgs?: string[] } = {}): Promise<ServerProcess & { startedMs: number }> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'svc-bench-'));
   // 'npm-start' runs what `npm start` runs (src/start.mjs, one bundle); the default loads the TypeScript through tsx,
   // which every commit has (A/B benches start older checkouts)
-  const child = spawn(process.execPath, o.entry === 'npm-start' ? ['src/start.mjs'] : ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...(o.nodeArgs ?? []), ...(o.entry === 'npm-start' ? ['src/start.mjs'] : ['--import', 'tsx', 'src/main.ts'])], {
     cwd: o.cwd ?? REPO,
     env: { ...MALLOC_ENV, ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_REQUESTS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -9,6 +9,7 @@
 import { MinHeap } from '../../src/core/heap.ts';
 import { ARC, ARC_HEAD, ARC_W, HEAD_FW, HEAD_BW, HEAD_LAST, HEAD_SHIFT, MAX_NODES, type GraphViews } from '../../src/core/format/route.ts';
 import type { BaseGraph } from './compress.ts';
+import { chAddon, contractNative } from './ch-native.ts';
 
 /** The CH sections exactly as the route file stores them (src/core/format/route.ts), plus the order. */
 export interface CH extends Pick<GraphViews, 'chFirst' | 'chArc' | 'chMid'> {
@@ -23,6 +24,8 @@ export interface ContractOptions {
   contractLimit?: number;
   /** Re-evaluate the neighbours of each contracted node at once (better order, slower build). */
   eagerNeighbours?: boolean;
+  /** Contract in TypeScript even where the C++ addon loaded (the reference it is tested against). */
+  typescript?: boolean;
   onProgress?: (fraction: number, done: number, total: number) => void;
 }
 
@@ -32,6 +35,9 @@ export function contract(g: BaseGraph, opts: ContractOptions = {}): CH {
   // query speed as 60/400; lazy-only updates build 2× faster but answer ~50% slower.
   const SIM = opts.simLimit ?? 30, CON = opts.contractLimit ?? 200;
   const EAGER = opts.eagerNeighbours ?? true;
+  if (n > MAX_NODES) throw new Error(`graph of ${n} nodes: the route format holds at most ${MAX_NODES}`);
+  const native = opts.typescript ? null : chAddon();
+  if (native) return contractNative(native, g, SIM, CON, EAGER, opts.onProgress);
   // --- working adjacency pool
   const start = new Int32Array(n), len = new Int32Array(n), cap = new Int32Array(n);
   const deg = new Int32Array(n);
@@ -207,7 +213,6 @@ export function contract(g: BaseGraph, opts: ContractOptions = {}): CH {
 
   // --- freeze: each node's block, as it was at contraction, is its CH adjacency, packed as the route
   // file stores it (src/core/format/route.ts): one entry per neighbour, or two when its arcs differ
-  if (n > MAX_NODES) throw new Error(`graph of ${n} nodes: the route format holds at most ${MAX_NODES}`);
   const split = (k: number) => fw[k] >= 0 && bw[k] >= 0 && (fw[k] !== bw[k] || fwMid[k] !== bwMid[k]);
   const chFirst = new Uint32Array(n + 1);
   for (let v = 0; v < n; v++) {

@@ -26,5 +26,6 @@ async function bundle(): Promise<WorkerEntry> {
     return { filename: pathToFileURL(join(ROOT, 'workers', 'worker-entry.ts')).href, execArgv: argv };
   }
   const { file } = await cachedBundle({ root: ROOT, entry: 'workers/worker-entry.ts', name: 'worker-entry' });
-  return { filename: pathToFileURL(file).href, execArgv: [] };
+  // a server started with --cpu-prof profiles its workers too
+  return { filename: pathToFileURL(file).href, execArgv: process.execArgv.filter((a) => a.startsWith('--cpu-prof')) };
 }
