@@ -79,7 +79,7 @@ struct Contractor {
     int64_t tleft = 0;
     MinHeap heap{1024};
     std::vector<int32_t> ins, outs;
-    std::vector<int32_t> scU, scW, scWeight;
+    std::vector<int32_t> scU, scW, scWeight, scKi;
     size_t scCount = 0;
     explicit Scratch(int32_t nodes) : label(nodes), tstamp(nodes) {}
   };
@@ -184,7 +184,9 @@ struct Contractor {
     }
   }
 
-  int32_t shortcutsFor(Scratch& S, int32_t v, int32_t limit, bool collect) {
+  // Shortcuts contracting v needs, searched from the in-neighbours first, first + stride, … (two
+  // threads take the even and the odd ones); collected with the index of their in-neighbour.
+  int32_t shortcutsFor(Scratch& S, int32_t v, int32_t limit, bool collect, size_t first = 0, size_t stride = 1) {
     std::vector<int32_t>& ins = S.ins;
     std::vector<int32_t>& outs = S.outs;
     std::vector<uint32_t>& tstamp = S.tstamp;
@@ -200,7 +202,8 @@ struct Contractor {
       if (arc[k].fw >= 0) { outs.push_back(static_cast<int32_t>(k)); if (arc[k].fw > maxOut) maxOut = arc[k].fw; }
     }
     int32_t added = 0;
-    for (int32_t ki : ins) {
+    for (size_t i = first; i < ins.size(); i += stride) {
+      int32_t ki = ins[i];
       int32_t u = arc[ki].nbr, a = bw[ki];
       tcur++; tleft = 0;
       for (int32_t ko : outs) { int32_t w = arc[ko].nbr; if (w != u && tstamp[w] != tcur) { tstamp[w] = tcur; tleft++; } }
@@ -213,7 +216,8 @@ struct Contractor {
         if (S.label[w].stamp == S.cur && S.label[w].dist <= need) continue;
         added++;
         if (collect) {
-          if (scCount == S.scU.size()) { size_t c = S.scU.empty() ? 64 : S.scU.size() * 2; S.scU.resize(c); S.scW.resize(c); S.scWeight.resize(c); }
+          if (scCount == S.scU.size()) { size_t c = S.scU.empty() ? 64 : S.scU.size() * 2; S.scU.resize(c); S.scW.resize(c); S.scWeight.resize(c); S.scKi.resize(c); }
+          S.scKi[scCount] = static_cast<int32_t>(i);
           // stored as an Int32Array element stores it (modulo 2^32)
           S.scU[scCount] = u; S.scW[scCount] = w; S.scWeight[scCount] = static_cast<int32_t>(static_cast<uint32_t>(static_cast<int64_t>(need)));
           scCount++;
@@ -232,6 +236,11 @@ struct Contractor {
   // --- a second thread for the priorities, which only read the graph: the contraction
   // order, so the file, is the same with one thread or two (each its own scratch)
   std::vector<int32_t> evalList;
+  // the job posted: 0 priorities of evalList's odd entries, 1 the odd in-neighbours of jobNode
+  int jobKind = 0;
+  int32_t jobNode = 0, helperAdded = 0;
+  // a contraction's shortcuts, in the order one thread would have found them
+  std::vector<int32_t> addU, addW, addWeight;
   std::thread helper;
   std::atomic<uint32_t> jobEpoch{0}, doneEpoch{0};
   std::atomic<bool> quit{false}, sleeping{false};
@@ -262,7 +271,8 @@ struct Contractor {
         }
         if (quit.load()) return;
         seen = jobEpoch.load(std::memory_order_acquire);
-        for (size_t i = 1; i < evalList.size(); i += 2) prio[evalList[i]] = priority(scratch[1], evalList[i], SIM, false);
+        if (jobKind == 0) for (size_t i = 1; i < evalList.size(); i += 2) prio[evalList[i]] = priority(scratch[1], evalList[i], SIM, false);
+        else helperAdded = shortcutsFor(scratch[1], jobNode, CON, true, 1, 2);
         doneEpoch.store(seen, std::memory_order_release);
       }
     });
@@ -283,12 +293,49 @@ struct Contractor {
       for (int32_t u : evalList) prio[u] = priority(scratch[0], u, SIM, false);
       return;
     }
+    uint32_t e = post(0);
+    for (size_t i = 0; i < evalList.size(); i += 2) prio[evalList[i]] = priority(scratch[0], evalList[i], SIM, false);
+    while (doneEpoch.load(std::memory_order_acquire) != e) relax();
+  }
+
+  uint32_t post(int kind) {
+    jobKind = kind;
     uint32_t e = jobEpoch.load(std::memory_order_relaxed) + 1;
     // store, then look (the helper sets `sleeping`, then looks): one of the two sees the other
     jobEpoch.store(e);
     if (sleeping.load()) { std::lock_guard<std::mutex> lk(mu); cv.notify_one(); }
-    for (size_t i = 0; i < evalList.size(); i += 2) prio[evalList[i]] = priority(scratch[0], evalList[i], SIM, false);
-    while (doneEpoch.load(std::memory_order_acquire) != e) relax();
+    return e;
+  }
+
+  // priority(v, CON, collect) with the in-neighbours' searches shared; the shortcuts land in add*
+  double lazyPriority(int32_t v) {
+    Scratch& S = scratch[0];
+    size_t nIns = 0;
+    for (size_t k = start[v], e = k + len[v]; k < e; k++) if (bw[k] >= 0) nIns++;
+    int32_t added;
+    if (!helper.joinable() || nIns < 2) {
+      added = shortcutsFor(S, v, CON, true);
+      addU.assign(S.scU.begin(), S.scU.begin() + S.scCount);
+      addW.assign(S.scW.begin(), S.scW.begin() + S.scCount);
+      addWeight.assign(S.scWeight.begin(), S.scWeight.begin() + S.scCount);
+    } else {
+      jobNode = v;
+      uint32_t e = post(1);
+      added = shortcutsFor(S, v, CON, true, 0, 2);
+      while (doneEpoch.load(std::memory_order_acquire) != e) relax();
+      added += helperAdded;
+      // merged by in-neighbour index: the order of one thread's search
+      Scratch& T = scratch[1];
+      addU.clear(); addW.clear(); addWeight.clear();
+      for (size_t i0 = 0, i1 = 0; i0 < S.scCount || i1 < T.scCount;) {
+        bool first = i1 >= T.scCount || (i0 < S.scCount && S.scKi[i0] < T.scKi[i1]);
+        Scratch& F = first ? S : T;
+        size_t& i = first ? i0 : i1;
+        addU.push_back(F.scU[i]); addW.push_back(F.scW[i]); addWeight.push_back(F.scWeight[i]);
+        i++;
+      }
+    }
+    return 2.0 * (added - len[v]) + deleted[v] + level[v];
   }
 
   // Up to `work` units (a node's first priority, or a node contracted); true when finished.
@@ -307,10 +354,9 @@ struct Contractor {
       double p = pq.peekKey();
       pq.pop();
       if (contracted[v] || p != prio[v]) continue;
-      Scratch& S = scratch[0];
-      double np = priority(S, v, CON, true);
+      double np = lazyPriority(v);
       if (pq.length && np > pq.peekKey()) { prio[v] = np; pq.push(np, v); continue; }
-      for (size_t i = 0; i < S.scCount; i++) addArc(S.scU[i], S.scW[i], S.scWeight[i], v);
+      for (size_t i = 0; i < addU.size(); i++) addArc(addU[i], addW[i], addWeight[i], v);
       contracted[v] = 1;
       rank[v] = static_cast<uint32_t>(order++);
       work--;
