@@ -75,7 +75,7 @@ describe('graph-build CLI with stderr piped', () => {
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stderr.split('\n').filter(Boolean).map((l) => JSON.parse(l));
     const events = lines.filter((l) => l.event === 'start' || l.event === 'end').map((l) => `${l.event} ${l.phase}`);
-    expect(events).toEqual(['reading', 'segments driving', 'contract driving', 'write driving', 'segments walk', 'contract walk', 'write walk'].flatMap((p) => [`start ${p}`, `end ${p}`]));
+    expect(events).toEqual(['reading', 'segments driving', 'turns driving', 'contract driving', 'write driving', 'segments walk', 'turns walk', 'contract walk', 'write walk'].flatMap((p) => [`start ${p}`, `end ${p}`]));
     const summary = lines.at(-1);
     expect(summary.event).toBe('summary');
     expect(summary.name).toBe('dj');

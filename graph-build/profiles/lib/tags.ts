@@ -28,14 +28,23 @@ export function forwardBackwardByKey(t: Tags, data: WayData, key: string): [stri
   return [forward, backward];
 }
 
+/** Each key list's `key:forward` and `key:backward` spellings, made once per list rather than per way. */
+const directed = new WeakMap<readonly string[], { forward: string[]; backward: string[] }>();
+function directedKeys(keys: readonly string[]) {
+  let d = directed.get(keys);
+  if (!d) directed.set(keys, (d = { forward: keys.map((k) => k + ':forward'), backward: keys.map((k) => k + ':backward') }));
+  return d;
+}
+
 /** The first of `keys` (each as `key:forward|backward` then `key`) that is set, per direction. */
 export function forwardBackwardBySet(t: Tags, keys: readonly string[]): [string | undefined, string | undefined] {
+  const d = directedKeys(keys);
   let forward: string | undefined, backward: string | undefined;
-  for (const key of keys) {
-    if (forward === undefined) forward = t[key + ':forward'];
-    if (backward === undefined) backward = t[key + ':backward'];
+  for (let i = 0; i < keys.length; i++) {
+    if (forward === undefined) forward = t[d.forward[i]];
+    if (backward === undefined) backward = t[d.backward[i]];
     if (forward === undefined || backward === undefined) {
-      const common = t[key];
+      const common = t[keys[i]];
       forward = forward ?? common;
       backward = backward ?? common;
     }

@@ -257,15 +257,17 @@ export const maxspeed: WayHandler = (p, t, r) => {
   if (bw > 0) r.backwardSpeed = bw * p.speedReduction;
 };
 
+const HEIGHT_KEYS = ['maxheight:physical', 'maxheight'];
 export const handleHeight: WayHandler = (p, t, r) => {
-  const [f, b] = forwardBackwardBySet(t, ['maxheight:physical', 'maxheight']);
+  const [f, b] = forwardBackwardBySet(t, HEIGHT_KEYS);
   const fh = maxHeight(f), bh = maxHeight(b);
   if (fh !== undefined && fh < p.vehicleHeight) r.forwardMode = 'inaccessible';
   if (bh !== undefined && bh < p.vehicleHeight) r.backwardMode = 'inaccessible';
 };
 
+const WIDTH_KEYS = ['maxwidth:physical', 'maxwidth', 'width', 'est_width'];
 export const handleWidth: WayHandler = (p, t, r) => {
-  const [f, b] = forwardBackwardBySet(t, ['maxwidth:physical', 'maxwidth', 'width', 'est_width']);
+  const [f, b] = forwardBackwardBySet(t, WIDTH_KEYS);
   const narrow = t.narrow;
   for (const [v, fwd] of [[f, true], [b, false]] as const) {
     let closed = false;
