@@ -7,15 +7,17 @@ import { availableParallelism } from 'node:os';
 import { ROOT } from '../../src/core/config.ts';
 import { ARC, ARC_HEAD, ARC_W, HEAD_FW, HEAD_BW, HEAD_LAST, HEAD_SHIFT } from '../../src/core/format/route.ts';
 import type { BaseGraph } from './compress.ts';
-import type { CH, ContractOptions } from './ch.ts';
+
+/** The hierarchy as ch.ts returns it (CH there): the route file's CH sections and the order. */
+interface Hierarchy { chFirst: Uint32Array; chArc: Int32Array; chMid: Int32Array; rank: Uint32Array; shortcuts: number; arcs: number }
 
 export const CH_ADDON = resolve(ROOT, 'native', 'ch', 'build', 'Release', 'svc_ch.node');
 
 interface Addon {
-  create(nodes: number, edgeU: Int32Array, edgeV: Int32Array, edgeFlags: Uint8Array, edgeW: Int32Array, sim: number, con: number, eager: boolean, threads: number): unknown;
+  create(nodes: number, edgeU: Int32Array, edgeV: Int32Array, edgeFlags: Uint8Array, edgeW: Int32Array, sim: number, con: number, eager: boolean, threads: number, rounds: boolean): unknown;
   step(handle: unknown, work: number): boolean;
   order(handle: unknown): number;
-  finish(handle: unknown, format: Record<string, number>): CH;
+  finish(handle: unknown, format: Record<string, number>): Hierarchy;
 }
 
 let addon: Addon | null | undefined;
@@ -43,9 +45,9 @@ export function contractThreads(nodes: number): number {
 }
 
 /** ch.ts's contract() through the addon; the limits are ch.ts's, resolved by the caller. */
-export function contractNative(a: Addon, g: BaseGraph, sim: number, con: number, eager: boolean, onProgress?: ContractOptions['onProgress']): CH {
+export function contractNative(a: Addon, g: BaseGraph, sim: number, con: number, eager: boolean, onProgress?: (fraction: number, done: number, total: number) => void, rounds = false): Hierarchy {
   const m = g.edges, n = g.nodes;
-  const h = a.create(n, g.edgeU.subarray(0, m), g.edgeV.subarray(0, m), g.edgeFlags.subarray(0, m), g.edgeW.subarray(0, m), sim, con, eager, contractThreads(n));
+  const h = a.create(n, g.edgeU.subarray(0, m), g.edgeV.subarray(0, m), g.edgeFlags.subarray(0, m), g.edgeW.subarray(0, m), sim, con, eager, contractThreads(n), rounds);
   // slices of 1% of the nodes, so progress reads as the TypeScript contraction's did
   const slice = Math.max(1, Math.floor(n / 100));
   let seen = 0;

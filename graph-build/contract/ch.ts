@@ -37,7 +37,7 @@ export function contract(g: BaseGraph, opts: ContractOptions = {}): CH {
   const EAGER = opts.eagerNeighbours ?? true;
   if (n > MAX_NODES) throw new Error(`graph of ${n} nodes: the route format holds at most ${MAX_NODES}`);
   const native = opts.typescript ? null : chAddon();
-  if (native) return contractNative(native, g, SIM, CON, EAGER, opts.onProgress);
+  if (native) return contractNative(native, g, SIM, CON, EAGER, opts.onProgress, process.env.GRAPH_BUILD_ORDER === 'rounds');
   // --- working adjacency pool
   const start = new Int32Array(n), len = new Int32Array(n), cap = new Int32Array(n);
   const deg = new Int32Array(n);

@@ -81,6 +81,8 @@ struct Contractor {
     std::vector<int32_t> ins, outs;
     std::vector<int32_t> scU, scW, scWeight, scKi;
     size_t scCount = 0;
+    // a round's shortcuts (rounds order): ends, weight, and the index of the node in roundSet
+    std::vector<int32_t> rU, rW, rWeight, rIdx;
     explicit Scratch(int32_t nodes) : label(nodes), tstamp(nodes) {}
   };
   std::vector<Scratch> scratch;
@@ -176,7 +178,7 @@ struct Contractor {
       size_t s = start[x], e = s + len[x];
       for (size_t k = s; k < e; k++) {
         const Arc a = arc[k];
-        if (a.fw < 0 || a.nbr == skip) continue;
+        if (a.fw < 0 || a.nbr == skip || (excluded && excluded[a.nbr])) continue;
         double nd = d + a.fw;
         Label& l = label[a.nbr];
         if (l.stamp != cur || nd < l.dist) { l = {nd, cur}; heap.push(nd, a.nbr); }
@@ -272,7 +274,8 @@ struct Contractor {
         if (quit.load()) return;
         seen = jobEpoch.load(std::memory_order_acquire);
         if (jobKind == 0) for (size_t i = 1; i < evalList.size(); i += 2) prio[evalList[i]] = priority(scratch[1], evalList[i], SIM, false);
-        else helperAdded = shortcutsFor(scratch[1], jobNode, CON, true, 1, 2);
+        else if (jobKind == 1) helperAdded = shortcutsFor(scratch[1], jobNode, CON, true, 1, 2);
+        else roundShortcuts(scratch[1], 1, 2);
         doneEpoch.store(seen, std::memory_order_release);
       }
     });
@@ -338,6 +341,90 @@ struct Contractor {
     return 2.0 * (added - len[v]) + deleted[v] + level[v];
   }
 
+  // --- rounds: every node whose priority is below all its neighbours' is contracted at once, as
+  // OSRM's contractor does. Their witness searches avoid all of them (as if already contracted), so
+  // each finds exactly the shortcuts the rest of the graph needs, in any order, on any thread; the
+  // round's shortcuts are then applied in node order. Not the sequential order: another hierarchy.
+  bool rounds = false, roundsReady = false;
+  std::vector<uint8_t> inRound, touched;
+  const uint8_t* excluded = nullptr;
+  std::vector<int32_t> remaining, roundSet;
+
+  static uint32_t mix(int32_t v) { return static_cast<uint32_t>(v) * 2654435761u; }
+  bool before(int32_t v, int32_t u) const {
+    if (prio[v] != prio[u]) return prio[v] < prio[u];
+    uint32_t hv = mix(v), hu = mix(u);
+    return hv != hu ? hv < hu : v < u;
+  }
+
+  void roundShortcuts(Scratch& S, size_t first, size_t stride) {
+    S.rU.clear(); S.rW.clear(); S.rWeight.clear(); S.rIdx.clear();
+    for (size_t i = first; i < roundSet.size(); i += stride) {
+      shortcutsFor(S, roundSet[i], CON, true);
+      for (size_t j = 0; j < S.scCount; j++) {
+        S.rU.push_back(S.scU[j]); S.rW.push_back(S.scW[j]); S.rWeight.push_back(S.scWeight[j]); S.rIdx.push_back(static_cast<int32_t>(i));
+      }
+    }
+  }
+
+  bool stepRounds(int64_t work) {
+    if (!roundsReady) {
+      remaining.resize(n);
+      for (int32_t v = 0; v < n; v++) remaining[v] = v;
+      inRound.assign(n, 0); touched.assign(n, 0);
+      roundsReady = true;
+    }
+    while (!remaining.empty() && work > 0) {
+      roundSet.clear();
+      for (int32_t v : remaining) {
+        bool least = true;
+        for (size_t k = start[v], e = k + len[v]; k < e && least; k++) least = before(v, arc[k].nbr);
+        if (least) { roundSet.push_back(v); inRound[v] = 1; }
+      }
+      excluded = inRound.data();
+      Scratch& A = scratch[0];
+      if (helper.joinable() && roundSet.size() >= 2) {
+        uint32_t e = post(2);
+        roundShortcuts(A, 0, 2);
+        while (doneEpoch.load(std::memory_order_acquire) != e) relax();
+        excluded = nullptr;
+        // the shortcuts in round order, whichever thread found them
+        Scratch& B = scratch[1];
+        for (size_t i0 = 0, i1 = 0; i0 < A.rU.size() || i1 < B.rU.size();) {
+          bool first = i1 >= B.rU.size() || (i0 < A.rU.size() && A.rIdx[i0] < B.rIdx[i1]);
+          Scratch& F = first ? A : B;
+          size_t& j = first ? i0 : i1;
+          addArc(F.rU[j], F.rW[j], F.rWeight[j], roundSet[F.rIdx[j]]);
+          j++;
+        }
+      } else {
+        roundShortcuts(A, 0, 1);
+        excluded = nullptr;
+        for (size_t j = 0; j < A.rU.size(); j++) addArc(A.rU[j], A.rW[j], A.rWeight[j], roundSet[A.rIdx[j]]);
+      }
+      evalList.clear();
+      for (int32_t v : roundSet) {
+        contracted[v] = 1;
+        rank[v] = static_cast<uint32_t>(order++);
+        for (size_t k = start[v], e = k + len[v]; k < e; k++) {
+          int32_t u = arc[k].nbr;
+          removeNbr(u, v);
+          deleted[u]++;
+          if (level[u] < level[v] + 1) level[u] = level[v] + 1;
+          if (!touched[u]) { touched[u] = 1; evalList.push_back(u); }
+        }
+      }
+      for (int32_t v : roundSet) inRound[v] = 0;
+      for (int32_t u : evalList) touched[u] = 0;
+      evalPriorities();
+      size_t o = 0;
+      for (int32_t v : remaining) if (!contracted[v]) remaining[o++] = v;
+      remaining.resize(o);
+      work -= static_cast<int64_t>(roundSet.size());
+    }
+    return remaining.empty();
+  }
+
   // Up to `work` units (a node's first priority, or a node contracted); true when finished.
   bool step(int64_t work) {
     if (initNext < n && work > 0) {
@@ -349,6 +436,7 @@ struct Contractor {
       work -= end - initNext;
       initNext = end;
     }
+    if (rounds) return initNext >= n && stepRounds(work);
     while (pq.length && work > 0) {
       int32_t v = pq.peekId();
       double p = pq.peekKey();
@@ -409,10 +497,10 @@ Contractor* Unwrap(napi_env env, napi_value v) {
   return static_cast<Contractor*>(p);
 }
 
-// create(nodes, edgeU, edgeV, edgeFlags, edgeW, simLimit, contractLimit, eager, threads) → handle
+// create(nodes, edgeU, edgeV, edgeFlags, edgeW, simLimit, contractLimit, eager, threads[, rounds]) → handle
 napi_value Create(napi_env env, napi_callback_info info) {
-  size_t argc = 9;
-  napi_value a[9];
+  size_t argc = 10;
+  napi_value a[10];
   CHECK(napi_get_cb_info(env, info, &argc, a, nullptr, nullptr));
   if (argc < 9) { napi_throw_type_error(env, nullptr, "create(nodes, edgeU, edgeV, edgeFlags, edgeW, sim, con, eager, threads)"); return nullptr; }
   const int32_t *U, *V, *W;
@@ -432,6 +520,7 @@ napi_value Create(napi_env env, napi_callback_info info) {
   }
   auto* c = new Contractor(static_cast<int32_t>(nodes), static_cast<int32_t>(Int(env, a[5])), static_cast<int32_t>(Int(env, a[6])), eager);
   c->load(static_cast<int32_t>(edges), U, V, F, W);
+  if (argc >= 10) napi_get_value_bool(env, a[9], &c->rounds);
   if (Int(env, a[8]) >= 2) c->startHelper();
   napi_value handle;
   CHECK(napi_create_external(env, c, Free, nullptr, &handle));
