@@ -36,12 +36,13 @@ export function chAddon(): Addon | null {
 }
 
 /**
- * Threads for the priorities: two where the machine has two cores and the graph is large enough to
- * repay the hand-overs (GRAPH_BUILD_THREADS=1 keeps one). Either way the hierarchy is the same.
+ * Threads for the priorities: by default two where the machine has two cores and the graph is large
+ * enough to repay the hand-overs; GRAPH_BUILD_THREADS=1 or 2 decides. Either way the hierarchy is the same.
  */
 export function contractThreads(nodes: number): number {
-  const asked = Number(process.env.GRAPH_BUILD_THREADS ?? availableParallelism());
-  return nodes >= 20_000 && asked >= 2 ? 2 : 1;
+  const set = process.env.GRAPH_BUILD_THREADS;
+  if (set !== undefined && set !== '') return Number(set) >= 2 ? 2 : 1;
+  return nodes >= 20_000 && availableParallelism() >= 2 ? 2 : 1;
 }
 
 /** ch.ts's contract() through the addon; the limits are ch.ts's, resolved by the caller. */

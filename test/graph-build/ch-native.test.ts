@@ -2,6 +2,7 @@
 // (graph-build/contract/ch.ts), with one thread or two: the route file, its answers and their
 // hashes do not depend on whether the addon built or how many cores the build had.
 import { describe, it, expect, afterEach } from 'vitest';
+import { availableParallelism } from 'node:os';
 import { contract } from '../../graph-build/contract/ch.ts';
 import { chAddon, contractThreads } from '../../graph-build/contract/ch-native.ts';
 import type { BaseGraph } from '../../graph-build/contract/compress.ts';
@@ -79,8 +80,11 @@ describe('contraction addon', () => {
   });
 
   it('gives the TypeScript hierarchy byte for byte, with one thread and with two', () => {
-    const g = grid(145, 7); // 21,025 nodes: above the size where a second thread is used
+    const g = grid(70, 7);
     const ts = contract(g, { typescript: true });
+    delete process.env.GRAPH_BUILD_THREADS;
+    expect(contractThreads(1_000)).toBe(1); // a small graph does not repay the hand-overs
+    expect(contractThreads(50_000)).toBe(availableParallelism() >= 2 ? 2 : 1);
     process.env.GRAPH_BUILD_THREADS = '1';
     expect(contractThreads(g.nodes)).toBe(1);
     const one = contract(g);
@@ -99,7 +103,7 @@ describe('contraction addon', () => {
   }, 120_000);
 
   it('keeps every shortest distance, in the sequential order and in rounds, on one thread and on two', () => {
-    const g = grid(145, 11);
+    const g = grid(70, 11);
     const rand = rng(5);
     const pairs: [number, number][] = [], want: number[] = [];
     for (let i = 0; i < 6; i++) {
@@ -115,7 +119,7 @@ describe('contraction addon', () => {
   }, 120_000);
 
   it('contracts in rounds to the same hierarchy with one thread or two', () => {
-    const g = grid(145, 13);
+    const g = grid(70, 13);
     process.env.GRAPH_BUILD_ORDER = 'rounds';
     process.env.GRAPH_BUILD_THREADS = '1';
     const one = contract(g);
