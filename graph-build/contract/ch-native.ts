@@ -15,8 +15,8 @@ export const CH_ADDON = resolve(ROOT, 'native', 'ch', 'build', 'Release', 'svc_c
 
 interface Addon {
   create(nodes: number, edgeU: Int32Array, edgeV: Int32Array, edgeFlags: Uint8Array, edgeW: Int32Array, sim: number, con: number, eager: boolean, threads: number, rounds: boolean): unknown;
-  step(handle: unknown, work: number): boolean;
-  order(handle: unknown): number;
+  /** Contracts up to `work` more nodes; returns how many are contracted (all: finished). */
+  step(handle: unknown, work: number): number;
   finish(handle: unknown, format: Record<string, number>): Hierarchy;
 }
 
@@ -52,8 +52,7 @@ export function contractNative(a: Addon, g: BaseGraph, sim: number, con: number,
   // slices of 1% of the nodes, so progress reads as the TypeScript contraction's did
   const slice = Math.max(1, Math.floor(n / 100));
   let seen = 0;
-  while (!a.step(h, slice)) {
-    const order = a.order(h);
+  for (let order = a.step(h, slice); order < n; order = a.step(h, slice)) {
     if (onProgress && order > seen) { seen = order; onProgress(order / n, order, n); }
   }
   return a.finish(h, { ARC, ARC_HEAD, ARC_W, HEAD_FW, HEAD_BW, HEAD_LAST, HEAD_SHIFT });

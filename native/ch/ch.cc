@@ -229,10 +229,37 @@ struct Contractor {
     return added;
   }
 
-  double priority(Scratch& S, int32_t v, int32_t limit, bool collect) {
-    int32_t sc = shortcutsFor(S, v, limit, collect);
-    int32_t removed = len[v];
-    return 2.0 * (sc - removed) + deleted[v] + level[v];
+  // edge difference (shortcuts added, neighbours removed) + contracted neighbours + level
+  double score(int32_t v, int32_t shortcuts) const { return 2.0 * (shortcuts - len[v]) + deleted[v] + level[v]; }
+  // the estimate of v's priority, with the simulation's witness limit
+  double priority(Scratch& S, int32_t v) { return score(v, shortcutsFor(S, v, SIM, false)); }
+  // priorities of evalList's entries first, first + stride, …
+  void evalEvery(Scratch& S, size_t first, size_t stride) {
+    for (size_t i = first; i < evalList.size(); i += stride) prio[evalList[i]] = priority(S, evalList[i]);
+  }
+
+  // Two threads' shortcut lists, each in increasing index order, walked as one list in index order:
+  // the order one thread would have found them in.
+  template <typename Take>
+  static void mergeByIndex(const std::vector<int32_t>& a, size_t an, const std::vector<int32_t>& b, size_t bn, Take take) {
+    for (size_t i = 0, j = 0; i < an || j < bn;) {
+      if (j >= bn || (i < an && a[i] < b[j])) take(true, i++);
+      else take(false, j++);
+    }
+  }
+
+  // v contracted: ranked, gone from its neighbours' blocks, which learn it (each neighbour to `seen`)
+  template <typename Seen>
+  void retire(int32_t v, Seen seen) {
+    contracted[v] = 1;
+    rank[v] = static_cast<uint32_t>(order++);
+    for (size_t k = start[v], e = k + len[v]; k < e; k++) {
+      int32_t u = arc[k].nbr;
+      removeNbr(u, v);
+      deleted[u]++;
+      if (level[u] < level[v] + 1) level[u] = level[v] + 1;
+      seen(u);
+    }
   }
 
   // --- a second thread for the priorities, which only read the graph: the contraction
@@ -273,7 +300,7 @@ struct Contractor {
         }
         if (quit.load()) return;
         seen = jobEpoch.load(std::memory_order_acquire);
-        if (jobKind == 0) for (size_t i = 1; i < evalList.size(); i += 2) prio[evalList[i]] = priority(scratch[1], evalList[i], SIM, false);
+        if (jobKind == 0) evalEvery(scratch[1], 1, 2);
         else if (jobKind == 1) helperAdded = shortcutsFor(scratch[1], jobNode, CON, true, 1, 2);
         else roundShortcuts(scratch[1], 1, 2);
         doneEpoch.store(seen, std::memory_order_release);
@@ -290,24 +317,22 @@ struct Contractor {
 
   ~Contractor() { stopHelper(); }
 
-  // prio[] of every node in evalList (with the simulation limit), shared with the helper
+  // prio[] of every node in evalList, shared with the helper
   void evalPriorities() {
-    if (!helper.joinable() || evalList.size() < 2) {
-      for (int32_t u : evalList) prio[u] = priority(scratch[0], u, SIM, false);
-      return;
-    }
-    uint32_t e = post(0);
-    for (size_t i = 0; i < evalList.size(); i += 2) prio[evalList[i]] = priority(scratch[0], evalList[i], SIM, false);
-    while (doneEpoch.load(std::memory_order_acquire) != e) relax();
+    if (!helper.joinable() || evalList.size() < 2) evalEvery(scratch[0], 0, 1);
+    else together(0, [&] { evalEvery(scratch[0], 0, 2); });
   }
 
-  uint32_t post(int kind) {
+  // Posts job `kind` to the helper, runs this thread's half, and waits for the helper's.
+  template <typename Half>
+  void together(int kind, Half half) {
     jobKind = kind;
     uint32_t e = jobEpoch.load(std::memory_order_relaxed) + 1;
     // store, then look (the helper sets `sleeping`, then looks): one of the two sees the other
     jobEpoch.store(e);
     if (sleeping.load()) { std::lock_guard<std::mutex> lk(mu); cv.notify_one(); }
-    return e;
+    half();
+    while (doneEpoch.load(std::memory_order_acquire) != e) relax();
   }
 
   // priority(v, CON, collect) with the in-neighbours' searches shared; the shortcuts land in add*
@@ -323,22 +348,17 @@ struct Contractor {
       addWeight.assign(S.scWeight.begin(), S.scWeight.begin() + S.scCount);
     } else {
       jobNode = v;
-      uint32_t e = post(1);
-      added = shortcutsFor(S, v, CON, true, 0, 2);
-      while (doneEpoch.load(std::memory_order_acquire) != e) relax();
+      together(1, [&] { added = shortcutsFor(S, v, CON, true, 0, 2); });
       added += helperAdded;
       // merged by in-neighbour index: the order of one thread's search
       Scratch& T = scratch[1];
       addU.clear(); addW.clear(); addWeight.clear();
-      for (size_t i0 = 0, i1 = 0; i0 < S.scCount || i1 < T.scCount;) {
-        bool first = i1 >= T.scCount || (i0 < S.scCount && S.scKi[i0] < T.scKi[i1]);
-        Scratch& F = first ? S : T;
-        size_t& i = first ? i0 : i1;
+      mergeByIndex(S.scKi, S.scCount, T.scKi, T.scCount, [&](bool mine, size_t i) {
+        Scratch& F = mine ? S : T;
         addU.push_back(F.scU[i]); addW.push_back(F.scW[i]); addWeight.push_back(F.scWeight[i]);
-        i++;
-      }
+      });
     }
-    return 2.0 * (added - len[v]) + deleted[v] + level[v];
+    return score(v, added);
   }
 
   // --- rounds: every node whose priority is below all its neighbours' is contracted at once, as
@@ -367,7 +387,7 @@ struct Contractor {
     }
   }
 
-  bool stepRounds(int64_t work) {
+  void stepRounds(int64_t work) {
     if (!roundsReady) {
       remaining.resize(n);
       for (int32_t v = 0; v < n; v++) remaining[v] = v;
@@ -384,36 +404,21 @@ struct Contractor {
       excluded = inRound.data();
       Scratch& A = scratch[0];
       if (helper.joinable() && roundSet.size() >= 2) {
-        uint32_t e = post(2);
-        roundShortcuts(A, 0, 2);
-        while (doneEpoch.load(std::memory_order_acquire) != e) relax();
+        together(2, [&] { roundShortcuts(A, 0, 2); });
         excluded = nullptr;
         // the shortcuts in round order, whichever thread found them
         Scratch& B = scratch[1];
-        for (size_t i0 = 0, i1 = 0; i0 < A.rU.size() || i1 < B.rU.size();) {
-          bool first = i1 >= B.rU.size() || (i0 < A.rU.size() && A.rIdx[i0] < B.rIdx[i1]);
-          Scratch& F = first ? A : B;
-          size_t& j = first ? i0 : i1;
+        mergeByIndex(A.rIdx, A.rIdx.size(), B.rIdx, B.rIdx.size(), [&](bool mine, size_t j) {
+          Scratch& F = mine ? A : B;
           addArc(F.rU[j], F.rW[j], F.rWeight[j], roundSet[F.rIdx[j]]);
-          j++;
-        }
+        });
       } else {
         roundShortcuts(A, 0, 1);
         excluded = nullptr;
         for (size_t j = 0; j < A.rU.size(); j++) addArc(A.rU[j], A.rW[j], A.rWeight[j], roundSet[A.rIdx[j]]);
       }
       evalList.clear();
-      for (int32_t v : roundSet) {
-        contracted[v] = 1;
-        rank[v] = static_cast<uint32_t>(order++);
-        for (size_t k = start[v], e = k + len[v]; k < e; k++) {
-          int32_t u = arc[k].nbr;
-          removeNbr(u, v);
-          deleted[u]++;
-          if (level[u] < level[v] + 1) level[u] = level[v] + 1;
-          if (!touched[u]) { touched[u] = 1; evalList.push_back(u); }
-        }
-      }
+      for (int32_t v : roundSet) retire(v, [&](int32_t u) { if (!touched[u]) { touched[u] = 1; evalList.push_back(u); } });
       for (int32_t v : roundSet) inRound[v] = 0;
       for (int32_t u : evalList) touched[u] = 0;
       evalPriorities();
@@ -422,21 +427,23 @@ struct Contractor {
       remaining.resize(o);
       work -= static_cast<int64_t>(roundSet.size());
     }
-    return remaining.empty();
   }
 
-  // Up to `work` units (a node's first priority, or a node contracted); true when finished.
-  bool step(int64_t work) {
+  // Up to `work` units (a node's first priority, or a node contracted); finished when order == n.
+  void step(int64_t work) {
     if (initNext < n && work > 0) {
       int32_t end = static_cast<int32_t>(std::min<int64_t>(n, initNext + work));
       evalList.clear();
       for (int32_t v = initNext; v < end; v++) evalList.push_back(v);
       evalPriorities();
-      for (int32_t v = initNext; v < end; v++) pq.push(prio[v], v);
+      if (!rounds) for (int32_t v = initNext; v < end; v++) pq.push(prio[v], v);
       work -= end - initNext;
       initNext = end;
     }
-    if (rounds) return initNext >= n && stepRounds(work);
+    if (rounds) {
+      if (initNext >= n) stepRounds(work);
+      return;
+    }
     while (pq.length && work > 0) {
       int32_t v = pq.peekId();
       double p = pq.peekKey();
@@ -445,16 +452,8 @@ struct Contractor {
       double np = lazyPriority(v);
       if (pq.length && np > pq.peekKey()) { prio[v] = np; pq.push(np, v); continue; }
       for (size_t i = 0; i < addU.size(); i++) addArc(addU[i], addW[i], addWeight[i], v);
-      contracted[v] = 1;
-      rank[v] = static_cast<uint32_t>(order++);
       work--;
-      size_t s = start[v], e = s + len[v];
-      for (size_t k = s; k < e; k++) {
-        int32_t u = arc[k].nbr;
-        removeNbr(u, v);
-        deleted[u]++;
-        if (level[u] < level[v] + 1) level[u] = level[v] + 1;
-      }
+      retire(v, [](int32_t) {});
       if (EAGER) {
         evalList.clear();
         for (size_t k = start[v], e2 = start[v] + len[v]; k < e2; k++) evalList.push_back(arc[k].nbr);
@@ -462,7 +461,6 @@ struct Contractor {
         for (int32_t u : evalList) pq.push(prio[u], u);
       }
     }
-    return initNext >= n && pq.length == 0;
   }
 };
 
@@ -527,25 +525,14 @@ napi_value Create(napi_env env, napi_callback_info info) {
   return handle;
 }
 
-// step(handle, work) → true when every node is contracted
+// step(handle, work) → nodes contracted so far (all of them: finished)
 napi_value Step(napi_env env, napi_callback_info info) {
   size_t argc = 2;
   napi_value a[2];
   CHECK(napi_get_cb_info(env, info, &argc, a, nullptr, nullptr));
   Contractor* c = Unwrap(env, a[0]);
   if (!c) { napi_throw_type_error(env, nullptr, "not a contraction handle"); return nullptr; }
-  napi_value out;
-  CHECK(napi_get_boolean(env, c->step(Int(env, a[1])), &out));
-  return out;
-}
-
-// order(handle) → nodes contracted so far
-napi_value Order(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value a[1];
-  CHECK(napi_get_cb_info(env, info, &argc, a, nullptr, nullptr));
-  Contractor* c = Unwrap(env, a[0]);
-  if (!c) { napi_throw_type_error(env, nullptr, "not a contraction handle"); return nullptr; }
+  c->step(Int(env, a[1]));
   napi_value out;
   CHECK(napi_create_int64(env, c->order, &out));
   return out;
@@ -630,7 +617,6 @@ napi_value Init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"create", nullptr, Create, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"step", nullptr, Step, nullptr, nullptr, nullptr, napi_default, nullptr},
-      {"order", nullptr, Order, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"finish", nullptr, Finish, nullptr, nullptr, nullptr, napi_default, nullptr},
   };
   napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props);
