@@ -129,3 +129,47 @@ describe('edge-based consumers', () => {
     expect(found).toBeGreaterThan(3);
   }, 60_000);
 });
+
+/** Plain Dijkstra over the turns from seeds, as the via trees count: forward, a node's distance includes its edge; backward, it runs from its edge's far end. */
+function turnDistances(g: GraphViews, seeds: Seed[], dir: 0 | 1): Float64Array {
+  const n = g.ebEdge.length, d = new Float64Array(n).fill(Infinity), done = new Uint8Array(n);
+  const w = (x: number) => g.edgeWeight[Math.abs(g.ebEdge[x]) - 1];
+  for (const s of seeds) d[s.node] = Math.min(d[s.node], s.cost);
+  const first = dir === 0 ? g.ebOutFirst : g.ebInFirst, arcs = dir === 0 ? g.ebOut : g.ebIn;
+  for (;;) {
+    let x = -1;
+    for (let v = 0; v < n; v++) if (!done[v] && d[v] < Infinity && (x < 0 || d[v] < d[x])) x = v;
+    if (x < 0) return d;
+    done[x] = 1;
+    for (let k = first[x]; k < first[x + 1]; k++) {
+      const y = arcs[3 * k], nd = d[x] + arcs[3 * k + 1] + (dir === 0 ? w(y) : w(x));
+      if (nd < d[y]) d[y] = nd;
+    }
+  }
+}
+
+describe('alternatives: the fallback trees', () => {
+  it('find every via candidate of a whole-graph search (dF + dB ≤ the stretch limit), at the same cost, though the forward tree only enters nodes the backward one settled', () => {
+    const rand = rng(5), E = g.edgeU.length, q = new ChQuery(g), via = new ViaSearch(g), share = weightShare(g);
+    let compared = 0, candidates = 0;
+    for (let i = 0; i < 80 && compared < 8; i++) {
+      const s = snapAt(Math.floor(rand() * E), rand()), t = snapAt(Math.floor(rand() * E), rand());
+      const best = leg(g, q, s, t);
+      if (!best || s.edge === t.edge) continue;
+      const sources: Seed[] = sourceSeeds(g, s).map((a) => ({ node: a.node, cost: Math.round(share(s.edge, a.dir, ...aheadOf(g, s, a.dir))) }));
+      const targets: Seed[] = targetSeeds(g, t).map((b) => ({ node: b.node, cost: Math.round(b.turnWeight + share(t.edge, b.dir, ...upTo(g, t, b.dir))) }));
+      const at = (x: Snap): [number, number] => [g.shapeLat[x.pt] / E7, g.shapeLon[x.pt] / E7];
+      const limit = (1 + STRETCH) * best.weight;
+      const got = via.treeCandidates(sources, targets, limit, at(s), at(t));
+      if (!got) continue; // a tree gave up at its budget
+      const dF = turnDistances(g, sources, 0), dB = turnDistances(g, targets, 1);
+      const want = new Map<number, number>();
+      for (let v = 0; v < dF.length; v++) if (dF[v] + dB[v] <= limit) want.set(v, dF[v] + dB[v]);
+      expect([...got.keys()].sort((a, b) => a - b)).toEqual([...want.keys()].sort((a, b) => a - b));
+      for (const [v, c] of want) expect(got.get(v)).toBe(c);
+      compared++; candidates += want.size;
+    }
+    expect(compared).toBeGreaterThanOrEqual(8);
+    expect(candidates).toBeGreaterThan(100);
+  }, 60_000);
+});

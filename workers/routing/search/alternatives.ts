@@ -121,15 +121,7 @@ export class ViaSearch {
    */
   private choose(seen: number[], trees: boolean, limit: number, best: number, want: number, q: ChQuery, accepted: AltPath[], acceptedSets: Set<number>[]) {
     const g = this.g;
-    const cands: { v: number; c: number }[] = [];
-    const settledAt = 2 * this.cur + 1;
-    for (const v of seen) {
-      const r = this.r(v);
-      if (this.pages.i32[8 * r + ST] !== settledAt || this.pages.i32[8 * r + ST + 1] !== settledAt) continue;
-      const c = this.pages.f64[4 * r] + this.pages.f64[4 * r + 1];
-      if (c <= limit) cands.push({ v, c });
-    }
-    cands.sort((a, b) => a.c - b.c);
+    const cands = this.candidates(seen, limit);
     // nodes of a path already tried are on its plateau: no via there
     const mark = new Set<number>();
     let tried = 0;
@@ -149,6 +141,26 @@ export class ViaSearch {
       accepted.push({ edges: path.edges, start: path.nodes[0], end: path.nodes[path.nodes.length - 1], cost: c, duration: path.duration });
       acceptedSets.push(set);
     }
+  }
+
+  /** Nodes of `seen` settled by both of the last searches with dF + dB ≤ limit, cheapest first. */
+  private candidates(seen: number[], limit: number): { v: number; c: number }[] {
+    const cands: { v: number; c: number }[] = [];
+    const settledAt = 2 * this.cur + 1, st = this.pages.i32, dist = this.pages.f64;
+    for (const v of seen) {
+      const r = this.r(v);
+      if (st[8 * r + ST] !== settledAt || st[8 * r + ST + 1] !== settledAt) continue;
+      const c = dist[4 * r] + dist[4 * r + 1];
+      if (c <= limit) cands.push({ v, c });
+    }
+    return cands.sort((a, b) => a.c - b.c);
+  }
+
+  /** The two trees' via candidates (node → dF + dB) up to `limit`, as find() grows them; null when a tree gave up. */
+  treeCandidates(sources: Seed[], targets: Seed[], limit: number, from: [number, number], to: [number, number]): Map<number, number> | null {
+    this.cur = this.pages.next(this.cur);
+    const seen = this.tree(targets, 1, limit, from) && this.tree(sources, 0, limit, to);
+    return seen && new Map(this.candidates(seen, limit).map(({ v, c }) => [v, c]));
   }
 
   /** A search's heap holding its seeds, at their costs (the cheapest where a node is seeded twice). */
