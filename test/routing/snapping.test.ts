@@ -6,6 +6,10 @@ import { buildRoadNetwork } from '../../graph-build/roads.ts';
 import { linkRoads } from '../helpers/built.ts';
 import { tempDir, loadInto, task, network } from './helpers.ts';
 import { loadedGraphs } from '../../workers/routing/graphs.ts';
+import { candidates, nearestRoad, choose } from '../../workers/routing/locate/candidates.ts';
+import { cheapestPair } from '../../workers/routing/search/legs.ts';
+import { E7 } from '../../src/core/format/route.ts';
+import { rng } from '../../bench/lib/rand.ts';
 
 const P = (y: number, x: number): [number, number] => [y * 0.001, 31 + x * 0.001];
 const ll = (p: [number, number]): [number, number] => [p[1], p[0]];
@@ -158,5 +162,36 @@ describe('Tanzania SW: two points on one small road network, radius 10 km', () =
     expect(routed).toBeGreaterThan(300);
     expect(routed).toBeLessThan(900);
     expect(moved).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe('two points whose nearest roads are several candidates (a junction, a road split in two one-way halves)', () => {
+  const tmp = tempDir();
+  beforeAll(async () => {
+    await linkRoads(tmp.dir, ['accra']);
+    loadInto(tmp.dir, ['accra']);
+  }, 300_000);
+  afterAll(() => tmp.remove());
+
+  it('one search from all of them picks the pair that one search per pair picks (choose), ties included', () => {
+    const graph = loadedGraphs().find((x) => x.extract === 'accra' && x.profile === 'driving')!;
+    const g = graph.g, rand = rng(3);
+    // road vertices: many are junctions, where every road meeting there is a candidate
+    const vertex = (): [number, number] => { const p = Math.floor(rand() * g.shapeLat.length); return [g.shapeLat[p] / E7, g.shapeLon[p] / E7]; };
+    let compared = 0, several = 0, notFirst = 0;
+    for (let k = 0; k < 600; k++) {
+      const pa = vertex(), pb = vertex();
+      const ca = candidates(graph, pa[0], pa[1], 25), cb = candidates(graph, pb[0], pb[1], 25);
+      if (!ca || !cb) continue;
+      const a = nearestRoad(ca), b = nearestRoad(cb);
+      if (a.length === 1 && b.length === 1) continue;
+      const want = choose(graph, [a.slice(), b.slice()], [pa, pb], 25);
+      if (typeof want === 'number' || want[0] >= a.length || want[1] >= b.length) continue; // no pair of them routes
+      expect(cheapestPair(g, graph.query, a, b), `pair ${k}`).toEqual(want);
+      compared++; several += a.length * b.length > 2 ? 1 : 0; notFirst += want[0] + want[1] > 0 ? 1 : 0;
+    }
+    expect(compared).toBeGreaterThan(150);
+    expect(several).toBeGreaterThan(50);
+    expect(notFirst).toBeGreaterThan(30);
   }, 120_000);
 });

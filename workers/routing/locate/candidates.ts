@@ -4,7 +4,7 @@
 // least, with the fallback onto every SCC near a point when no pair of candidates connects).
 import { osrmRules, type LoadedGraph } from '../graphs.ts';
 import { snap, nearestPerComponent, type Snap } from './snap.ts';
-import { leg } from '../search/legs.ts';
+import { leg, cheapestPair } from '../search/legs.ts';
 import { TaskError } from '../../../src/core/task.ts';
 import { SNAP_RADIUS } from '../../../src/core/limits.ts';
 import { EDGE_NO_START, EDGE_TWIN_BACK } from '../../../src/core/format/route.ts';
@@ -112,6 +112,10 @@ export function bigRoad(c: Snap[]): Snap[] | null {
 export function nearestFirst(graph: LoadedGraph, cs: Snap[][], pts: [number, number][], radius: number, anyEdge = false): number[] | null {
   const near = cs.map(nearestRoad);
   if (near.every((g) => g.length === 1)) return cs.map(() => 0);
+  // two points: the nearest roads' candidates all move their point as far, so the cheapest pair
+  // wins, found by one search from all of them (a junction's 3 × 3 took 9); none routes: null, as
+  // choose() over them would find no pick among them
+  if (cs.length === 2) return cheapestPair(graph.g, graph.query, near[0], near[1]);
   const pick = choose(graph, near, pts, radius, anyEdge); // near holds copies: its extensions stay here
   return typeof pick !== 'number' && pick.every((k, i) => k < nearestRoad(cs[i]).length) ? pick : null;
 }

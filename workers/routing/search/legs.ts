@@ -125,3 +125,41 @@ function pushPt(g: GraphViews, c: CoordSink, p: number) {
 function push(c: CoordSink, lng: number, lat: number) {
   c.add(Math.round(lng * E7), Math.round(lat * E7));
 }
+
+/**
+ * Of every pair (a[i], b[j]), the one whose leg() weighs least, as choose() (locate/candidates.ts)
+ * picks among candidates that move their points as far: the first b[j] (in order) whose cheapest
+ * pair weighs least, then the first a[i] that weighs that with it. One search seeded from all of
+ * them instead of one per pair (a junction's 3 × 3 candidates took 9). Ties are common (two roads
+ * leaving one junction node), so each seed carries a fraction below one unit of weight that ranks
+ * the pairs as choose() does: j / (2·|b|) + i / (2·|a|·|b|), less than 1 in all, on weights that
+ * are whole numbers. A pair on one edge may also drive straight along it, as leg() does. Null when
+ * no pair routes.
+ */
+export function cheapestPair(g: GraphViews, q: PathSearch, a: Snap[], b: Snap[]): [number, number] | null {
+  const weight = weightShare(g), ea = 0.5 / (a.length * b.length), eb = 0.5 / b.length;
+  q.reset();
+  // per candidate, its seeds' nodes and costs: which one the path starts or ends at
+  const from: [number, number, number][] = [], to: [number, number, number][] = [];
+  a.forEach((s, i) => {
+    for (const x of sourceSeeds(g, s, srcSeeds)) { const c = r(weight(s.edge, x.dir, ...aheadOf(g, s, x.dir))) + i * ea; from.push([x.node, c, i]); q.addSource(x.node, c); }
+  });
+  b.forEach((t, j) => {
+    for (const x of targetSeeds(g, t, tgtSeeds)) { const c = r(x.turnWeight + weight(t.edge, x.dir, ...upTo(g, t, x.dir))) + j * eb; to.push([x.node, c, j]); q.addTarget(x.node, c); }
+  });
+  let cost = q.run(), pair: [number, number] | null = cost < Infinity ? [cheapestAt(from, q.startNode()), cheapestAt(to, q.endNode())] : null;
+  a.forEach((s, i) => b.forEach((t, j) => {
+    if (s.edge !== t.edge) return;
+    const f = g.edgeFlags[s.edge], rank = i * ea + j * eb;
+    if (f & 1 && s.pos <= t.pos) { const c = r(weight(s.edge, 0, s.pos, t.pos)) + rank; if (c < cost) { cost = c; pair = [i, j]; } }
+    if (f & 2 && s.pos >= t.pos) { const c = r(weight(s.edge, 1, t.pos, s.pos)) + rank; if (c < cost) { cost = c; pair = [i, j]; } }
+  }));
+  return pair;
+}
+
+/** The candidate whose seed at node x costs least (the first of equals): the one a search seeded there kept. */
+function cheapestAt(seeds: [number, number, number][], x: number): number {
+  let best = -1, bc = Infinity;
+  for (const [node, c, k] of seeds) if (node === x && c < bc) { bc = c; best = k; }
+  return best;
+}
