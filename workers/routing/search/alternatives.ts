@@ -107,8 +107,7 @@ export class ViaSearch {
       if (accepted.length >= want) break;
       this.cur = this.pages.next(this.cur);
       let seen: number[] | null;
-      // the backward tree first: it bounds the forward one (see tree)
-      if (trees) seen = this.tree(targets, 1, limit, from) && this.tree(sources, 0, limit, to);
+      if (trees) seen = this.trees(sources, targets, limit, from, to);
       else { this.up(sources, 0, limit); seen = this.up(targets, 1, limit); }
       if (seen) this.choose(seen, trees, limit, best, want, q, accepted, acceptedSets);
     }
@@ -159,8 +158,13 @@ export class ViaSearch {
   /** The two trees' via candidates (node → dF + dB) up to `limit`, as find() grows them; null when a tree gave up. */
   treeCandidates(sources: Seed[], targets: Seed[], limit: number, from: [number, number], to: [number, number]): Map<number, number> | null {
     this.cur = this.pages.next(this.cur);
-    const seen = this.tree(targets, 1, limit, from) && this.tree(sources, 0, limit, to);
+    const seen = this.trees(sources, targets, limit, from, to);
     return seen && new Map(this.candidates(seen, limit).map(({ v, c }) => [v, c]));
+  }
+
+  /** Both trees, the backward one first (it bounds the forward one: see tree); the forward one's nodes, or null when a tree gave up. */
+  private trees(sources: Seed[], targets: Seed[], limit: number, from: [number, number], to: [number, number]): number[] | null {
+    return this.tree(targets, 1, limit, from) && this.tree(sources, 0, limit, to);
   }
 
   /** A search's heap holding its seeds, at their costs (the cheapest where a node is seeded twice). */

@@ -44,17 +44,14 @@ export function leg(g: GraphViews, q: PathSearch, s: Snap, t: Snap, coords?: Coo
   const time: PartCost = q.partTime ? (e, d, x, y) => q.partTime!(e, d, x, y) : timeShare(g);
   q.reset();
   const sources = sourceSeeds(g, s, srcSeeds), targets = targetSeeds(g, t, tgtSeeds);
-  for (const a of sources) q.addSource(a.node, r(weight(es, a.dir, ...aheadOf(g, s, a.dir))));
-  for (const b of targets) q.addTarget(b.node, r(b.turnWeight + weight(et, b.dir, ...upTo(g, t, b.dir))));
+  for (const a of sources) q.addSource(a.node, sourceWeight(g, weight, s, a));
+  for (const b of targets) q.addTarget(b.node, targetWeight(g, weight, t, b));
   let cost = q.run();
   const settled = q.settled;
   // Both points on one edge: going straight along it may beat leaving it.
   let direct = 0; // 1 along u→v, -1 against
-  if (es === et) {
-    const fs = g.edgeFlags[es];
-    if (fs & 1 && s.pos <= t.pos) { const c = r(weight(es, 0, s.pos, t.pos)); if (c <= cost) { cost = c; direct = 1; } }
-    if (fs & 2 && s.pos >= t.pos) { const c = r(weight(es, 1, t.pos, s.pos)); if (c <= cost) { cost = c; direct = -1; } }
-  }
+  const st = straight(g, weight, s, t);
+  if (st && st[0] <= cost) [cost, direct] = st;
   if (cost === Infinity) return null;
   if (direct) {
     if (coords) {
@@ -93,6 +90,24 @@ export function leg(g: GraphViews, q: PathSearch, s: Snap, t: Snap, coords?: Coo
   }
   if (trace) tracePath(g, trace, es, leaveForward, s.pos, path, n, et, enterForward, t.pos);
   return { cost: r(dur), weight: cost, dist, settled };
+}
+
+/** The weight of leaving by source seed x: the part of s's edge ahead of s in x's direction. */
+const sourceWeight = (g: GraphViews, weight: PartCost, s: Snap, x: SourceSeed) => r(weight(s.edge, x.dir, ...aheadOf(g, s, x.dir)));
+/** The weight of arriving by target seed x: its turn into t's edge and the part of that edge up to t. */
+const targetWeight = (g: GraphViews, weight: PartCost, t: Snap, x: TargetSeed) => r(x.turnWeight + weight(t.edge, x.dir, ...upTo(g, t, x.dir)));
+
+/**
+ * Driving straight from s to t along their one edge, where its direction allows: the weight and
+ * the direction (1 along u→v, -1 against) of the cheaper way (against, of equals), or null.
+ */
+function straight(g: GraphViews, weight: PartCost, s: Snap, t: Snap): [number, 1 | -1] | null {
+  if (s.edge !== t.edge) return null;
+  const e = s.edge, f = g.edgeFlags[e];
+  const along = f & 1 && s.pos <= t.pos ? r(weight(e, 0, s.pos, t.pos)) : Infinity;
+  const against = f & 2 && s.pos >= t.pos ? r(weight(e, 1, t.pos, s.pos)) : Infinity;
+  if (along === Infinity && against === Infinity) return null;
+  return against <= along ? [against, -1] : [along, 1];
 }
 
 /** The target seed a search that ended at node b used: the cheapest of those seeded at b. */
@@ -142,17 +157,15 @@ export function cheapestPair(g: GraphViews, q: PathSearch, a: Snap[], b: Snap[])
   // per candidate, its seeds' nodes and costs: which one the path starts or ends at
   const from: [number, number, number][] = [], to: [number, number, number][] = [];
   a.forEach((s, i) => {
-    for (const x of sourceSeeds(g, s, srcSeeds)) { const c = r(weight(s.edge, x.dir, ...aheadOf(g, s, x.dir))) + i * ea; from.push([x.node, c, i]); q.addSource(x.node, c); }
+    for (const x of sourceSeeds(g, s, srcSeeds)) { const c = sourceWeight(g, weight, s, x) + i * ea; from.push([x.node, c, i]); q.addSource(x.node, c); }
   });
   b.forEach((t, j) => {
-    for (const x of targetSeeds(g, t, tgtSeeds)) { const c = r(x.turnWeight + weight(t.edge, x.dir, ...upTo(g, t, x.dir))) + j * eb; to.push([x.node, c, j]); q.addTarget(x.node, c); }
+    for (const x of targetSeeds(g, t, tgtSeeds)) { const c = targetWeight(g, weight, t, x) + j * eb; to.push([x.node, c, j]); q.addTarget(x.node, c); }
   });
   let cost = q.run(), pair: [number, number] | null = cost < Infinity ? [cheapestAt(from, q.startNode()), cheapestAt(to, q.endNode())] : null;
   a.forEach((s, i) => b.forEach((t, j) => {
-    if (s.edge !== t.edge) return;
-    const f = g.edgeFlags[s.edge], rank = i * ea + j * eb;
-    if (f & 1 && s.pos <= t.pos) { const c = r(weight(s.edge, 0, s.pos, t.pos)) + rank; if (c < cost) { cost = c; pair = [i, j]; } }
-    if (f & 2 && s.pos >= t.pos) { const c = r(weight(s.edge, 1, t.pos, s.pos)) + rank; if (c < cost) { cost = c; pair = [i, j]; } }
+    const st = straight(g, weight, s, t);
+    if (st && st[0] + i * ea + j * eb < cost) { cost = st[0] + i * ea + j * eb; pair = [i, j]; }
   }));
   return pair;
 }
