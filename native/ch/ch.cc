@@ -5,6 +5,9 @@
 // owns the format.
 #include <node_api.h>
 
+#include "heap.h"
+#include "typed.h"
+
 #include <cstdint>
 #include <algorithm>
 #include <cmath>
@@ -19,45 +22,6 @@
 
 namespace {
 
-// The same binary heap as src/core/heap.ts, comparisons included: equal keys pop in the
-// same order, so the contraction order (and so the file) matches the TypeScript build.
-struct MinHeap {
-  std::vector<double> keys;
-  std::vector<int32_t> ids;
-  size_t length = 0;
-  explicit MinHeap(size_t cap) : keys(cap), ids(cap) {}
-  void clear() { length = 0; }
-  void push(double key, int32_t id) {
-    if (length == keys.size()) { keys.resize(length * 2); ids.resize(length * 2); }
-    size_t pos = length++;
-    while (pos > 0) {
-      size_t parent = (pos - 1) >> 1;
-      double pk = keys[parent];
-      if (key >= pk) break;
-      keys[pos] = pk; ids[pos] = ids[parent];
-      pos = parent;
-    }
-    keys[pos] = key; ids[pos] = id;
-  }
-  double peekKey() const { return keys[0]; }
-  int32_t peekId() const { return ids[0]; }
-  void pop() {
-    if (length == 0) return;
-    size_t n = --length;
-    if (n == 0) return;
-    double key = keys[n];
-    int32_t id = ids[n];
-    size_t pos = 0, half = n >> 1;
-    while (pos < half) {
-      size_t c = 2 * pos + 1, r = c + 1;
-      if (r < n && keys[r] < keys[c]) c = r;
-      if (keys[c] >= key) break;
-      keys[pos] = keys[c]; ids[pos] = ids[c];
-      pos = c;
-    }
-    keys[pos] = key; ids[pos] = id;
-  }
-};
 
 struct Contractor {
   int32_t n;
@@ -468,20 +432,6 @@ struct Contractor {
 
 void Free(napi_env, void* data, void*) { delete static_cast<Contractor*>(data); }
 
-template <typename T>
-bool Typed(napi_env env, napi_value v, napi_typedarray_type want, const T** out, size_t* len) {
-  bool is = false;
-  napi_is_typedarray(env, v, &is);
-  if (!is) return false;
-  napi_typedarray_type type;
-  void* data;
-  napi_value ab;
-  size_t off;
-  napi_get_typedarray_info(env, v, &type, len, &data, &ab, &off);
-  if (type != want) return false;
-  *out = static_cast<const T*>(data);
-  return true;
-}
 
 int64_t Int(napi_env env, napi_value v) {
   int64_t x = 0;

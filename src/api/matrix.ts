@@ -45,7 +45,7 @@ function checkSize(sources: unknown[], destinations: unknown[], maxPoints: numbe
 
 /** The matrix's answer as a reply: one task's, or the parts' pieces written in order. */
 async function matrixReply(ctx: AppContext, args: MatrixArgs, sandbox: boolean): Promise<Reply> {
-  const a = await runMatrix(ctx.pool, args, sandbox);
+  const a = await runMatrix(ctx.pool, args, sandbox, ctx.config.matrixMeet);
   return a.kind === 'whole' ? { task: a.reply } : { status: 200, chunks: a.chunks, release: a.release };
 }
 

@@ -22,6 +22,7 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The mmap addon `npm install` builds (native/mmap); src/core/format/mapped.ts falls back to reading when it is absent. */
 export const MMAP_ADDON = resolve(ROOT, 'native', 'mmap', 'build', 'Release', 'svc_mmap.node');
+export const QUERY_ADDON = resolve(ROOT, 'native', 'query', 'build', 'Release', 'svc_query.node');
 
 export interface Config {
   port: number;
@@ -29,6 +30,11 @@ export interface Config {
   baseUrl: string;
   tilesUrl: string;
   workers: number;
+  /**
+   * Whether a middling matrix may run on every idle worker thread at once (src/pool/matrix-dispatch.ts):
+   * on by default only where a core is left beside the worker threads for the HTTP thread.
+   */
+  matrixMeet: boolean;
   /** Each worker thread's young-generation cap, MB (src/pool/worker-pool.ts, YOUNG_MB). */
   workerYoungMb: number;
   databaseUrl: string | null;
@@ -93,6 +99,13 @@ function intEnv(env: NodeJS.ProcessEnv, name: string, def: number): number {
   return n;
 }
 
+/** MATRIX_MEET: on, off, or auto (on when the machine has more cores than worker threads). */
+function meetMode(v: string | undefined, workers: number): boolean {
+  if (v === undefined || v === '' || v === 'auto') return availableParallelism() > workers;
+  if (v === 'on' || v === 'off') return v === 'on';
+  throw new Error(`MATRIX_MEET must be 'auto', 'on' or 'off', got '${v}'`);
+}
+
 function verifyMode(v: string | undefined): VerifyMode {
   if (v === undefined || v === '' || v === 'once') return 'once';
   if (v === 'always') return 'always';
@@ -101,6 +114,7 @@ function verifyMode(v: string | undefined): VerifyMode {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = intEnv(env, 'PORT', 8080);
+  const workers = Math.max(1, intEnv(env, 'WORKERS', availableParallelism()));
   const dataDir = resolve(env.DATA_DIR || resolve(ROOT, 'data'));
   const baseUrl = (env.BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
   return {
@@ -108,7 +122,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '0.0.0.0',
     baseUrl,
     tilesUrl: (env.TILES_URL || `${baseUrl}/tiles`).replace(/\/+$/, ''),
-    workers: Math.max(1, intEnv(env, 'WORKERS', availableParallelism())),
+    workers,
+    matrixMeet: meetMode(env.MATRIX_MEET, workers),
     workerYoungMb: Math.max(1, intEnv(env, 'WORKER_YOUNG_MB', YOUNG_MB)),
     databaseUrl: env.DATABASE_URL || null,
     dbPoolMax: Math.max(1, intEnv(env, 'DB_POOL_MAX', 10)),

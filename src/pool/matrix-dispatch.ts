@@ -14,7 +14,10 @@ import type { WorkerPool } from './worker-pool.ts';
 export const SPLIT_CELLS = 40_000;
 /**
  * From this many cells up to SPLIT_CELLS, a matrix is computed on every thread at once when every
- * one is idle (runMeeting); otherwise whole on one, so a busy server spends no CPU on messages.
+ * one is idle and meetings are on (runMeeting); otherwise whole on one, so a busy server spends no
+ * CPU on messages. Meetings are on by default only where a core is left beside the worker threads
+ * (config MATRIX_MEET): on 2 cores with 2 worker threads, a meeting lost to one thread on every
+ * graph measured, its second thread contending with the HTTP thread and the client (docs/routing.md).
  */
 export const IDLE_SPLIT_CELLS = 2_500;
 
@@ -30,13 +33,13 @@ export type MatrixAnswer =
 /**
  * Runs the matrix: a large one split by rows over the threads, each part sending its rows ahead
  * in blocks (task arg `stream`), so no thread holds a large answer whole; a middling one on every
- * thread at once when every thread is idle (IDLE_SPLIT_CELLS); else whole on one thread.
+ * thread at once when `meet` and every thread is idle (IDLE_SPLIT_CELLS); else whole on one thread.
  */
-export async function runMatrix(pool: WorkerPool, args: MatrixArgs, sandbox: boolean): Promise<MatrixAnswer> {
+export async function runMatrix(pool: WorkerPool, args: MatrixArgs, sandbox: boolean, meet: boolean): Promise<MatrixAnswer> {
   const rows = args.sources.length, cells = rows * args.destinations.length;
   const large = cells > SPLIT_CELLS;
   // traffic cells are each a search of their own (at most TRAFFIC_MATRIX_MAX_CELLS, checked on the whole): not split
-  const idle = !large && !args.traffic && cells >= IDLE_SPLIT_CELLS && pool.threads > 1 && pool.idleLanes === pool.threads;
+  const idle = meet && !large && !args.traffic && cells >= IDLE_SPLIT_CELLS && pool.threads > 1 && pool.idleLanes === pool.threads;
   if (idle) return runMeeting(pool, args, sandbox);
   if (!large) return whole(pool, args, sandbox);
   const replies = await pool.runSpread(byRows(pool.threads, args, { stream: true }), sandbox, cells * 0.2);

@@ -201,7 +201,7 @@ describe('/api/v1/route/matrix over HTTP (2 worker threads)', () => {
   beforeAll(async () => {
     db = freshPglite();
     await buildRoadExtract({ input: join(SHARED_DATA, EXTRACTS[0].file), name: EXTRACTS[0].name, out: join(db.dataDir, 'built'), profiles: ['driving'] });
-    s = await startTestServer(db, { WORKERS: '2' });
+    s = await startTestServer(db, { WORKERS: '2', MATRIX_MEET: 'on' });
     key = await s.key({ plan: 'enterprise' });
     loadInto(join(db.dataDir, 'built'), ['tanzania-sw']); // the same graph in this process, for /route's answers
   }, 120_000);

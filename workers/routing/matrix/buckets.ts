@@ -7,6 +7,7 @@ import type { Snap } from '../locate/snap.ts';
 import { UpwardSearch, Settled, FORWARD, BACKWARD } from '../search/upward.ts';
 import { sourceSeeds, targetSeeds, aheadOf, upTo, weightShare, timeShare, type PartCost, type SourceSeed, type TargetSeed } from '../locate/seeds.ts';
 import { SPACE_STRIDE, type Space } from './prepare.ts';
+import { queryAddon, nativeGraph, ListWriter, type NativeIndex } from '../search/native-query.ts';
 
 const round = Math.round;
 
@@ -111,6 +112,26 @@ export class Buckets {
   bytes(): number { return (this.mask + 1) * 12; }
 }
 
+const lists = new ListWriter();
+/**
+ * Every point's seeds (or given space) as the native search reads them: an empty range for a
+ * point without a road, so list i is point i.
+ */
+function pointLists(graph: LoadedGraph, pts: (Snap[] | null)[], given: (Space | null)[] | undefined, seed: (q: SeedSink, graph: LoadedGraph, s: Snap) => void) {
+  lists.clear();
+  for (let i = 0; i < pts.length; i++) {
+    const c = pts[i];
+    if (c) {
+      if (given) {
+        const sp = given[i]!;
+        for (let k = sp.at, z = sp.at + SPACE_STRIDE * sp.n; k < z; k += SPACE_STRIDE) lists.seed(sp.data[k], sp.data[k + 1], sp.data[k + 2], sp.data[k + 3]);
+      } else for (const s of c) seed(lists, graph, s);
+    }
+    lists.close();
+  }
+  return lists.lists();
+}
+
 /** Nodes the last search settled: a source's are scanned against the buckets after its search. */
 const settled = new Settled();
 
@@ -122,6 +143,8 @@ export function upward(graph: LoadedGraph): UpwardSearch {
 }
 
 const srcSeeds: SourceSeed[] = [], tgtSeeds: TargetSeed[] = [];
+/** Where seeds go: a search, or the flat lists the native search reads. */
+interface SeedSink { seed(v: number, d: number, t: number, m: number): void }
 
 /** The part costs of the graph searched last (made once per graph, not per point). */
 let parts: { g: LoadedGraph['g']; w: PartCost; t: PartCost } | null = null;
@@ -134,7 +157,7 @@ function partsOf(g: LoadedGraph['g']) {
  * A source: its edge's node in each open direction, at the weight, time and metres of the rest of
  * the edge ahead. The weight is rounded as leg() rounds a seed, so a cell weighs what its leg does.
  */
-function seedSource(q: UpwardSearch, graph: LoadedGraph, s: Snap) {
+function seedSource(q: SeedSink, graph: LoadedGraph, s: Snap) {
   const g = graph.g, e = s.edge, { w, t } = partsOf(g);
   for (const a of sourceSeeds(g, s, srcSeeds)) {
     const [x, y] = aheadOf(g, s, a.dir);
@@ -143,7 +166,7 @@ function seedSource(q: UpwardSearch, graph: LoadedGraph, s: Snap) {
 }
 
 /** A target: every predecessor of its edge's node (and copies), at the turn plus the part of the edge driven. */
-function seedTarget(q: UpwardSearch, graph: LoadedGraph, p: Snap) {
+function seedTarget(q: SeedSink, graph: LoadedGraph, p: Snap) {
   const g = graph.g, e = p.edge, { w, t } = partsOf(g);
   for (const b of targetSeeds(g, p, tgtSeeds)) {
     const [x, y] = upTo(g, p, b.dir);
@@ -190,13 +213,32 @@ export class BucketIndex {
   private buckets = new Buckets();
   private onEdge = new Map<number, [number, Snap][]>();
   private graph: LoadedGraph | null = null;
+  /** The addon's buckets, when it built them. */
+  private native: NativeIndex | null = null;
+  private built: 'native' | 'here' = 'here';
   cols = 0;
   /** bytes of bucket and search state at the build */
   bytes = 0;
 
   build(graph: LoadedGraph, dst: (Snap[] | null)[], given?: (Space | null)[]): this {
+    this.graph = graph; this.cols = dst.length;
+    const a = queryAddon();
+    if (a) {
+      const l = pointLists(graph, dst, given, seedTarget);
+      this.bytes = a.build(nativeGraph(a, graph.g), (this.native ??= a.index()), l.off, l.node, l.d, l.t, l.m, !given);
+      this.built = 'native';
+    } else this.buildHere(graph, dst, given);
+    this.onEdge.clear();
+    for (let j = 0; j < dst.length; j++) for (const t of dst[j] ?? []) {
+      const l = this.onEdge.get(t.edge);
+      if (l) l.push([j, t]); else this.onEdge.set(t.edge, [[j, t]]);
+    }
+    return this;
+  }
+
+  /** The TypeScript search: the reference the native one answers bit for bit, and its fallback. */
+  private buildHere(graph: LoadedGraph, dst: (Snap[] | null)[], given?: (Space | null)[]) {
     const q = upward(graph), entries = this.entries, cols = dst.length;
-    this.graph = graph; this.cols = cols;
     entries.clear();
     for (let j = 0; j < cols; j++) {
       const c = dst[j];
@@ -211,12 +253,7 @@ export class BucketIndex {
     }
     this.buckets.build(entries);
     this.bytes = this.buckets.bytes() + entries.node.length * 32 + q.bytes();
-    this.onEdge.clear();
-    for (let j = 0; j < cols; j++) for (const t of dst[j] ?? []) {
-      const l = this.onEdge.get(t.edge);
-      if (l) l.push([j, t]); else this.onEdge.set(t.edge, [[j, t]]);
-    }
-    return this;
+    this.built = 'here';
   }
 
   /**
@@ -225,6 +262,15 @@ export class BucketIndex {
    * destinations), where it weighs less than what is there; a null source is skipped.
    */
   scan(src: (Snap[] | null)[], cells: Cells, given?: (Space | null)[]) {
+    const graph = this.graph!, cols = this.cols, a = queryAddon();
+    if (this.built === 'native' && a) {
+      const l = pointLists(graph, src, given, seedSource);
+      a.scan(nativeGraph(a, graph.g), this.native!, l.off, l.node, l.d, l.t, l.m, !given, cells.weight, cells.ms, cells.metres, cols);
+    } else this.scanHere(src, cells, given);
+    this.sameEdge(src, cells);
+  }
+
+  private scanHere(src: (Snap[] | null)[], cells: Cells, given?: (Space | null)[]) {
     const graph = this.graph!, cols = this.cols, q = upward(graph), { weight: wt, ms, metres } = cells;
     const { keys, start, end, mask } = this.buckets, { col: bc, d: bd, t: bt, m: bm } = this.entries;
     const f = settled;
@@ -251,7 +297,15 @@ export class BucketIndex {
           if (cost < wt[cell]) { wt[cell] = cost; ms[cell] = round(t + bt[e]); metres[cell] = m + bm[e]; }
         }
       }
-      for (const s of c) {
+    }
+  }
+
+  /** Both points on one edge: driving straight along it, where that weighs no more (as leg() does). */
+  private sameEdge(src: (Snap[] | null)[], cells: Cells) {
+    const graph = this.graph!, cols = this.cols, { weight: wt, ms, metres } = cells;
+    for (let i = 0; i < src.length; i++) {
+      const c = src[i], row = i * cols;
+      if (c) for (const s of c) {
         const same = this.onEdge.get(s.edge);
         if (same) for (const [j, t] of same) {
           const dc = direct(graph, s, t);

@@ -1,0 +1,85 @@
+// The many-to-many search in C++ (native/query, built by `npm install` beside the other addons):
+// upward.ts's searches and buckets.ts's buckets step for step, so a matrix's cells are bit for bit
+// the TypeScript ones, in less than half the time. Without a compiler at install (or with
+// MATRIX_NATIVE=0) the matrix searches in TypeScript, as before.
+import { createRequire } from 'node:module';
+import { QUERY_ADDON } from '../../../src/core/config.ts';
+import { ARC, ARC_HEAD, ARC_W, HEAD_FW, HEAD_BW, HEAD_LAST, HEAD_SHIFT, type GraphViews } from '../../../src/core/format/route.ts';
+
+/** Handles the addon hands out: a graph's arrays, a thread's matrix state. */
+export type NativeGraph = { readonly __nativeGraph: unique symbol };
+export type NativeIndex = { readonly __nativeIndex: unique symbol };
+
+/**
+ * Each point's list, flat: point i's entries are [off[i], off[i + 1]) of node, d, t, m; an empty
+ * range is a point without a road. Seeds of a search, or (searched = false) its settled space.
+ */
+export interface PointLists { off: Int32Array; node: Int32Array; d: Float64Array; t: Float64Array; m: Float64Array }
+
+interface Addon {
+  graph(chFirst: Uint32Array, chArc: Int32Array, chDur: Int32Array, chDist: Float32Array, format: Record<string, number>): NativeGraph;
+  index(): NativeIndex;
+  /** The destinations' buckets (one backward search each, or their given spaces); returns the bytes the index holds. */
+  build(g: NativeGraph, idx: NativeIndex, off: Int32Array, node: Int32Array, d: Float64Array, t: Float64Array, m: Float64Array, searched: boolean): number;
+  /** Each source's forward search (or given space) scanned against the buckets, into cells row-major, `cols` a row. */
+  scan(g: NativeGraph, idx: NativeIndex, off: Int32Array, node: Int32Array, d: Float64Array, t: Float64Array, m: Float64Array, searched: boolean,
+    weight: Float64Array, ms: Float64Array, metres: Float64Array, cols: number): void;
+}
+
+let addon: Addon | null | undefined;
+let enabled = process.env.MATRIX_NATIVE !== '0';
+
+/** The addon, or null when it did not build, MATRIX_NATIVE=0, or a test turned it off. */
+export function queryAddon(): Addon | null {
+  if (!enabled) return null;
+  if (addon !== undefined) return addon;
+  try {
+    addon = createRequire(import.meta.url)(QUERY_ADDON) as Addon;
+  } catch {
+    addon = null; // the TypeScript search answers the same cells
+  }
+  return addon;
+}
+
+/** Tests compare both searches in one process. */
+export function useNativeQuery(on: boolean) { enabled = on; }
+
+const graphs = new WeakMap<GraphViews, NativeGraph>();
+/** The addon's handle on a graph's hierarchy (made once per graph and thread). */
+export function nativeGraph(a: Addon, g: GraphViews): NativeGraph {
+  let h = graphs.get(g);
+  if (!h) {
+    h = a.graph(g.chFirst, g.chArc, g.chDur, g.chDist, { ARC, ARC_HEAD, ARC_W, HEAD_FW, HEAD_BW, HEAD_LAST, HEAD_SHIFT });
+    graphs.set(g, h);
+  }
+  return h;
+}
+
+/** Growable flat point lists, reused from matrix to matrix. */
+export class ListWriter {
+  private n = 0;
+  private points = 0;
+  off = new Int32Array(257);
+  node = new Int32Array(1024); d = new Float64Array(1024); t = new Float64Array(1024); m = new Float64Array(1024);
+  clear() { this.n = 0; this.points = 0; this.off[0] = 0; }
+  /** Adds an entry to the point being written (a seed: the name upward.ts's seed() has). */
+  seed(x: number, d: number, t: number, m: number) {
+    if (this.n === this.node.length) this.grow();
+    this.node[this.n] = x; this.d[this.n] = d; this.t[this.n] = t; this.m[this.n] = m; this.n++;
+  }
+  /** Ends the point being written. */
+  close() {
+    if (this.points + 2 > this.off.length) { const o = new Int32Array(this.off.length * 2); o.set(this.off); this.off = o; }
+    this.off[++this.points] = this.n;
+  }
+  lists(): PointLists {
+    return { off: this.off.subarray(0, this.points + 1), node: this.node, d: this.d, t: this.t, m: this.m };
+  }
+  private grow() {
+    const k = this.n * 2;
+    const a = new Int32Array(k); a.set(this.node); this.node = a;
+    const b = new Float64Array(k); b.set(this.d); this.d = b;
+    const c = new Float64Array(k); c.set(this.t); this.t = c;
+    const e = new Float64Array(k); e.set(this.m); this.m = e;
+  }
+}
