@@ -3,7 +3,7 @@
 // single SHA-256 is a sound storage hash: there is nothing to brute-force.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Store } from '../store/index.ts';
-import { insertKey, keyCount, keyRows, revokeKeyRow } from '../store/keys.ts';
+import { insertKey, keyCount, keyRows, revokeKeyRow, type NewKey } from '../store/keys.ts';
 import { DEFAULT_SCOPES, PLANS, SCOPES, type Plan } from './scopes.ts';
 import { parseOrigins } from './origins.ts';
 
@@ -60,8 +60,8 @@ export function validateScopes(scopes: string[]): string[] {
   return [...new Set(scopes)];
 }
 
-/** Creates the project when it does not exist. Returns the secret once; only its hash is kept. */
-export async function createKey(store: Store, o: CreateKeyOptions): Promise<{ key: string; row: KeyRow }> {
+/** A new key's secret and the row to insert, its options checked. */
+function newKey(o: CreateKeyOptions): { key: string; rec: NewKey } {
   if (!(o.plan in PLANS)) throw new Error(`unknown plan '${o.plan}' (free, developer, enterprise)`);
   if (!/^[\w.-]{1,64}$/.test(o.project)) throw new Error('project name: 1-64 letters, digits, _ . -');
   const browser = o.origins !== undefined;
@@ -75,9 +75,13 @@ export async function createKey(store: Store, o: CreateKeyOptions): Promise<{ ke
   const burst = o.burstRps ?? (browser ? BROWSER_BURST_RPS : null);
   const key = `svc_${o.test ? 'test' : 'live'}_${randomBase62(BODY_LEN)}`;
   const id = `key_${randomBase62(16)}`;
-  const row: KeyRow = await store.tx((c) => insertKey(c, {
-    id, project: o.project, display: key.slice(0, 13), hash: hashKey(key), plan: o.plan, scopes, test: o.test, origins, burstRps: burst,
-  }));
+  return { key, rec: { id, project: o.project, display: key.slice(0, 13), hash: hashKey(key), plan: o.plan, scopes, test: o.test, origins, burstRps: burst } };
+}
+
+/** Creates the project when it does not exist. Returns the secret once; only its hash is kept. */
+export async function createKey(store: Store, o: CreateKeyOptions): Promise<{ key: string; row: KeyRow }> {
+  const { key, rec } = newKey(o);
+  const row: KeyRow = await store.tx((c) => insertKey(c, rec));
   return { key, row };
 }
 
@@ -90,10 +94,24 @@ export async function revokeKey(store: Store, keyOrId: string): Promise<KeyRow |
   return (await revokeKeyRow(store, KEY_RE.test(keyOrId) ? { hash: hashKey(keyOrId) } : { id: keyOrId })) ?? null;
 }
 
-/** First start on an empty database: project "default" with one test and one live key. */
+/** Any number fixed for the bootstrap's advisory lock: the nodes starting on one database agree on it. */
+const BOOTSTRAP_LOCK = 0x5fc_b007;
+
+/**
+ * First start on an empty database: project "default" with one test and one live key. Nodes that
+ * start together on one empty database take turns under a lock: the first creates the keys, the
+ * others find them (and print none).
+ */
 export async function bootstrapKeys(store: Store): Promise<{ test: string; live: string } | null> {
   if ((await keyCount(store)) > 0) return null;
-  const test = await createKey(store, { project: 'default', plan: 'developer', test: true });
-  const live = await createKey(store, { project: 'default', plan: 'developer', test: false });
-  return { test: test.key, live: live.key };
+  const test = newKey({ project: 'default', plan: 'developer', test: true });
+  const live = newKey({ project: 'default', plan: 'developer', test: false });
+  const made = await store.tx(async (c) => {
+    await c.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK]);
+    if ((await keyCount(c)) > 0) return false;
+    await insertKey(c, test.rec);
+    await insertKey(c, live.rec);
+    return true;
+  });
+  return made ? { test: test.key, live: live.key } : null;
 }

@@ -13,7 +13,7 @@ export interface NewKey {
 
 /** Inserts a key, creating its project when it does not exist (run inside a transaction). */
 export async function insertKey(q: Db, k: NewKey): Promise<any> {
-  await q.query('INSERT INTO projects (id, name) VALUES ($1, $1) ON CONFLICT (name) DO NOTHING', [k.project]);
+  await q.query('INSERT INTO projects (id, name) VALUES ($1, $1) ON CONFLICT DO NOTHING', [k.project]);
   const r = await q.query(
     `INSERT INTO api_keys (id, project_id, display, hash, plan, scopes, test, origins, burst_rps)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)

@@ -1,7 +1,7 @@
 // Migrations, key storage and usage persistence on every backend (PGlite; PostgreSQL when DATABASE_URL is set).
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { join } from 'node:path';
-import { BACKENDS, freshDb, type TestDb } from '../helpers/db.ts';
+import { BACKENDS, freshDb, freshPostgres, HAS_PG, type TestDb } from '../helpers/db.ts';
 import { Store } from '../../src/store/index.ts';
 import { migrate, migrationFiles } from '../../src/store/migrate.ts';
 import { createKey, hashKey, listKeys, revokeKey, bootstrapKeys, KEY_RE } from '../../src/auth/keys.ts';
@@ -71,5 +71,24 @@ describe.each(BACKENDS)('store (%s)', (backend) => {
     await l2.stop();
     const r = await store.query('SELECT count FROM key_usage WHERE key_id = $1', [key.id]);
     expect(Number(r.rows[0].count)).toBe(251);
+  });
+});
+
+describe.skipIf(!HAS_PG)('first start of several nodes on one empty PostgreSQL', () => {
+  it('one node creates the default keys, the others find them: no error, no second pair', async () => {
+    const db = await freshPostgres();
+    const stores: Store[] = [];
+    try {
+      for (let i = 0; i < 4; i++) stores.push(await Store.open({ databaseUrl: db.url, dbDir: join(db.dataDir, `db${i}`) }));
+      const made = await Promise.all(stores.map((s) => bootstrapKeys(s)));
+      expect(made.filter((m) => m !== null)).toHaveLength(1);
+      expect((await stores[0].query('SELECT count(*)::int AS n FROM api_keys')).rows[0].n).toBe(2);
+      // two nodes creating keys of one new project at once: both keys, one project
+      await Promise.all(stores.map((s) => createKey(s, { project: 'together', plan: 'free', test: false })));
+      expect((await stores[0].query("SELECT count(*)::int AS n FROM api_keys WHERE project_id = 'together'")).rows[0].n).toBe(4);
+    } finally {
+      for (const s of stores) await s.close();
+      await db.drop();
+    }
   });
 });
