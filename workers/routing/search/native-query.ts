@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import { QUERY_ADDON } from '../../../src/core/config.ts';
 import { ARC, ARC_HEAD, ARC_W, HEAD_FW, HEAD_BW, HEAD_LAST, HEAD_SHIFT, type GraphViews } from '../../../src/core/format/route.ts';
+import { Settled } from './upward.ts';
 
 /** Handles the addon hands out: a graph's arrays, a thread's matrix state. */
 export type NativeGraph = { readonly __nativeGraph: unique symbol };
@@ -55,18 +56,16 @@ export function nativeGraph(a: Addon, g: GraphViews): NativeGraph {
   return h;
 }
 
-/** Growable flat point lists, reused from matrix to matrix. */
-export class ListWriter {
-  private n = 0;
+/**
+ * Growable flat point lists, reused from matrix to matrix: upward.ts's Settled arrays (entries in
+ * order), cut into points by `off`.
+ */
+export class ListWriter extends Settled {
   private points = 0;
   off = new Int32Array(257);
-  node = new Int32Array(1024); d = new Float64Array(1024); t = new Float64Array(1024); m = new Float64Array(1024);
   clear() { this.n = 0; this.points = 0; this.off[0] = 0; }
   /** Adds an entry to the point being written (a seed: the name upward.ts's seed() has). */
-  seed(x: number, d: number, t: number, m: number) {
-    if (this.n === this.node.length) this.grow();
-    this.node[this.n] = x; this.d[this.n] = d; this.t[this.n] = t; this.m[this.n] = m; this.n++;
-  }
+  seed(x: number, d: number, t: number, m: number) { this.add(x, d, t, m); }
   /** Ends the point being written. */
   close() {
     if (this.points + 2 > this.off.length) { const o = new Int32Array(this.off.length * 2); o.set(this.off); this.off = o; }
@@ -74,12 +73,5 @@ export class ListWriter {
   }
   lists(): PointLists {
     return { off: this.off.subarray(0, this.points + 1), node: this.node, d: this.d, t: this.t, m: this.m };
-  }
-  private grow() {
-    const k = this.n * 2;
-    const a = new Int32Array(k); a.set(this.node); this.node = a;
-    const b = new Float64Array(k); b.set(this.d); this.d = b;
-    const c = new Float64Array(k); c.set(this.t); this.t = c;
-    const e = new Float64Array(k); e.set(this.m); this.m = e;
   }
 }
