@@ -11,6 +11,9 @@
 #include <node_api.h>
 
 #include "heap.h"
+#include "matrix-json.h"
+#include "napi-args.h"
+#include "nearest.h"
 #include "typed.h"
 
 #include <algorithm>
@@ -23,6 +26,8 @@ namespace {
 struct Format { int32_t arc, head, w, fw, bw, last, shift; };
 
 struct Graph {
+  static constexpr uint32_t KIND = 0x47524150;  // "GRAP"
+  uint32_t kind = KIND;
   const uint32_t* first = nullptr;
   const int32_t* arc = nullptr;
   const int32_t* dur = nullptr;
@@ -131,6 +136,8 @@ struct Entry { int32_t node, col; double d, t, m; };
 
 // One thread's matrix state: the search, the bucket entries by node, and the table node → range.
 struct Index {
+  static constexpr uint32_t KIND = 0x494e4458;  // "INDX"
+  uint32_t kind = KIND;
   Upward q;
   Settled settled;
   std::vector<Entry> entries;
@@ -168,17 +175,6 @@ inline double jsRound(double x) {
 }
 
 
-napi_value Fail(napi_env env, const char* msg) {
-  napi_throw_type_error(env, nullptr, msg);
-  return nullptr;
-}
-
-int32_t Int(napi_env env, napi_value v) {
-  int32_t x = 0;
-  napi_get_value_int32(env, v, &x);
-  return x;
-}
-
 void FreeGraph(napi_env env, void* data, void*) {
   Graph* g = static_cast<Graph*>(data);
   for (napi_ref r : g->refs) if (r) napi_delete_reference(env, r);
@@ -186,13 +182,6 @@ void FreeGraph(napi_env env, void* data, void*) {
 }
 
 void FreeIndex(napi_env, void* data, void*) { delete static_cast<Index*>(data); }
-
-template <typename T>
-T* Unwrap(napi_env env, napi_value v) {
-  void* p = nullptr;
-  if (napi_get_value_external(env, v, &p) != napi_ok) return nullptr;
-  return static_cast<T*>(p);
-}
 
 // graph(chFirst: Uint32Array, chArc: Int32Array, chDur: Int32Array, chDist: Float32Array, format)
 napi_value CreateGraph(napi_env env, napi_callback_info info) {
@@ -334,6 +323,9 @@ napi_value Init(napi_env env, napi_value exports) {
       {"index", nullptr, CreateIndex, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"build", nullptr, Build, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"scan", nullptr, Scan, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"snapIndex", nullptr, CreateSnapIndex, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"nearest", nullptr, Nearest, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"row", nullptr, Row, nullptr, nullptr, nullptr, napi_default, nullptr},
   };
   napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props);
   return exports;

@@ -14,6 +14,10 @@ export class LoadedGraph {
   private _tq: DijkstraQuery | null = null;
   /** Whether a base edge lies inside one of the graph's big strongly connected components. */
   readonly onBig: (edge: number) => boolean;
+  /** The big components as a mask by component id (snapping's filter: locate/snap.ts ComponentMask). */
+  get bigMask(): Uint8Array { return osrmDepth > 0 ? this.osrmBigMask : this.allBigMask; }
+  private readonly allBigMask: Uint8Array;
+  private readonly osrmBigMask: Uint8Array;
   /**
    * `profile` is the mode the graph answers (driving, walk, cycle); `rules` the profile it was built
    * with: 'driving_tracks' (car.lua that also drives highway=track, graph-build/profiles/index.ts)
@@ -30,6 +34,8 @@ export class LoadedGraph {
     const osrmBig = new Set(big);
     if ((g.meta.main_component_edges ?? Infinity) < 1000) osrmBig.delete(g.meta.main_component);
     this.onBig = (e) => (osrmDepth > 0 ? osrmBig : big).has(g.edgeComp[e]);
+    this.allBigMask = componentMask(big);
+    this.osrmBigMask = componentMask(osrmBig);
   }
   get query(): ChQuery { return (this._q ??= new ChQuery(this.g)); }
   /** The search of traffic-aware routes: weights from `traffic` at query time (dijkstra.ts). */
@@ -41,6 +47,13 @@ export class LoadedGraph {
     return lat >= b[1] - dLat && lat <= b[3] + dLat && lng >= b[0] - dLng && lng <= b[2] + dLng;
   }
   get area(): number { const [w, s, e, n] = this.g.meta.bbox; return (e - w) * (n - s); }
+}
+
+/** A mask by component id: 1 for each id in `comps`. */
+function componentMask(comps: Set<number>): Uint8Array {
+  const m = new Uint8Array(Math.max(0, ...comps) + 1);
+  for (const c of comps) if (c >= 0) m[c] = 1;
+  return m;
 }
 
 export function loadGraphs(datasets: Dataset[]): LoadedGraph[] {

@@ -60,7 +60,7 @@ export function isochroneTask(args: IsochroneArgs): IsochroneReply {
   // (candidates.ts), which /route takes when the point's own road cannot be reached: so does its
   // value here, instead of Infinity for a road the search cannot enter (a oneway out of a dead end).
   const viaBig = (lat: number, lng: number): number => {
-    const m = snap(g, graph.index, lat, lng, radius, graph.onBig);
+    const m = snap(g, graph.index, lat, lng, radius, graph.bigMask);
     return m ? valueAt(m.edge, m.pos) : Infinity;
   };
   /** Every shape point of edge e and points at most `step` metres apart between them. */

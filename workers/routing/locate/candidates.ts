@@ -47,7 +47,7 @@ export function candidates(graph: LoadedGraph, lat: number, lng: number, radius:
   if (!s) return null;
   const own = atNode(graph, s, anyEdge);
   if (own.some((x) => graph.onBig(x.edge))) return own;
-  const m = snap(graph.g, graph.index, lat, lng, radius, graph.onBig, anyEdge);
+  const m = snap(graph.g, graph.index, lat, lng, radius, graph.bigMask, anyEdge);
   return m ? [...own, ...atNode(graph, m, anyEdge)] : own;
 }
 

@@ -4,6 +4,7 @@ import type { GraphViews } from '../../../src/core/format/route.ts';
 import { E7, EDGE_NO_START } from '../../../src/core/format/route.ts';
 import { haversine, M_PER_DEG } from '../../../src/core/geometry.ts';
 import { MinHeap } from '../../../src/core/heap.ts';
+import { queryAddon, type NativeSnapIndex } from '../search/native-query.ts';
 
 export interface Snap {
   edge: number;
@@ -24,11 +25,17 @@ export function loadIndex(g: GraphViews): Flatbush {
 }
 
 /**
+ * Which edges a snap may land on: a test per edge, or a mask by strongly connected component
+ * (mask[edgeComp[e]] = 1), which the native search applies itself.
+ */
+export type EdgeFilter = ((edge: number) => boolean) | Uint8Array;
+
+/**
  * Nearest segment within `radius` metres (optionally only on edges that `onEdge` accepts), or null.
  * Edges a route may not start or end on (EDGE_NO_START: ferries, private service roads, OSRM's
  * is_startpoint) are skipped unless `anyEdge` (OSRM's snapping=any).
  */
-export function snap(g: GraphViews, index: Flatbush, lat: number, lng: number, radius: number, onEdge?: (edge: number) => boolean, anyEdge = false): Snap | null {
+export function snap(g: GraphViews, index: Flatbush, lat: number, lng: number, radius: number, onEdge?: EdgeFilter, anyEdge = false): Snap | null {
   if (g.segEdge.length === 0) return null;
   const c = g.meta.index_cos_lat;
   const x = lng * c, y = lat;
@@ -46,6 +53,26 @@ export function snap(g: GraphViews, index: Flatbush, lat: number, lng: number, r
 interface PackedTree { _boxes: Float64Array; _indices: Uint32Array | Uint16Array; _levelBounds: number[]; nodeSize: number; numItems: number }
 
 const queue = new MinHeap(256);
+const io = new Float64Array(10);
+const nativeIndexes = new WeakMap<Flatbush, NativeSnapIndex>();
+
+/** nearestSeg() in C++ (native/query), the same answer bit for bit; null without the addon or with a filter function. */
+function nearestNative(g: GraphViews, index: Flatbush, x: number, y: number, lat: number, lng: number, maxBox: number, slack: number, skipFlags: number, onEdge?: EdgeFilter) {
+  if (typeof onEdge === 'function') return null;
+  const a = queryAddon();
+  if (!a) return null;
+  let h = nativeIndexes.get(index);
+  if (!h) {
+    const t = index as unknown as PackedTree;
+    if (!(t._boxes instanceof Float64Array)) return null;
+    h = a.snapIndex(t._boxes, t._indices, Uint32Array.from(t._levelBounds), t.nodeSize, t.numItems, g.segPt, g.segEdge, g.shapeLat, g.shapeLon, g.edgeFlags, g.edgeComp);
+    nativeIndexes.set(index, h);
+  }
+  io[0] = x; io[1] = y; io[2] = lat; io[3] = lng; io[4] = Math.cos(lat * (Math.PI / 180)) * M_PER_DEG; io[5] = M_PER_DEG;
+  io[6] = maxBox; io[7] = slack; io[8] = skipFlags; io[9] = M_PER_DEG;
+  a.nearest(h, io, onEdge ?? null);
+  return { i: io[0], t: io[1], d: io[2] };
+}
 
 /**
  * The segment nearest to the point (exact, in a local metric plane around the point) among
@@ -56,7 +83,13 @@ const queue = new MinHeap(256);
  * best of them) and a filter call per leaf: a third of a 100 × 100 matrix's time was snapping.
  * Returns i = -1 when nothing is in range. Ties go to the smaller box distance, as before.
  */
-function nearestSeg(g: GraphViews, index: Flatbush, x: number, y: number, lat: number, lng: number, maxBox: number, slack: number, skipFlags: number, onEdge?: (edge: number) => boolean) {
+export function nearestSeg(g: GraphViews, index: Flatbush, x: number, y: number, lat: number, lng: number, maxBox: number, slack: number, skipFlags: number, onEdge?: EdgeFilter) {
+  return nearestNative(g, index, x, y, lat, lng, maxBox, slack, skipFlags, onEdge) ?? nearestTs(g, index, x, y, lat, lng, maxBox, slack, skipFlags, onEdge);
+}
+
+function nearestTs(g: GraphViews, index: Flatbush, x: number, y: number, lat: number, lng: number, maxBox: number, slack: number, skipFlags: number, filter?: EdgeFilter) {
+  const comp = g.edgeComp;
+  const onEdge = filter instanceof Uint8Array ? (e: number) => filter[comp[e]] === 1 : filter;
   const t = index as unknown as PackedTree;
   const boxes = t._boxes, indices = t._indices, levels = t._levelBounds, nodeSize4 = t.nodeSize * 4, numItems4 = t.numItems * 4;
   const nSeg = g.segEdge.length, segPt = g.segPt, segEdge = g.segEdge, sLat = g.shapeLat, sLon = g.shapeLon, edgeFlags = g.edgeFlags;

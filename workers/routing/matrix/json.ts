@@ -1,6 +1,7 @@
 // A matrix's JSON written as bytes: 2 × 1,000,000 numbers through JSON.stringify cost ~0.3 s.
 // The rows, the snapped points and the blocks a streamed matrix sends ahead.
 import type { Snap } from '../locate/snap.ts';
+import { queryAddon } from '../search/native-query.ts';
 
 const round = Math.round;
 
@@ -42,11 +43,15 @@ export class ByteWriter {
    * by what follows): ~20% less time than a digit at a time, and this is ~40% of a large matrix.
    */
   rows(arr: Float64Array, rows: number, cols: number, secs: boolean) {
+    const a = queryAddon();
     for (let i = 0; i < rows; i++) {
-      this.ensure(cols * 24 + 8);
+      this.ensure(cols * 24 + 10);
       const b = this.buf, view = this.view, L = DIGITS4, N = DIGITS_LEN;
       let n = this.n;
       if (i) b[n++] = 44;
+      // the same bytes in C++, in about a third of the time; a row it refuses is written here
+      const end = a ? a.row(arr, i * cols, cols, secs, b, n) : -1;
+      if (end >= 0) { this.n = end; continue; }
       b[n++] = 91;
       for (let j = 0, off = i * cols; j < cols; j++) {
         if (j) b[n++] = 44;

@@ -1,7 +1,9 @@
-// The many-to-many search in C++ (native/query, built by `npm install` beside the other addons):
-// upward.ts's searches and buckets.ts's buckets step for step, so a matrix's cells are bit for bit
-// the TypeScript ones, in less than half the time. Without a compiler at install (or with
-// MATRIX_NATIVE=0) the matrix searches in TypeScript, as before.
+// The query addon (native/query, built by `npm install` beside the other addons): the many-to-many
+// search (upward.ts's searches and buckets.ts's buckets step for step, so a matrix's cells are bit
+// for bit the TypeScript ones, in less than half the time) and snapping's nearest-segment search
+// (locate/snap.ts, the same segment, fraction and metres), and a matrix's rows as JSON text
+// (matrix/json.ts, the same bytes). Without a compiler at install (or with
+// QUERY_NATIVE=0) both run in TypeScript, as before.
 import { createRequire } from 'node:module';
 import { QUERY_ADDON } from '../../../src/core/config.ts';
 import { ARC, ARC_HEAD, ARC_W, HEAD_FW, HEAD_BW, HEAD_LAST, HEAD_SHIFT, type GraphViews } from '../../../src/core/format/route.ts';
@@ -10,6 +12,7 @@ import { Settled } from './upward.ts';
 /** Handles the addon hands out: a graph's arrays, a thread's matrix state. */
 export type NativeGraph = { readonly __nativeGraph: unique symbol };
 export type NativeIndex = { readonly __nativeIndex: unique symbol };
+export type NativeSnapIndex = { readonly __nativeSnapIndex: unique symbol };
 
 /**
  * Each point's list, flat: point i's entries are [off[i], off[i + 1]) of node, d, t, m; an empty
@@ -25,12 +28,25 @@ interface Addon {
   /** Each source's forward search (or given space) scanned against the buckets, into cells row-major, `cols` a row. */
   scan(g: NativeGraph, idx: NativeIndex, off: Int32Array, node: Int32Array, d: Float64Array, t: Float64Array, m: Float64Array, searched: boolean,
     weight: Float64Array, ms: Float64Array, metres: Float64Array, cols: number): void;
+  /** A handle on a graph's snapping index (flatbush's packed tree) and segment arrays. */
+  snapIndex(boxes: Float64Array, indices: Uint32Array | Uint16Array, levelBounds: Uint32Array, nodeSize: number, numItems: number,
+    segPt: Uint32Array, segEdge: Int32Array, shapeLat: Int32Array, shapeLon: Int32Array, edgeFlags: Uint8Array, edgeComp: Int32Array): NativeSnapIndex;
+  /**
+   * The nearest segment: io holds [x, y, lat, lng, kx, ky, maxBox, slack, skipFlags, metres per degree] and
+   * gets [segment (-1: none), fraction, metres]; `components` a mask by component id, or null for any.
+   */
+  nearest(h: NativeSnapIndex, io: Float64Array, components?: Uint8Array | null): void;
+  /**
+   * A matrix row as JSON text (matrix/json.ts ByteWriter.rows) at byte n of out: the new end, or -1
+   * when a value is one TypeScript writes (10^8 or more). out holds 24 bytes a cell and 8 more past n.
+   */
+  row(arr: Float64Array, off: number, cols: number, secs: boolean, out: Uint8Array, n: number): number;
 }
 
 let addon: Addon | null | undefined;
-let enabled = process.env.MATRIX_NATIVE !== '0';
+let enabled = process.env.QUERY_NATIVE !== '0';
 
-/** The addon, or null when it did not build, MATRIX_NATIVE=0, or a test turned it off. */
+/** The addon, or null when it did not build, QUERY_NATIVE=0, or a test turned it off. */
 export function queryAddon(): Addon | null {
   if (!enabled) return null;
   if (addon !== undefined) return addon;
