@@ -14,7 +14,7 @@ import { meetBytes, meetLayout, meetLength } from '../../src/core/meet.ts';
 import { routing } from '../../workers/routing/index.ts';
 import { KEEP_CELLS, RELEASE_MS, BLOCK_CELLS, keptBytes } from '../../workers/routing/matrix/task.ts';
 import { writeSide, readSides } from '../../workers/routing/matrix/meeting.ts';
-import { rowsText } from '../../workers/routing/matrix/json.ts';
+import { rowsText, ByteWriter, snappedJson } from '../../workers/routing/matrix/json.ts';
 import { useNativeQuery } from '../../workers/routing/search/native-query.ts';
 import { warmUpMatrix, WARM_UP_SIZES } from '../../workers/routing/matrix/warm-up.ts';
 import type { BinaryBody } from '../../src/core/task.ts';
@@ -190,6 +190,19 @@ describe('route_matrix task', () => {
       }
     }
     useNativeQuery(true);
+  });
+
+  it('writes the snapped points as JSON.stringify writes them', () => {
+    const r = rng(5);
+    const snap = (lat: number, lng: number, dist: number) => [{ edge: 0, pt: 0, pos: 0, frac: 0, lat, lng, dist }];
+    const list = [null, snap(0, 0, 0), snap(-6.1234567, 33.0000001, 12.25), snap(0.00000004, -0.00000005, 0.04), snap(0.0000003, 1, 0.05), snap(-0.0000009, 45.5, 999.95),
+      snap(-33.99999999, 179.99999996, 9999.96), snap(89.9999999, -179.9999999, 10000)];
+    for (let i = 0; i < 3000; i++) list.push(r() < 0.05 ? null : snap((r() - 0.5) * 180, (r() - 0.5) * 360, r() < 0.5 ? r() * 10 : r() * 10_000));
+    for (const [from, to] of [[0, list.length], [3, 9], [1, 2]]) {
+      const w = new ByteWriter();
+      w.snapped(list, from, to);
+      expect(Buffer.from(w.buf.subarray(0, w.n)).toString()).toBe(JSON.stringify(list.slice(from, to).map(snappedJson)).slice(1, -1));
+    }
   });
 
   it('rejects bad arguments with 400 naming them', () => {

@@ -2,6 +2,7 @@
 // The rows, the snapped points and the blocks a streamed matrix sends ahead.
 import type { Snap } from '../locate/snap.ts';
 import { queryAddon } from '../search/native-query.ts';
+import { writeE7 } from '../answers/coords.ts';
 
 const round = Math.round;
 
@@ -19,6 +20,13 @@ const NULL = 0x6c6c756e;
 /** Digits of 0…9999. */
 const DIGITS_LEN = new Uint8Array(10000);
 for (let i = 0; i < 10000; i++) DIGITS_LEN[i] = String(i).length;
+
+const LAT = bytesOf('{"lat":'), LNG = bytesOf(',"lng":'), DIST = bytesOf(',"distance_m":');
+function bytesOf(s: string): Uint8Array { return Uint8Array.from(s, (ch) => ch.charCodeAt(0)); }
+function ascii(b: Uint8Array, n: number, s: Uint8Array): number {
+  for (let k = 0; k < s.length; k++) b[n + k] = s[k];
+  return n + s.length;
+}
 
 export class ByteWriter {
   buf: Uint8Array;
@@ -46,7 +54,7 @@ export class ByteWriter {
     const a = queryAddon();
     for (let i = 0; i < rows; i++) {
       this.ensure(cols * 24 + 10);
-      const b = this.buf, view = this.view, L = DIGITS4, N = DIGITS_LEN;
+      const b = this.buf, view = this.view;
       let n = this.n;
       if (i) b[n++] = 44;
       // the same bytes in C++, in about a third of the time; a row it refuses is written here
@@ -57,24 +65,31 @@ export class ByteWriter {
         if (j) b[n++] = 44;
         const v = arr[off + j];
         if (v === Infinity) { view.setUint32(n, NULL, true); n += 4; continue; }
-        // Math.round and an integer division by 10 were over half of this loop's time; for
-        // 0.5 ≤ x < 1e9, ⌊x + 0.5⌋ is exactly Math.round(x) (the sum is exact there), and t × 0.1
-        // never falls below the next lower multiple's quotient (0.1 is slightly above 1/10).
-        const x = secs ? (v / 1000) * 10 : v * 10;
-        if (x >= 1e9 - 0.5) { n = this.big(n, Math.round(x)); continue; }
-        const t = x < 0.5 ? 0 : (x + 0.5) | 0;
-        const ip = (t * 0.1) | 0, f = t - ip * 10;
-        if (ip < 10000) { const len = N[ip]; view.setUint32(n, L[ip] >>> ((4 - len) << 3), true); n += len; }
-        else {
-          const hi = (ip * 0.0001) | 0, len = N[hi]; // ip < 10^8: hi < 10^4 (0.0001 is slightly above 1/10^4)
-          view.setUint32(n, L[hi] >>> ((4 - len) << 3), true); n += len;
-          view.setUint32(n, L[ip - hi * 10000], true); n += 4;
-        }
-        if (f) { b[n] = 46; b[n + 1] = 48 + f; n += 2; }
+        n = this.tenthsAt(n, secs ? (v / 1000) * 10 : v * 10);
       }
       b[n++] = 93;
       this.n = n;
     }
+  }
+  /**
+   * Math.round(x) / 10 as JSON writes it, at byte n (x a value in tenths, ≥ 0); returns the new end,
+   * with up to 3 bytes written past it. Math.round and an integer division by 10 were over half of
+   * a row's time; for 0.5 ≤ x < 1e9, ⌊x + 0.5⌋ is exactly Math.round(x) (the sum is exact there), and
+   * t × 0.1 never falls below the next lower multiple's quotient (0.1 is slightly above 1/10).
+   */
+  private tenthsAt(n: number, x: number): number {
+    if (x >= 1e9 - 0.5) return this.big(n, Math.round(x));
+    const b = this.buf, view = this.view, L = DIGITS4, N = DIGITS_LEN;
+    const t = x < 0.5 ? 0 : (x + 0.5) | 0;
+    const ip = (t * 0.1) | 0, f = t - ip * 10;
+    if (ip < 10000) { const len = N[ip]; view.setUint32(n, L[ip] >>> ((4 - len) << 3), true); n += len; }
+    else {
+      const hi = (ip * 0.0001) | 0, len = N[hi]; // ip < 10^8: hi < 10^4 (0.0001 is slightly above 1/10^4)
+      view.setUint32(n, L[hi] >>> ((4 - len) << 3), true); n += len;
+      view.setUint32(n, L[ip - hi * 10000], true); n += 4;
+    }
+    if (f) { b[n] = 46; b[n + 1] = 48 + f; n += 2; }
+    return n;
   }
   /** A value of 10^8 or more (a cost beyond 3 years, a distance beyond 100,000 km): as JSON.stringify writes it. */
   private big(n: number, t: number): number {
@@ -82,9 +97,27 @@ export class ByteWriter {
     for (let i = 0; i < s.length; i++) this.buf[n++] = s.charCodeAt(i);
     return n;
   }
-  /** Snapped points as JSON array items (no brackets). */
+  /**
+   * Snapped points as JSON array items (no brackets), the text JSON.stringify gives snappedJson's
+   * objects, written from the rounded integers: a point's doubles printed as shortest digits cost
+   * more than a row of cells.
+   */
   snapped(list: (Snap[] | null)[], from: number, to: number) {
-    this.str(JSON.stringify(list.slice(from, to).map(snappedJson)).slice(1, -1));
+    for (let i = from; i < to; i++) {
+      this.ensure(80);
+      const b = this.buf, view = this.view, c = list[i];
+      let n = this.n;
+      if (i > from) b[n++] = 44;
+      if (!c) { view.setUint32(n, NULL, true); this.n = n + 4; continue; }
+      const la = round(c[0].lat * 1e7), lo = round(c[0].lng * 1e7);
+      // below 1e-6 degrees JSON writes an exponent ("1e-7"): those few as JSON.stringify writes them
+      if ((la !== 0 && la > -10 && la < 10) || (lo !== 0 && lo > -10 && lo < 10)) { this.n = n; this.str(JSON.stringify(snappedJson(c))); continue; }
+      n = ascii(b, n, LAT); n = writeE7(view, n, la);
+      n = ascii(b, n, LNG); n = writeE7(view, n, lo);
+      n = ascii(b, n, DIST); n = this.tenthsAt(n, c[0].dist * 10);
+      b[n++] = 125; // }
+      this.n = n;
+    }
   }
 }
 
