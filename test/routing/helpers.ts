@@ -7,6 +7,10 @@ import { loadDataset } from '../../src/data/catalog.ts';
 import { routing } from '../../workers/routing/index.ts';
 import { TaskError, JsonText, type Dataset, type TaskContext, type WorkerModule } from '../../src/core/task.ts';
 import type { RawNetwork } from '../../graph-build/osm/read.ts';
+import type { GraphViews } from '../../src/core/format/route.ts';
+import { useNativeQuery } from '../../workers/routing/search/native-query.ts';
+import { randomPoints } from '../../bench/lib/check.ts';
+import { rng } from '../../bench/lib/rand.ts';
 
 export { REPO, SHARED_DATA } from '../helpers/paths.ts';
 
@@ -19,6 +23,20 @@ export function loadInto(builtDir: string, names: string[]): Dataset[] {
   const ds = names.map((n) => loadDataset(join(builtDir, n))!);
   routing.init(ds);
   return ds;
+}
+
+/** f's answer with the TypeScript searches, then with the query addon's (native/query). */
+export function bothQueries<T>(f: () => T): { native: T; ts: T } {
+  useNativeQuery(false);
+  const ts = f();
+  useNativeQuery(true);
+  return { native: f(), ts };
+}
+
+/** n random points on g's roads, the share `off` of them moved up to `spread` degrees off, half each way. */
+export function pointsNearRoads(g: GraphViews, n: number, seed: number, off: number, spread: number): [number, number][] {
+  const r = rng(seed);
+  return randomPoints(g, n, seed).map(([la, lo]) => (r() < off ? [la + (r() - 0.5) * spread, lo + (r() - 0.5) * spread] : [la, lo]));
 }
 
 /** The routing tasks by name, as the worker looks them up (tests also send arguments the types refuse). */

@@ -5,7 +5,6 @@
 // wins in both, so a heap that popped ties in another order would show here as other ms or metres.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { rng } from '../../bench/lib/rand.ts';
-import { randomPoints } from '../../bench/lib/check.ts';
 import { loadedGraphs } from '../../workers/routing/graphs.ts';
 import { matrixCosts } from '../../workers/routing/matrix/task.ts';
 import { writeSide } from '../../workers/routing/matrix/meeting.ts';
@@ -14,7 +13,7 @@ import { queryAddon, useNativeQuery } from '../../workers/routing/search/native-
 import { meetBytes } from '../../src/core/meet.ts';
 import type { BinaryBody } from '../../src/core/task.ts';
 import { linkRoads } from '../helpers/built.ts';
-import { tempDir, loadInto } from './helpers.ts';
+import { tempDir, loadInto, bothQueries, pointsNearRoads } from './helpers.ts';
 import { buildGraph } from '../../graph-build/contract/build.ts';
 import { plainTurns } from '../../graph-build/contract/edge-based.ts';
 import type { BaseGraph } from '../../graph-build/contract/compress.ts';
@@ -34,16 +33,7 @@ afterAll(() => { useNativeQuery(true); tmp.remove(); });
 
 /** n points on the roads, a quarter of them moved up to ~1.5 km off (some then have no road within the radius). */
 function points(name: string, n: number, seed: number): [number, number][] {
-  const g = loadedGraphs().find((x) => x.extract === name && x.profile === 'driving')!.g;
-  const r = rng(seed);
-  return randomPoints(g, n, seed).map(([la, lo]) => (r() < 0.25 ? [la + (r() - 0.5) * 0.03, lo + (r() - 0.5) * 0.03] : [la, lo]));
-}
-
-function both<T>(f: () => T): { native: T; ts: T } {
-  useNativeQuery(false);
-  const ts = f();
-  useNativeQuery(true);
-  return { native: f(), ts };
+  return pointsNearRoads(loadedGraphs().find((x) => x.extract === name && x.profile === 'driving')!.g, n, seed, 0.25, 0.03);
 }
 
 describe('the native matrix search', () => {
@@ -54,7 +44,7 @@ describe('the native matrix search', () => {
   for (const name of ['accra', 'tanzania-sw']) {
     it(`${name}: every cell's weight, ms and metres equal the TypeScript search's, bit for bit`, () => {
       const args = { sources: points(name, 60, 31), destinations: points(name, 45, 32) };
-      const { native, ts } = both(() => {
+      const { native, ts } = bothQueries(() => {
         const c = matrixCosts(args);
         return { ms: Array.from(c.ms), metres: Array.from(c.metres), weight: Array.from(c.weight!) };
       });
@@ -83,7 +73,7 @@ describe('the native matrix search', () => {
     const graph = new LoadedGraph('synthetic-400-ties', 'driving', g);
     const E = g.edgeU.length, pts: Snap[][] = [];
     for (let i = 0; i < 40; i++) { const e = Math.floor(rand() * E); pts.push([{ edge: e, pt: g.edgeShape[e], pos: 0, frac: 0, lat: 0, lng: 0, dist: 0 }]); }
-    const { native, ts } = both(() => {
+    const { native, ts } = bothQueries(() => {
       const n = pts.length * pts.length, ms = new Float64Array(n).fill(Infinity), metres = new Float64Array(n).fill(Infinity), weight = new Float64Array(n).fill(Infinity);
       manyToMany(graph, pts, pts, ms, metres, weight);
       return { ms: Array.from(ms), metres: Array.from(metres), weight: Array.from(weight) };
@@ -103,7 +93,7 @@ describe('the native matrix search', () => {
       for (const k of [0, 1]) writeSide(side(k), buf);
       return [0, 1].map((k) => Buffer.from((routing.tasks.route_matrix(side(k), { sandbox: false, attached: [new Uint8Array(buf)] }) as BinaryBody).bytes).toString('hex'));
     };
-    const { native, ts } = both(answer);
+    const { native, ts } = bothQueries(answer);
     expect(native).toEqual(ts);
   });
 });

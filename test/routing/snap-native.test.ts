@@ -3,15 +3,13 @@
 // bit, on real extracts, with points on and off the roads, several radii, with and without the
 // start-edge rule and the big-component mask. Every candidate, route and matrix cell starts here.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { rng } from '../../bench/lib/rand.ts';
-import { randomPoints } from '../../bench/lib/check.ts';
 import { loadedGraphs, type LoadedGraph } from '../../workers/routing/graphs.ts';
 import { nearestSeg, boxSlack, snap } from '../../workers/routing/locate/snap.ts';
 import { queryAddon, useNativeQuery } from '../../workers/routing/search/native-query.ts';
 import { EDGE_NO_START } from '../../src/core/format/route.ts';
 import { M_PER_DEG } from '../../src/core/geometry.ts';
 import { linkRoads } from '../helpers/built.ts';
-import { tempDir, loadInto } from './helpers.ts';
+import { tempDir, loadInto, bothQueries, pointsNearRoads } from './helpers.ts';
 
 const tmp = tempDir();
 beforeAll(async () => {
@@ -23,21 +21,11 @@ afterAll(() => { useNativeQuery(true); tmp.remove(); });
 const graphOf = (name: string): LoadedGraph => loadedGraphs().find((x) => x.extract === name && x.profile === 'driving')!;
 
 /** n points on the roads, half of them moved up to ~3 km off. */
-function points(graph: LoadedGraph, n: number, seed: number): [number, number][] {
-  const r = rng(seed);
-  return randomPoints(graph.g, n, seed).map(([la, lo]) => (r() < 0.5 ? [la + (r() - 0.5) * 0.06, lo + (r() - 0.5) * 0.06] : [la, lo]));
-}
+const points = (graph: LoadedGraph, n: number, seed: number) => pointsNearRoads(graph.g, n, seed, 0.5, 0.06);
 
 function nearest(graph: LoadedGraph, lat: number, lng: number, radius: number, skip: number, mask?: Uint8Array) {
   const g = graph.g, slack = boxSlack(g, lat);
   return nearestSeg(g, graph.index, lng * g.meta.index_cos_lat, lat, lat, lng, (radius / M_PER_DEG) * slack, slack, skip, mask);
-}
-
-function both<T>(f: () => T): { native: T; ts: T } {
-  useNativeQuery(false);
-  const ts = f();
-  useNativeQuery(true);
-  return { native: f(), ts };
 }
 
 describe('the native nearest-segment search', () => {
@@ -58,7 +46,7 @@ describe('the native nearest-segment search', () => {
       for (const radius of [25, 1000, 20_000]) {
         for (const skip of [0, EDGE_NO_START]) {
           for (const mask of [undefined, graph.bigMask, small]) {
-            const { native, ts } = both(() => pts.map(([la, lo]) => nearest(graph, la, lo, radius, skip, mask)));
+            const { native, ts } = bothQueries(() => pts.map(([la, lo]) => nearest(graph, la, lo, radius, skip, mask)));
             expect(native).toEqual(ts);
             found += ts.filter((x) => x.i >= 0).length;
             if (mask) differsFromUnmasked += ts.filter((x, k) => x.i !== nearest(graph, pts[k][0], pts[k][1], radius, skip).i).length;
@@ -74,9 +62,9 @@ describe('the native nearest-segment search', () => {
   it('snap() answers the same snaps either way, and a filter function still applies', () => {
     const graph = graphOf('tanzania-sw');
     const pts = points(graph, 200, 77);
-    const { native, ts } = both(() => pts.map(([la, lo]) => snap(graph.g, graph.index, la, lo, 5000, graph.bigMask)));
+    const { native, ts } = bothQueries(() => pts.map(([la, lo]) => snap(graph.g, graph.index, la, lo, 5000, graph.bigMask)));
     expect(native).toEqual(ts);
-    const onBig = both(() => pts.map(([la, lo]) => snap(graph.g, graph.index, la, lo, 5000, graph.onBig)));
+    const onBig = bothQueries(() => pts.map(([la, lo]) => snap(graph.g, graph.index, la, lo, 5000, graph.onBig)));
     expect(onBig.native).toEqual(ts);
     expect(onBig.ts).toEqual(ts);
   });
