@@ -6,6 +6,7 @@
 #include <node_api.h>
 
 #include "heap.h"
+#include "napi-args.h"
 #include "typed.h"
 
 #include <cstdint>
@@ -24,6 +25,8 @@ namespace {
 
 
 struct Contractor {
+  static constexpr uint32_t KIND = 0x43545254;  // "CTRT": the handle kind napi-args.h's Unwrap checks
+  uint32_t kind = KIND;
   int32_t n;
   int32_t SIM, CON;
   bool EAGER;
@@ -433,16 +436,10 @@ struct Contractor {
 void Free(napi_env, void* data, void*) { delete static_cast<Contractor*>(data); }
 
 
-int64_t Int(napi_env env, napi_value v) {
+int64_t Int64(napi_env env, napi_value v) {
   int64_t x = 0;
   napi_get_value_int64(env, v, &x);
   return x;
-}
-
-Contractor* Unwrap(napi_env env, napi_value v) {
-  void* p = nullptr;
-  if (napi_get_value_external(env, v, &p) != napi_ok || !p) return nullptr;
-  return static_cast<Contractor*>(p);
 }
 
 // create(nodes, edgeU, edgeV, edgeFlags, edgeW, simLimit, contractLimit, eager, threads[, rounds]) → handle
@@ -459,17 +456,17 @@ napi_value Create(napi_env env, napi_callback_info info) {
     napi_throw_type_error(env, nullptr, "edgeU, edgeV, edgeW must be Int32Arrays and edgeFlags a Uint8Array");
     return nullptr;
   }
-  int64_t nodes = Int(env, a[0]);
+  int64_t nodes = Int64(env, a[0]);
   size_t edges = std::min(std::min(nu, nv), std::min(nf, nw));
   bool eager = false;
   napi_get_value_bool(env, a[7], &eager);
   for (size_t e = 0; e < edges; e++) {
     if (U[e] < 0 || U[e] >= nodes || V[e] < 0 || V[e] >= nodes) { napi_throw_range_error(env, nullptr, "edge endpoint out of range"); return nullptr; }
   }
-  auto* c = new Contractor(static_cast<int32_t>(nodes), static_cast<int32_t>(Int(env, a[5])), static_cast<int32_t>(Int(env, a[6])), eager);
+  auto* c = new Contractor(static_cast<int32_t>(nodes), static_cast<int32_t>(Int64(env, a[5])), static_cast<int32_t>(Int64(env, a[6])), eager);
   c->load(static_cast<int32_t>(edges), U, V, F, W);
   if (argc >= 10) napi_get_value_bool(env, a[9], &c->rounds);
-  if (Int(env, a[8]) >= 2) c->startHelper();
+  if (Int64(env, a[8]) >= 2) c->startHelper();
   napi_value handle;
   CHECK(napi_create_external(env, c, Free, nullptr, &handle));
   return handle;
@@ -480,9 +477,9 @@ napi_value Step(napi_env env, napi_callback_info info) {
   size_t argc = 2;
   napi_value a[2];
   CHECK(napi_get_cb_info(env, info, &argc, a, nullptr, nullptr));
-  Contractor* c = Unwrap(env, a[0]);
+  Contractor* c = Unwrap<Contractor>(env, a[0]);
   if (!c) { napi_throw_type_error(env, nullptr, "not a contraction handle"); return nullptr; }
-  c->step(Int(env, a[1]));
+  c->step(Int64(env, a[1]));
   napi_value out;
   CHECK(napi_create_int64(env, c->order, &out));
   return out;
@@ -502,9 +499,9 @@ napi_value Finish(napi_env env, napi_callback_info info) {
   size_t argc = 2;
   napi_value a[2];
   CHECK(napi_get_cb_info(env, info, &argc, a, nullptr, nullptr));
-  Contractor* c = Unwrap(env, a[0]);
+  Contractor* c = Unwrap<Contractor>(env, a[0]);
   if (!c || argc < 2) { napi_throw_type_error(env, nullptr, "finish(handle, format)"); return nullptr; }
-  auto field = [&](const char* name) -> int64_t { napi_value v; napi_get_named_property(env, a[1], name, &v); return Int(env, v); };
+  auto field = [&](const char* name) -> int64_t { napi_value v; napi_get_named_property(env, a[1], name, &v); return Int64(env, v); };
   const int64_t ARC = field("ARC"), ARC_HEAD = field("ARC_HEAD"), ARC_W = field("ARC_W");
   const int32_t HEAD_FW = static_cast<int32_t>(field("HEAD_FW")), HEAD_BW = static_cast<int32_t>(field("HEAD_BW"));
   const int32_t HEAD_LAST = static_cast<int32_t>(field("HEAD_LAST")), HEAD_SHIFT = static_cast<int32_t>(field("HEAD_SHIFT"));
