@@ -41,6 +41,7 @@ export class ProbeProcessor {
       if (reply.status !== 200) throw new Error(`traffic_samples answered ${reply.status}: ${body?.error?.message}`);
       samples = body.samples as Sample[];
     }
+    if (!samples.length && !probes.length) return { traces: traces.length, samples: 0 };
     await this.store.tx(async (c) => {
       if (samples.length) await storeSamples(c, samples);
       if (probes.length) await markProbesProcessed(c, probes.map((p) => p.id));

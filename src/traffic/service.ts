@@ -27,7 +27,10 @@ export function startTraffic(ctx: TrafficDeps): TrafficService {
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
   const serial = (f: () => Promise<unknown>) => (running = running.then(f, f));
-  const ready = () => ctx.pool.has('traffic_samples');
+  // Only a node with a graph that carries traffic matches probes: elsewhere a round would take a
+  // window of pings it cannot match (lost to the nodes that can) and query the database every
+  // TRAFFIC_PROCESS_MS on the HTTP thread for nothing.
+  const ready = () => ctx.pool.has('traffic_samples') && ctx.pool.datasets.some((d) => d.traffic);
   const process = () => serial(() => (ready() ? processor.tick().catch(logProcessError) : Promise.resolve()));
   const publish = () => serial(() => publisher.publish().catch(logPublishError));
   const t1 = setInterval(() => { if (!stopped) void process(); }, ctx.config.trafficProcessMs);
