@@ -1,4 +1,4 @@
-// `npm run bench -- geocode-ab --old <checkout> [--rounds 4] [--seconds 10] [--out name.json] [--ping] [--new-env K=V]`:
+// `npm run bench -- geocode-ab --old <checkout> [--rounds 4] [--seconds 10] [--out name.json] [--ping] [--new-env K=V] [--cpu-prof DIR] [--warmup 10]`:
 // the geocode wrk probe against two checkouts in alternated rounds (A = this checkout, B = --old, a
 // `git worktree add` of an older commit with its own `npm ci`; each checkout serves the gazetteer
 // it built, linked as <checkout>/.tmp/built-gaz/gazetteer so no road graph loads): the same fixed query mix (the generated queries of bench -- geocode, in order),
@@ -28,12 +28,12 @@ function cpuSeconds(pid: number, thread?: number): number {
 }
 
 /** Starts `npm start`'s command in `cwd` (gazetteer only, no road graphs) and makes an enterprise key with that checkout's CLI. */
-async function start(cwd: string, port: number, extra: Record<string, string> = {}): Promise<Server> {
+async function start(cwd: string, port: number, extra: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Server> {
   const env = {
     ...MALLOC_ENV, ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-geo-ab-')),
     BUILT_DIR: join(cwd, '.tmp/built-gaz'), SKIP_BUILD: '1', WORKERS: '2', BURST_RPS: '0', DATABASE_URL: '', LOG_LEVEL: 'warn', LOG_REQUESTS: '0', ...extra,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => { out += d; });
   child.stderr!.on('data', (d) => { out += d; });
@@ -52,7 +52,7 @@ async function start(cwd: string, port: number, extra: Record<string, string> = 
 }
 
 export async function main(argv: string[]) {
-  const { values } = parseArgs({ args: argv, options: { old: { type: 'string' }, rounds: { type: 'string', default: '4' }, seconds: { type: 'string', default: '10' }, out: { type: 'string', default: 'geocode-ab.json' }, ping: { type: 'boolean', default: false }, 'new-env': { type: 'string', multiple: true, default: [] } } });
+  const { values } = parseArgs({ args: argv, options: { old: { type: 'string' }, rounds: { type: 'string', default: '4' }, seconds: { type: 'string', default: '10' }, out: { type: 'string', default: 'geocode-ab.json' }, ping: { type: 'boolean', default: false }, 'cpu-prof': { type: 'string' }, warmup: { type: 'string', default: '10' }, 'new-env': { type: 'string', multiple: true, default: [] } } });
   if (!values.old) throw new Error('--old <checkout of the older commit> is required');
   const old = resolve(values.old);
   const rounds = Number(values.rounds), seconds = Number(values.seconds);
@@ -64,7 +64,9 @@ export async function main(argv: string[]) {
   const load0 = loadavg();
   // --new-env K=V: settings for the new server only (e.g. the same checkout as --old with one setting changed).
   const newEnv = Object.fromEntries(values['new-env']!.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
-  const servers = { new: await start(REPO, 9400 + Math.floor(Math.random() * 500), newEnv), old: await start(old, 9900 + Math.floor(Math.random() * 90)) };
+  // --cpu-prof DIR: V8 CPU profiles of each server's threads, in DIR/new and DIR/old (written when it stops).
+  const prof = (k: string) => (values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${resolve(values['cpu-prof'], k)}`] : []);
+  const servers = { new: await start(REPO, 9400 + Math.floor(Math.random() * 500), newEnv, prof('new')), old: await start(old, 9900 + Math.floor(Math.random() * 90), {}, prof('old')) };
   const runs: Record<'new' | 'old', WrkResult[]> = { new: [], old: [] };
   // Server CPU per answered request: robust to other processes on a shared machine, unlike req/s.
   const cpu: Record<'new' | 'old', number[]> = { new: [], old: [] };
@@ -74,8 +76,9 @@ export async function main(argv: string[]) {
     for (const s of Object.values(servers)) {
       const r = await fetch(s.base + paths[0], { headers: { Authorization: `Bearer ${s.key}` } });
       if (r.status !== 200) throw new Error(`${s.base} answered ${r.status}`);
-      // Warm-up: JIT and caches, not counted.
-      await runWrk({ baseUrl: s.base, paths, headers: { Authorization: `Bearer ${s.key}` }, threads: 2, connections: 16, durationS: 3 });
+      // Warm-up, not counted: the JIT, and an embedded database's own start (its WebAssembly is
+      // compiled to the optimising tier in the background for several seconds after the first start).
+      await runWrk({ baseUrl: s.base, paths, headers: { Authorization: `Bearer ${s.key}` }, threads: 2, connections: 16, durationS: Number(values.warmup) });
     }
     for (let i = 0; i < rounds; i++) {
       const order = (i % 2 ? ['old', 'new'] : ['new', 'old']) as ('new' | 'old')[];
