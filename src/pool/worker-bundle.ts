@@ -14,6 +14,15 @@ export interface WorkerEntry {
 
 let built: Promise<WorkerEntry> | null = null;
 
+/**
+ * Piscina's thread first require()s the entry file and imports it only if that throws. Node 20.19+
+ * require()s an ES module synchronously, and that path aborted a whole test process once
+ * ("FATAL ERROR: v8::Module::IsGraphAsync must be used on an instantiated module", in a replacement
+ * thread started while its pool shut down). With require(esm) off in the threads, require throws
+ * ERR_REQUIRE_ESM and Piscina takes the ordinary import() path, as on older Node.
+ */
+const NO_REQUIRE_ESM = process.allowedNodeEnvironmentFlags.has('--no-experimental-require-module') ? ['--no-experimental-require-module'] : [];
+
 export function workerEntry(): Promise<WorkerEntry> {
   built ??= bundle();
   return built;
@@ -27,5 +36,5 @@ async function bundle(): Promise<WorkerEntry> {
   }
   const { file } = await cachedBundle({ root: ROOT, entry: 'workers/worker-entry.ts', name: 'worker-entry' });
   // a server started with --cpu-prof profiles its workers too
-  return { filename: pathToFileURL(file).href, execArgv: process.execArgv.filter((a) => a.startsWith('--cpu-prof')) };
+  return { filename: pathToFileURL(file).href, execArgv: [...process.execArgv.filter((a) => a.startsWith('--cpu-prof')), ...NO_REQUIRE_ESM] };
 }
