@@ -22,6 +22,14 @@ export type { Sample };
 export const deviceHash = (project: string, kind: string, id: string) =>
   createHash('sha256').update(`${project}\u0000${kind}\u0000${id}`).digest('base64url').slice(0, 22);
 
+/**
+ * Whether this node can match probes to roads: the matching task and a loaded graph that carries
+ * traffic. A node that cannot neither takes probes (the contribute route is not ready) nor
+ * processes them, so no window of pings is taken from the nodes that can.
+ */
+export const canMatchProbes = (pool: Pick<WorkerPool, 'has' | 'datasets'>): boolean =>
+  pool.has('traffic_samples') && pool.datasets.some((d) => d.traffic);
+
 export class ProbeProcessor {
   now = () => Date.now();
   constructor(private store: Store, private pool: WorkerPool) {}

@@ -4,7 +4,7 @@
 import type { WorkerPool } from '../pool/worker-pool.ts';
 import type { Store } from '../store/index.ts';
 import type { Config } from '../core/config.ts';
-import { ProbeProcessor, logProcessError } from './processor.ts';
+import { ProbeProcessor, logProcessError, canMatchProbes } from './processor.ts';
 import { SpeedPublisher, logPublishError } from './speeds.ts';
 
 export interface TrafficDeps { store: Store; pool: WorkerPool; config: Pick<Config, 'trafficProcessMs' | 'trafficPublishMs'> }
@@ -27,10 +27,9 @@ export function startTraffic(ctx: TrafficDeps): TrafficService {
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
   const serial = (f: () => Promise<unknown>) => (running = running.then(f, f));
-  // Only a node with a graph that carries traffic matches probes: elsewhere a round would take a
-  // window of pings it cannot match (lost to the nodes that can) and query the database every
+  // Elsewhere a round would take a window of pings it cannot match and query the database every
   // TRAFFIC_PROCESS_MS on the HTTP thread for nothing.
-  const ready = () => ctx.pool.has('traffic_samples') && ctx.pool.datasets.some((d) => d.traffic);
+  const ready = () => canMatchProbes(ctx.pool);
   const process = () => serial(() => (ready() ? processor.tick().catch(logProcessError) : Promise.resolve()));
   const publish = () => serial(() => publisher.publish().catch(logPublishError));
   const t1 = setInterval(() => { if (!stopped) void process(); }, ctx.config.trafficProcessMs);

@@ -6,6 +6,7 @@ import { route } from '../../http/types.ts';
 import { HttpError } from '../../http/types.ts';
 import { Q } from '../../http/declaration.ts';
 import { MIN_DEVICES } from '../../traffic/speeds.ts';
+import { canMatchProbes } from '../../traffic/processor.ts';
 import { contributeBody, probeTraces, MAX_PROBE_POINTS } from './ingest.ts';
 import { insertProbeTraces } from '../../store/traffic-probes.ts';
 
@@ -19,7 +20,7 @@ export const routes: RouteDef[] = [
   route({
     method: 'GET', path: '/traffic', scope: 'traffic',
     capabilities: ['traffic'],
-    ready: (ctx) => ctx.pool.has('traffic_segments') && ctx.pool.has('traffic_samples') && ctx.pool.datasets.some((d) => d.traffic),
+    ready: (ctx) => ctx.pool.has('traffic_segments') && canMatchProbes(ctx.pool),
     note: `Speeds per directed road segment from map-matched probes (live tracking pings of live keys and POST /traffic/contribute): live from the last 15 minutes, or the weekly profile (mode=forecast). A segment is published only with samples from at least ${MIN_DEVICES} distinct devices or traces; where there are none the answer is empty and says why.`,
     decl: {
       summary: 'Traffic speeds on road segments in a bbox (live, or the weekly profile)',
@@ -70,7 +71,7 @@ export const routes: RouteDef[] = [
   route({
     method: 'POST', path: '/traffic/contribute', scope: 'traffic',
     capabilities: ['traffic_contribute'],
-    ready: (ctx) => ctx.pool.has('traffic_samples') && ctx.pool.datasets.some((d) => d.traffic),
+    ready: (ctx) => canMatchProbes(ctx.pool),
     note: `Anonymous probe traces (up to ${MAX_PROBE_POINTS} points a request) stored before the 202, then map-matched to roads; trace ids never leave the database.`,
     decl: {
       summary: 'Contribute anonymous GPS probe traces to live traffic',
