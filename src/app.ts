@@ -21,6 +21,9 @@ import type { AppContext, RouteDef } from './http/types.ts';
 import type { Config } from './core/config.ts';
 import { log } from './core/log.ts';
 
+/** How long after listening a node begins its own background work (see startServer). */
+const WARM_UP_AFTER_MS = 1000;
+
 export interface Running {
   port: number;
   ctx: AppContext;
@@ -34,7 +37,7 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
   const t0 = performance.now();
   // The worker threads load their code and data while this thread opens the database: a start is
   // the longer of the two. The request validators are compiled once the server listens (below).
-  const pool = new WorkerPool({ builtDir: config.builtDir, mmapAddon: config.mmapAddon, verify: config.builtVerify, workers: config.workers, youngMb: config.workerYoungMb, maxQueue: config.poolMaxQueue, maxWaitMs: config.poolMaxWaitMs });
+  const pool = new WorkerPool({ builtDir: config.builtDir, mmapAddon: config.mmapAddon, verify: config.builtVerify, workers: config.workers, youngMb: config.workerYoungMb, warmUpAfterMs: WARM_UP_AFTER_MS, maxQueue: config.poolMaxQueue, maxWaitMs: config.poolMaxWaitMs });
   const poolStarted = pool.start().then(() => performance.now() - t0);
   poolStarted.catch(() => {}); // awaited below; a failure before then must not go unhandled
   const router = new Router();
@@ -83,8 +86,17 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
   // Last, so a start that fails earlier never swallows the one chance to show the keys.
   const bootstrapped = await bootstrapKeys(store);
   refusals.start();
-  webhooks.start(); // events queued before a crash are sent now
-  verifier.start(); // address verifications left pending by a stop are evaluated now
+  // What a node does for itself begins a moment after it listens, so its first requests are not
+  // served behind it: the events queued before a crash are sent, the verifications left pending by
+  // a stop evaluated (in a database just opened each first statement costs tens of milliseconds,
+  // 60-170 ms for these two in the embedded one, on its one connection), and the request validators
+  // compiled (~0.3 s of Ajv code generation on this thread, in slices; a request that comes first
+  // compiles its own route's).
+  webhooks.start(WARM_UP_AFTER_MS);
+  verifier.start(WARM_UP_AFTER_MS);
+  const validators = setTimeout(() => {
+    void compileRoutesYielding(router.routes).catch((e) => log.error('validators_not_compiled', { error: String(e) }));
+  }, WARM_UP_AFTER_MS).unref();
   // each phase's end, in ms since startServer began (they overlap: the slowest sets the start)
   const ms = (x: number) => Math.round(x);
   log.info('listening', {
@@ -92,14 +104,13 @@ export async function startServer(config: Config, extraRoutes: RouteDef[] = []):
     // `code`: from the process's start to the app's (Node, the TypeScript loader, the imports)
     start_ms: { code: ms(t0), database: ms(storeMs), workers: ms(poolMs), total: ms(performance.now() - t0) },
   });
-  // ~0.3 s of Ajv code generation, a few routes per turn; until it reaches a route, a request compiles its own
-  void compileRoutesYielding(router.routes).catch((e) => log.error('validators_not_compiled', { error: String(e) }));
 
   let closing: Promise<void> | null = null;
   return {
     port, ctx, bootstrapped,
     close() {
       closing ??= (async () => {
+        clearTimeout(validators);
         await http.drain();
         await traffic.stop();
         await quota.stop();

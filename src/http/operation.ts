@@ -189,14 +189,18 @@ export function compileRoutes(routes: RouteDef[]) {
 }
 
 /**
- * compileRoutes a few routes at a time, letting the event loop run in between. The server starts
- * without them (~0.3 s of Ajv code generation) and compiles them this way once it listens; a
- * request that comes first compiles its own route's (validateRequest).
+ * compileRoutes in slices of about sliceMs, letting the event loop run in between. The server
+ * listens without them (~0.3 s of Ajv code generation) and compiles them this way a moment later;
+ * a request that comes first compiles its own route's (validateRequest).
  */
-export async function compileRoutesYielding(routes: RouteDef[], perTurn = 8): Promise<void> {
-  for (let i = 0; i < routes.length; i += perTurn) {
-    for (const r of routes.slice(i, i + perTurn)) compileRoute(r);
-    await new Promise((res) => setImmediate(res));
+export async function compileRoutesYielding(routes: RouteDef[], sliceMs = 4): Promise<void> {
+  let sliceStart = performance.now();
+  for (const r of routes) {
+    compileRoute(r);
+    if (performance.now() - sliceStart >= sliceMs) {
+      await new Promise((res) => setImmediate(res));
+      sliceStart = performance.now();
+    }
   }
 }
 

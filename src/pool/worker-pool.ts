@@ -91,6 +91,8 @@ export interface WorkerPoolOptions {
   verify?: VerifyMode;
   /** Each worker thread's young generation, MB (YOUNG_MB when absent). */
   youngMb?: number;
+  /** How long a new thread waits before its JIT warm-up, ms (0 when absent): a start is not slowed by it. */
+  warmUpAfterMs?: number;
   /** The mmap addon to map built files with; null = read them into memory; absent = the one npm install builds. */
   mmapAddon?: string | null;
 }
@@ -155,7 +157,7 @@ export class WorkerPool {
       maxThreads: n,
       idleTimeout: Infinity,
       concurrentTasksPerWorker: 1,
-      workerData: { datasets: datasets.map(toWire) },
+      workerData: { datasets: datasets.map(toWire), warmUpAfterMs: this.opts.warmUpAfterMs ?? 0 },
       execArgv: entry.execArgv,
       // Per-task timing histograms cost the main thread on every message; /metrics keeps its own.
       recordTiming: false,

@@ -10,16 +10,19 @@ import { sweep } from './evaluation.ts';
 
 export class Verifier {
   private timer: NodeJS.Timeout | null = null;
+  private first: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = false;
   completed = 0;
 
   constructor(private store: Store, private webhooks: Dispatcher | undefined, private everyMs: number) {}
 
-  start() {
+  /** Sweeps every everyMs; the first sweep after firstAfterMs. */
+  start(firstAfterMs = 0) {
     this.timer = setInterval(() => this.run(), this.everyMs);
     this.timer.unref();
-    this.run();
+    if (firstAfterMs > 0) this.first = setTimeout(() => void this.run(), firstAfterMs).unref();
+    else void this.run();
   }
 
   /** One sweep now (skipped when one is still running). */
@@ -38,6 +41,7 @@ export class Verifier {
   async stop() {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.first) clearTimeout(this.first);
     await this.running;
   }
 }

@@ -41,10 +41,12 @@ export class Dispatcher {
 
   constructor(private store: Store, private o: DispatcherOptions) {}
 
-  start() {
+  /** Polls every pollMs; the first poll after firstAfterMs (a write that queues a delivery wakes it at once). */
+  start(firstAfterMs = 0) {
     this.timer = setInterval(() => this.wake(), this.o.pollMs ?? 1000);
     this.timer.unref();
-    this.wake();
+    if (firstAfterMs > 0) this.soon = setTimeout(() => this.wake(), firstAfterMs).unref();
+    else this.wake();
   }
 
   async stop() {

@@ -172,6 +172,17 @@ describe('route_matrix task', () => {
     expect(task('route_matrix', { sources: S, destinations: D })).toEqual(before);
   });
 
+  it('a warm-up told to wait runs nothing before its time, then runs to the end', async () => {
+    let answered = -1;
+    const t0 = Date.now();
+    await new Promise<void>((ready) => {
+      warmUpMatrix(loadedGraphs(), [10, 30], (n) => { answered = n; ready(); }, 300);
+      setTimeout(() => expect(answered).toBe(-1), 200);
+    });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(295);
+    expect(answered).toBe(2);
+  });
+
   it('writes every cell as JSON.stringify writes /route\'s rounded value', () => {
     const r = rng(3);
     const vals = [0, 1, 9, 10, 49, 50, 95, 99.95, 100, 999.94, 1000, 9999.96, 10000, 12345.65, 99999.5, 1e6, 1234567.8, 99999999.9, 1e8, 123456789.4, 5e9, Infinity,

@@ -8,6 +8,7 @@
 //   guidance/  turn-by-turn steps and their instructions
 //   answers/   the JSON the answers are written as (/route in route-json.ts)
 //   matrix/, isochrone/, match/, optimize/, osrm/, ride/: the tasks built on them
+import { workerData } from 'node:worker_threads';
 import type { WorkerModule } from '../../src/core/task.ts';
 import type { TaskOp, TaskTable } from '../../src/core/tasks/index.ts';
 import { loadGraphs, loadedGraphs, setLoadedGraphs, withCarLua } from './graphs.ts';
@@ -55,6 +56,6 @@ export const routingTasks = {
 
 export const routing = {
   // what the warm-up leaves is collected once the thread is idle after it
-  init(datasets) { setLoadedGraphs(loadGraphs(datasets)); warmUpMatrix(loadedGraphs(), undefined, collectWhenIdle); },
+  init(datasets) { setLoadedGraphs(loadGraphs(datasets)); warmUpMatrix(loadedGraphs(), undefined, collectWhenIdle, workerData?.warmUpAfterMs ?? 0); },
   tasks: routingTasks,
 } satisfies WorkerModule;

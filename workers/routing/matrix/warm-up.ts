@@ -8,7 +8,8 @@
 // after start took the first one to 20–36 ms and, over the 20 requests after it, p50 9.2 → 7.6 ms
 // and server CPU 270 → 215 ms (docs/routing.md, *Matrix*), for ~100 ms of CPU per thread at start
 // and 5–8 MB more RSS per idle worker (not per busy one). Each runs in its own event-loop turn, so a request that
-// arrives meanwhile waits for one warm-up matrix at most.
+// arrives meanwhile waits for one warm-up matrix at most. A server's threads begin it a second after they
+// load (the pool's warmUpAfterMs): run at once, its CPU made a restart ~70 ms slower on 2 cores.
 import type { LoadedGraph } from '../graphs.ts';
 import { E7 } from '../../../src/core/format/route.ts';
 import { matrixTask } from './task.ts';
@@ -29,10 +30,10 @@ function nodes(graph: LoadedGraph, n: number): [number, number][] {
 }
 
 /**
- * Starts the warm-up on the smallest graph (the code is the same for all); returns at once.
- * `done` gets the number of matrices answered.
+ * Starts the warm-up on the smallest graph (the code is the same for all) after afterMs; returns at
+ * once. `done` gets the number of matrices answered.
  */
-export function warmUpMatrix(graphs: LoadedGraph[], sizes = WARM_UP_SIZES, done?: (answered: number) => void) {
+export function warmUpMatrix(graphs: LoadedGraph[], sizes = WARM_UP_SIZES, done?: (answered: number) => void, afterMs = 0) {
   const graph = graphs.find((x) => x.profile === 'driving') ?? graphs[0];
   if (!graph) { done?.(0); return; }
   const pts = nodes(graph, 2 * Math.max(...sizes));
@@ -44,5 +45,6 @@ export function warmUpMatrix(graphs: LoadedGraph[], sizes = WARM_UP_SIZES, done?
     } catch { k = sizes.length; } // a graph without roads in range: nothing to warm on it
     if (k < sizes.length) setImmediate(step); else done?.(answered);
   };
-  setImmediate(step);
+  if (afterMs > 0) setTimeout(step, afterMs);
+  else setImmediate(step);
 }
