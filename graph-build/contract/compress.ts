@@ -40,6 +40,12 @@ const segWeightMs = (w: number, precision: number) => {
   return (Math.max(1, Math.round(w * unit)) * 1000) / unit;
 };
 
+// Module-level rather than closures inside the per-segment loop: under tsx every closure
+// created is also named (a defineProperty), which cost a country build seconds.
+/** A segment's ms at v m/s, or its fixed duration (s) when it has one. */
+const segTimeMs = (fixedS: number, d: number, v: number) => (fixedS > 0 ? Math.max(1, Math.round(fixedS * 10)) * 100 : segMs(d, v));
+/** A segment's weight: its fixed weight, or its length at rate r (m per weight unit). */
+const segWeight = (fixed: number, d: number, r: number, precision: number) => segWeightMs(fixed > 0 ? fixed : r > 0 ? d / r : 0, precision);
 /** Direction bits of segment s as walked from node `from`. */
 const dirFrom = (s: Segments, seg: number, from: number) => (s.a[seg] === from ? s.flags[seg] : ((s.flags[seg] & 1) << 1) | ((s.flags[seg] & 2) >> 1));
 
@@ -130,15 +136,13 @@ export function compress(s: Segments): BaseGraph {
       dist += d;
       const vAB = s.speed[seg] / 3.6, vBA = back[seg] / 3.6;
       const fixedS = s.fixedDuration ? s.fixedDuration[seg] : 0;
-      const segTime = (v: number) => (fixedS > 0 ? Math.max(1, Math.round(fixedS * 10)) * 100 : segMs(d, v));
-      msAlong += segTime(fw ? vAB : vBA);
-      msAgainst += segTime(fw ? vBA : vAB);
+      msAlong += segTimeMs(fixedS, d, fw ? vAB : vBA);
+      msAgainst += segTimeMs(fixedS, d, fw ? vBA : vAB);
       if (weighed) {
         // the same with the profile's weight (an obstacle's weight is its duration in every profile svc builds)
         const fixed = s.fixedWeight![seg], rAB = s.rate![seg], rBA = s.rateBack![seg];
-        const w = (r: number) => segWeightMs(fixed > 0 ? fixed : r > 0 ? d / r : 0, precision);
-        wAlong += w(fw ? rAB : rBA);
-        wAgainst += w(fw ? rBA : rAB);
+        wAlong += segWeight(fixed, d, fw ? rAB : rBA, precision);
+        wAgainst += segWeight(fixed, d, fw ? rBA : rAB, precision);
       }
       pushPt(next, dist, seg);
       if (isJ[next]) { cur = next; break; }

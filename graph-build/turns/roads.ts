@@ -59,19 +59,20 @@ export function roadGraph(base: BaseGraph, ways: WayTable, obstacles: ObstacleMa
    * returns STOPPED; else the key of its last segment.
    */
   const shape = { coords: [] as Fixed[], length: 0, limit: 0, lat: 0, lon: 0 };
+  // One function for the whole build, not a closure per call: under tsx every closure created
+  // is also named (a defineProperty), which cost a country build seconds.
+  const push = (k: number) => {
+    const cs = shape.coords, la = fixLat[k], lo = fixLon[k];
+    if (!cs.length) { cs.push(fixedAt(k)); shape.lat = la; shape.lon = lo; return; }
+    if (shape.lat === la && shape.lon === lo) return;
+    // the points past every distance OSRM's coordinate rules read are not needed, only the length
+    const before = shape.length;
+    shape.length += distance(shape.lat, shape.lon, la, lo);
+    shape.lat = la; shape.lon = lo;
+    if (before <= shape.limit) cs.push(fixedAt(k));
+  };
   const pushShape = (e: number, atU: boolean, prevKey: number): number => {
     const step = atU ? 1 : -1, start = atU ? base.edgeShape[e] : base.edgeShape[e + 1] - 1, end = atU ? base.edgeShape[e + 1] - 1 : base.edgeShape[e];
-    const cs = shape.coords;
-    const push = (k: number) => {
-      const la = fixLat[k], lo = fixLon[k];
-      if (!cs.length) { cs.push(fixedAt(k)); shape.lat = la; shape.lon = lo; return; }
-      if (shape.lat === la && shape.lon === lo) return;
-      // the points past every distance OSRM's coordinate rules read are not needed, only the length
-      const before = shape.length;
-      shape.length += distance(shape.lat, shape.lon, la, lo);
-      shape.lat = la; shape.lon = lo;
-      if (before <= shape.limit) cs.push(fixedAt(k));
-    };
     push(start);
     for (let k = start; k !== end; k += step) {
       // segment k → k+step, recorded at its higher shape index
