@@ -3,7 +3,7 @@
 // hashes do not depend on whether the addon built or how many cores the build had.
 import { describe, it, expect, afterEach } from 'vitest';
 import { availableParallelism } from 'node:os';
-import { contract } from '../../graph-build/contract/ch.ts';
+import { contract, contractionOrder, ROUNDS_FROM_NODES } from '../../graph-build/contract/ch.ts';
 import { chAddon, contractThreads } from '../../graph-build/contract/ch-native.ts';
 import type { BaseGraph } from '../../graph-build/contract/compress.ts';
 import { rng } from '../../bench/lib/rand.ts';
@@ -117,6 +117,16 @@ describe('contraction addon', () => {
       expect(got, `${ord}, ${th} thread(s)`).toEqual(want);
     }
   }, 120_000);
+
+  it('contracts a country-sized graph in rounds and a small one in order, unless GRAPH_BUILD_ORDER says', () => {
+    expect(contractionOrder(ROUNDS_FROM_NODES - 1, {})).toBe('sequential');
+    expect(contractionOrder(ROUNDS_FROM_NODES, {})).toBe('rounds');
+    expect(contractionOrder(1_430_000, {})).toBe('rounds');
+    expect(contractionOrder(1_430_000, { GRAPH_BUILD_ORDER: 'sequential' })).toBe('sequential');
+    expect(contractionOrder(4_900, { GRAPH_BUILD_ORDER: 'rounds' })).toBe('rounds');
+    // a graph the tests and the OSRM suite build keeps the TypeScript contractor's order
+    expect(ROUNDS_FROM_NODES).toBeGreaterThan(200_000);
+  });
 
   it('contracts in rounds to the same hierarchy with one thread or two', () => {
     const g = grid(70, 13);
