@@ -50,12 +50,12 @@ export async function main(argv: string[]) {
       phases_median_ms: Object.fromEntries(keys.map((k) => [k, median(side.runs.map((r) => r.phases?.[k] ?? NaN).filter((x) => !Number.isNaN(x)))])),
     };
   };
-  const mine = summary(sides[0]);
+  const mine = summary(sides[0]), old = sides[1] ? summary(sides[1]) : null;
   const result = {
     bench: 'start', date: new Date().toISOString(), repo: sides[0].cwd, entry, built: env.BUILT_DIR, workers: Number(values.workers),
     machine: { cores: cpus().length, node: process.version }, load_average_at_end: loadavg().map((x) => round(x, 2)),
     ...mine,
-    ...(sides[1] ? { old: { repo: sides[1].cwd, ...summary(sides[1]) }, old_over_new: round(summary(sides[1]).restart_ms.median / mine.restart_ms.median, 3) } : {}),
+    ...(old ? { old: { repo: sides[1].cwd, ...old }, old_over_new: round(old.restart_ms.median / mine.restart_ms.median, 3) } : {}),
   };
   console.log(JSON.stringify(result, null, 1));
   const dir = join(REPO, 'bench', 'results');

@@ -36,7 +36,7 @@ export interface Running {
 export async function startServer(config: Config, extraRoutes: RouteDef[] = []): Promise<Running> {
   const t0 = performance.now();
   // The worker threads load their code and data while this thread opens the database: a start is
-  // the longer of the two. The request validators are compiled once the server listens (below).
+  // the longer of the two. The request validators are compiled a moment after it listens (below).
   const pool = new WorkerPool({ builtDir: config.builtDir, mmapAddon: config.mmapAddon, verify: config.builtVerify, workers: config.workers, youngMb: config.workerYoungMb, warmUpAfterMs: WARM_UP_AFTER_MS, maxQueue: config.poolMaxQueue, maxWaitMs: config.poolMaxWaitMs });
   const poolStarted = pool.start().then(() => performance.now() - t0);
   poolStarted.catch(() => {}); // awaited below; a failure before then must not go unhandled
