@@ -21,8 +21,19 @@ export interface RoadBuildOptions {
   progress?: boolean;
 }
 
+type NetworkBuildOptions = { name: string; out: string; profiles?: ProfileName[]; progress?: boolean | Progress; source?: Record<string, unknown>; osm?: OsmInfo };
+
 /** Build from an in-memory network (tests and fixtures use this directly). */
-export function buildRoadNetwork(net: RawNetwork, o: { name: string; out: string; profiles?: ProfileName[]; progress?: boolean | Progress; source?: Record<string, unknown>; osm?: OsmInfo }): Manifest {
+export function buildRoadNetwork(net: RawNetwork, o: NetworkBuildOptions): Manifest {
+  return buildRoads({ net }, o);
+}
+
+/**
+ * The network comes in a box that is emptied once the last profile's turns are built, so the
+ * contraction (the build's largest working set) does not run beside every coordinate and way
+ * read from the file: on a country that is most of the memory the read took.
+ */
+export function buildRoads(src: { net: RawNetwork | null }, o: NetworkBuildOptions): Manifest {
   const t0 = performance.now();
   const dir = join(o.out, o.name);
   mkdirSync(dir, { recursive: true });
@@ -32,14 +43,19 @@ export function buildRoadNetwork(net: RawNetwork, o: { name: string; out: string
   const files: Manifest['files'] = [];
   const counts: Record<string, unknown> = {};
   let bbox: [number, number, number, number] | null = null;
-  for (const p of profiles) {
+  for (const [i, p] of profiles.entries()) {
     bar.update(`segments ${p}`, 0);
-    // obstacles (signals, gates, stops) are charged on the turns through their node, as OSRM does
-    const segs = profileSegments(net, p);
     const profile = profileFor(p);
-    const g = buildGraph(segs, p, {
+    // obstacles (signals, gates, stops) are charged on the turns through their node, as OSRM does
+    const g = buildGraph(() => profileSegments(src.net!, p), p, {
       // its own phase in the progress lines: on a country it is a fifth of the build
-      turns: (base) => { bar.update(`turns ${p}`, 0); return buildTurns(net, base, profile); }, weightName: profile.properties.weightName,
+      turns: (base) => {
+        bar.update(`turns ${p}`, 0);
+        const turns = buildTurns(src.net!, base, profile);
+        if (i === profiles.length - 1) src.net = null;
+        return turns;
+      },
+      weightName: profile.properties.weightName,
       onProgress: (f, done, total) => bar.update(`contract ${p}`, f, done, total),
     });
     const file = `${p}.route.bin`;
@@ -81,16 +97,20 @@ export async function buildRoadExtract(opts: RoadBuildOptions): Promise<Manifest
   const inputs = (typeof opts.input === 'string' ? [opts.input] : opts.input).map((f) => resolve(f));
   const bar = progressBar(!!opts.progress);
   bar.update('reading', 0);
-  const { net, info } = await readOsm(inputs, (f) => bar.update('reading', f));
+  const read = await readOsm(inputs, (f) => bar.update('reading', f));
   bar.done();
-  if (net.ways.length === 0) throw new Error(`${inputs.join(', ')}: no highway or ferry ways, nothing to route on`);
+  const { info } = read, routable = read.net.ways.length;
+  if (routable === 0) throw new Error(`${inputs.join(', ')}: no highway or ferry ways, nothing to route on`);
   const readS = (performance.now() - t0) / 1000;
   const file = inputs.map((f) => basename(f)).join(',');
-  const m = buildRoadNetwork(net, {
+  // handed over in a box and dropped here, so the build can let it go (buildRoads)
+  const src = { net: read.net as RawNetwork | null };
+  (read as { net: RawNetwork | null }).net = null;
+  const m = buildRoads(src, {
     name: opts.name, out: opts.out, profiles: opts.profiles, progress: bar, osm: info,
     source: {
       file, ...(inputs.length > 1 ? { files: inputs.map((f) => basename(f)) } : {}), bytes: inputs.reduce((t, f) => t + statSync(f).size, 0),
-      osm_nodes: info.nodeCount, osm_ways: info.wayCount, routable_ways: net.ways.length, ways_with_missing_nodes: info.missingRefs, writing_program: info.writingProgram,
+      osm_nodes: info.nodeCount, osm_ways: info.wayCount, routable_ways: routable, ways_with_missing_nodes: info.missingRefs, writing_program: info.writingProgram,
     },
   });
   // Include the PBF read in the reported build time, and rewrite the manifest last.

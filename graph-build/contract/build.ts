@@ -26,9 +26,13 @@ export interface GraphOptions extends ContractOptions {
   turns?: (base: BaseGraph) => TurnTable;
 }
 
-export function buildGraph(segs: Segments, profile: string, opts: GraphOptions = {}): BuiltGraph {
+/**
+ * `segs` may be a function that makes them: the segments are then garbage once compressed, which
+ * on a country is several hundred MB less held through turns and contraction.
+ */
+export function buildGraph(segs: Segments | (() => Segments), profile: string, opts: GraphOptions = {}): BuiltGraph {
   const t0 = performance.now();
-  const base = compress(segs);
+  const base = compressed(segs);
   const t1 = performance.now();
   const eb0 = edgeBased(base, (opts.turns ?? plainTurns)(base));
   const arcs = arcGraph(base, eb0);
@@ -61,6 +65,9 @@ export function buildGraph(segs: Segments, profile: string, opts: GraphOptions =
   };
   return { meta, sections, base, seconds: { compress: (t1 - t0) / 1000, contract: (t2 - t1) / 1000, index: (t3 - t2) / 1000 } };
 }
+
+/** In a frame of its own: a register of buildGraph's would hold made segments through what follows. */
+const compressed = (segs: Segments | (() => Segments)): BaseGraph => compress(typeof segs === 'function' ? segs() : segs);
 
 /** Routing weight of every base edge: the profile's (routability), as compress gave it. */
 const edgeWeight = (b: BaseGraph): Int32Array => b.edgeWeight;
