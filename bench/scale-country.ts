@@ -102,7 +102,7 @@ export async function main(argv: string[]) {
     const built = join(work, `built-${stem}`);
     const ours = kept(join(work, `${stem}.ours-build.json`), () => {
       say('our build…');
-      const t = timed(process.execPath, ['--import', 'tsx', join(REPO, 'graph-build', 'cli.ts'), '--input', pbf, '--name', 'country', '--profiles', 'driving', '--out', built], { ...process.env, CI: '1' });
+      const t = timed(process.execPath, [join(REPO, 'graph-build', 'cli.mjs'), '--input', pbf, '--name', 'country', '--profiles', 'driving', '--out', built], { ...process.env, CI: '1' });
       const m = JSON.parse(readFileSync(join(built, 'country', 'manifest.json'), 'utf8'));
       return { wall_s: t.wall_s, peak_rss_mb: t.peak_rss_mb, bytes: dirBytes(join(built, 'country')), bytes_per_input_node: round((t.peak_rss_mb * 2 ** 20) / stitch.osm_nodes, 0), graph: m.profiles.driving };
     });

@@ -18,17 +18,11 @@ const USAGE = `usage: npm run graph-build -- --input <file.osm.pbf|file.osm> --n
 
 async function main(argv: string[]) {
   if (argv[0] === 'gazetteer') {
-    let mod: { main(a: string[]): Promise<void> };
-    try {
-      // A URL, not a literal specifier: the gazetteer builder is another module and may be absent.
-      mod = await import(new URL('./gazetteer/cli.ts', import.meta.url).href);
-    } catch (e) {
-      throw new Error(`the gazetteer builder is not available in this build (graph-build/gazetteer/cli.ts): ${(e as Error).message}`);
-    }
+    const mod = await import('./gazetteer/cli.ts');
     return mod.main(argv.slice(1));
   }
   if (argv[0] === 'pois') {
-    const mod = await import(new URL('./pois/cli.ts', import.meta.url).href);
+    const mod = await import('./pois/cli.ts');
     return mod.main(argv.slice(1));
   }
   if (argv[0] === 'country') {

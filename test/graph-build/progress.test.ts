@@ -66,12 +66,13 @@ describe('progressBar off a terminal', () => {
   });
 });
 
+// what `npm run graph-build` runs: the launcher and its bundle
 describe('graph-build CLI with stderr piped', () => {
   const out = mkdtempSync(join(tmpdir(), 'svc-progress-'));
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
   it('prints JSON lines for every phase and a summary', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'graph-build/cli.ts', '--input', join(SHARED_DATA, 'djibouti-2022-08-roads-secondary-plus.osm.pbf'), '--name', 'dj', '--profiles', 'driving,walk', '--out', out], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const r = spawnSync(process.execPath, ['graph-build/cli.mjs', '--input', join(SHARED_DATA, 'djibouti-2022-08-roads-secondary-plus.osm.pbf'), '--name', 'dj', '--profiles', 'driving,walk', '--out', out], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stderr.split('\n').filter(Boolean).map((l) => JSON.parse(l));
     const events = lines.filter((l) => l.event === 'start' || l.event === 'end').map((l) => `${l.event} ${l.phase}`);
