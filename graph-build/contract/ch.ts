@@ -31,12 +31,14 @@ export interface ContractOptions {
 
 /**
  * From this many nodes on, the C++ contractor works in rounds (every locally cheapest node at once,
- * as OSRM does) unless GRAPH_BUILD_ORDER says otherwise. On a country-sized graph that is the faster
- * order (a 10.2M-node stitched input, 1.43M nodes here: 40.5 against 49.7 s) for ~4% more peak
- * memory; on small graphs its peak grows more (+25% at 159k nodes), and the sequential order is the
- * one the TypeScript contractor gives byte for byte.
+ * as OSRM does) unless GRAPH_BUILD_ORDER says otherwise. It is the faster order on large graphs (a
+ * 10.2M-node stitched input, 1.43M nodes here: 40.5 against 49.7 s; the 1M input, 159k nodes: 6.8-7.3
+ * against 8.8-8.9 s) and, since the network read from the file is let go before contraction, it no
+ * longer raises a build's peak there (455 against 456-467 MB at 159k nodes). Every graph the tests, the
+ * OSRM suite and the default data build (26k nodes at most) keeps the sequential order, the one the
+ * TypeScript contractor gives byte for byte.
  */
-export const ROUNDS_FROM_NODES = 1_000_000;
+export const ROUNDS_FROM_NODES = 100_000;
 
 /** The contraction order of a graph of n nodes: GRAPH_BUILD_ORDER (`rounds`, `sequential`), else by size. */
 export function contractionOrder(n: number, env: NodeJS.ProcessEnv = process.env): 'rounds' | 'sequential' {

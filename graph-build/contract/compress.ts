@@ -5,6 +5,7 @@
 // a directed traffic signal, a side road's routability) becomes two one-way edges over the same shape,
 // the second flagged EDGE_TWIN_BACK, because an edge stores one duration and one weight.
 import type { Segments } from './segments.ts';
+import type { WayTable } from '../turns/ways.ts';
 import { osrmDistance } from './distance.ts';
 import { E7, EDGE_NO_START, EDGE_TWIN_BACK, type GraphViews, type WayAttr } from '../../src/core/format/route.ts';
 
@@ -23,6 +24,8 @@ export type BaseGraph = Pick<GraphViews,
   shapeNode?: Int32Array;
   /** Build-time only: the way (RawNetwork.ways index) of the segment ending at each shape point (at an edge's first point, its first segment's), when known. */
   shapeWay?: Int32Array;
+  /** Build-time only: what the profile made of each way, for the turns (from the segments). */
+  wayTable?: WayTable;
 };
 
 /**
@@ -196,5 +199,6 @@ export function compress(s: Segments): BaseGraph {
     edgeFlags: edgeFlags.slice(0, m), edgeShape: edgeShape.slice(0, m + 1), edgeAttr: edgeAttr.slice(0, m), attrs: s.attrs ?? [{ cls: '' }],
     shapeLat: shapeLat.slice(0, p), shapeLon: shapeLon.slice(0, p), shapeCum: shapeCum.slice(0, p),
     ...(s.way ? { edgeWay: edgeWay.slice(0, m), edgeAlong: edgeAlong.slice(0, m) } : {}), shapeNode: shapeNode.slice(0, p), ...(s.way ? { shapeWay: shapeWay.slice(0, p) } : {}),
+    ...(s.wayTable ? { wayTable: s.wayTable } : {}),
   };
 }

@@ -11,6 +11,7 @@ import { profileFor, type ProfileName } from '../profiles/index.ts';
 import { osrmDistance } from './distance.ts';
 import { dropParallelDuplicates } from './parallel.ts';
 import { WayAttrTable, type WayAttr } from './attrs.ts';
+import { WayTable } from '../turns/ways.ts';
 
 export interface Segments {
   lat: Float64Array;
@@ -50,6 +51,8 @@ export interface Segments {
   fixedDuration?: Float32Array;
   /** decimal places the profile's weights are kept to (OSRM's weight_precision) */
   weightPrecision?: number;
+  /** what the profile made of each way, kept for the turns so process_way runs once per way */
+  wayTable?: WayTable;
 }
 
 /** OSRM's Obstacle::Type::Turning: designated places to turn round, never compressed away. */
@@ -78,10 +81,12 @@ export function profileSegments(net: RawNetwork, name: ProfileName): Segments {
   const byDuration = profile.properties.weightName === 'duration';
   let n = 0, asymmetric = false;
   const wayName: string[] = new Array(net.ways.length).fill(''), waySplit = new Uint8Array(net.ways.length);
+  const wayTable = new WayTable(net.ways.length);
   for (let wi = 0; wi < net.ways.length; wi++) {
     const w = net.ways[wi];
     const r = profile.processWay(w.tags);
     if (!r) continue;
+    wayTable.add(wi, r);
     const refs = w.refs;
     let sf = r.forwardSpeed, sb = r.backwardSpeed;
     if (r.duration > 0) {
@@ -153,6 +158,6 @@ export function profileSegments(net: RawNetwork, name: ProfileName): Segments {
     speedBack: asymmetric ? speedBack : undefined,
     way: wayOf.slice(0, n), origin, rate: rate.slice(0, n), rateBack: rateBack.slice(0, n), fixedWeight: fixedWeight.slice(0, n),
     fixedDuration: fixedDuration.slice(0, n),
-    weightPrecision: profile.properties.weightPrecision,
+    weightPrecision: profile.properties.weightPrecision, wayTable,
   };
 }

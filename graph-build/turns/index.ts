@@ -32,7 +32,7 @@ export interface TurnStats {
 
 export function buildTurns(net: RawNetwork, base: BaseGraph, profile: Profile): TurnTable & { stats: TurnStats } {
   if (!base.edgeWay || !base.edgeAlong || !base.shapeNode || !base.shapeWay) throw new Error('buildTurns: the base graph lacks edgeWay/edgeAlong/shapeNode (compress segments that carry `way`)');
-  const ways = new WayTable(net, profile);
+  const ways = base.wayTable ?? WayTable.of(net, profile);
   const obstacles = new ObstacleMap(net, profile, (w) => ways.routed(w));
   const restr = readRestrictions(net, profile);
   const drivable = drivableSegments(base, restrictionNodes(restr));
