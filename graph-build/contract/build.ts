@@ -46,8 +46,8 @@ export function buildGraph(segs: Segments | (() => Segments), profile: string, o
   const weight = edgeWeight(base);
   const dirDist = (s: number) => base.edgeDist[s > 0 ? s - 1 : -s - 1];
   const dirDur = (s: number) => base.edgeW[s > 0 ? s - 1 : -s - 1];
-  const chDist = Float32Array.from(chSums(ch, (mid) => dirDist(eb.ebEdge[-mid - 1])));
-  const chDur = Int32Array.from(chSums(ch, (_mid, tail, head) => turnOf(eb, tail, head, 2) + dirDur(eb.ebEdge[head])));
+  const [dist, dur] = chSums(ch, (mid) => dirDist(eb.ebEdge[-mid - 1]), (_mid, tail, head) => turnOf(eb, tail, head, 2) + dirDur(eb.ebEdge[head]));
+  const chDist = Float32Array.from(dist), chDur = Int32Array.from(dur);
   const t3 = performance.now();
   const meta: GraphMeta = {
     profile, nodes: base.nodes, edges: base.edges, arcs: ch.arcs, shortcuts: ch.shortcuts, eb_nodes: eb.nodes, eb_arcs: eb.out.length / 3, weight_name: opts.weightName ?? 'duration',

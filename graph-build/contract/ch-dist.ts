@@ -7,17 +7,20 @@ import type { BaseGraph } from './compress.ts';
 import type { CH } from './ch.ts';
 
 export function chDistances(base: BaseGraph, ch: CH): Float32Array {
-  return Float32Array.from(chSums(ch, (mid) => base.edgeDist[-mid - 1]));
+  return Float32Array.from(chSums(ch, (mid) => base.edgeDist[-mid - 1])[0]);
 }
 
+type Original = (mid: number, tail: number, head: number) => number;
+
 /**
- * A value of every CH entry summed over the original arcs it stands for; `original(mid, tail,
- * head)` gives an original arc's own value (mid < 0 as the entry stores it).
+ * Values of every CH entry summed over the original arcs it stands for, one array per `original`
+ * (`original(mid, tail, head)` gives an original arc's own value, mid < 0 as the entry stores it).
+ * Several values share one walk: finding a shortcut's halves is most of the work.
  */
-export function chSums(ch: Pick<CH, 'chFirst' | 'chArc' | 'chMid'>, original: (mid: number, tail: number, head: number) => number): Float64Array {
+export function chSums(ch: Pick<CH, 'chFirst' | 'chArc' | 'chMid'>, ...originals: Original[]): Float64Array[] {
   const { chFirst, chArc, chMid } = ch;
-  const k = chMid.length;
-  const out = new Float64Array(k).fill(NaN);
+  const k = chMid.length, m = originals.length;
+  const outs = originals.map(() => new Float64Array(k).fill(NaN)), done = outs[0];
   const find = (owner: number, nbr: number, dir: number): number => {
     for (let j = chFirst[owner], e = chFirst[owner + 1]; j < e; j++) {
       const head = chArc[ARC * j + ARC_HEAD];
@@ -29,28 +32,24 @@ export function chSums(ch: Pick<CH, 'chFirst' | 'chArc' | 'chMid'>, original: (m
   const stack: number[] = [];
   const owner = new Int32Array(k);
   for (let x = 0; x + 1 < chFirst.length; x++) for (let j = chFirst[x]; j < chFirst[x + 1]; j++) owner[j] = x;
-  const halves = (j: number): [number, number] => {
-    const x = owner[j], head = chArc[ARC * j + ARC_HEAD], y = head >>> HEAD_SHIFT, mid = chMid[j];
-    // FW: x→y = x→mid (mid's entry for x, BW) then mid→y (mid's entry for y, FW); BW: y→x likewise.
-    return head & HEAD_FW ? [find(mid, x, HEAD_BW), find(mid, y, HEAD_FW)] : [find(mid, y, HEAD_BW), find(mid, x, HEAD_FW)];
-  };
   for (let j0 = 0; j0 < k; j0++) {
-    if (!Number.isNaN(out[j0])) continue;
+    if (!Number.isNaN(done[j0])) continue;
     stack.push(j0);
     while (stack.length) {
       const j = stack[stack.length - 1];
-      const mid = chMid[j];
+      const mid = chMid[j], x = owner[j], head = chArc[ARC * j + ARC_HEAD], y = head >>> HEAD_SHIFT;
       if (mid < 0) {
-        const x = owner[j], head = chArc[ARC * j + ARC_HEAD], y = head >>> HEAD_SHIFT;
-        out[j] = head & HEAD_FW ? original(mid, x, y) : original(mid, y, x);
+        for (let i = 0; i < m; i++) outs[i][j] = head & HEAD_FW ? originals[i](mid, x, y) : originals[i](mid, y, x);
         stack.pop(); continue;
       }
-      const [a, b] = halves(j);
-      const da = out[a], db = out[b];
-      if (Number.isNaN(da)) { stack.push(a); continue; }
-      if (Number.isNaN(db)) { stack.push(b); continue; }
-      out[j] = da + db; stack.pop();
+      // FW: x→y = x→mid (mid's entry for x, BW) then mid→y (mid's entry for y, FW); BW: y→x likewise.
+      const a = head & HEAD_FW ? find(mid, x, HEAD_BW) : find(mid, y, HEAD_BW);
+      const b = head & HEAD_FW ? find(mid, y, HEAD_FW) : find(mid, x, HEAD_FW);
+      if (Number.isNaN(done[a])) { stack.push(a); continue; }
+      if (Number.isNaN(done[b])) { stack.push(b); continue; }
+      for (let i = 0; i < m; i++) outs[i][j] = outs[i][a] + outs[i][b];
+      stack.pop();
     }
   }
-  return out;
+  return outs;
 }
