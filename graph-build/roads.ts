@@ -9,6 +9,7 @@ import { buildGraph, writeGraph } from './contract/build.ts';
 import { writeManifest, type Manifest } from '../src/core/format/index.ts';
 import { ROUTE_FORMAT_VERSION, ROUTE_KIND } from '../src/core/format/route.ts';
 import { progressBar, type Progress } from './progress.ts';
+import { collectNow } from './collect.ts';
 
 export interface RoadBuildOptions {
   /** One extract, or several read as one map (neighbouring countries: routes cross their borders). */
@@ -53,6 +54,7 @@ export function buildRoads(src: { net: RawNetwork | null }, o: NetworkBuildOptio
         bar.update(`turns ${p}`, 0);
         const turns = buildTurns(src.net!, base, profile);
         if (i === profiles.length - 1) src.net = null;
+        collectNow();
         return turns;
       },
       weightName: profile.properties.weightName,

@@ -33,8 +33,9 @@ export interface ContractOptions {
  * From this many nodes on, the C++ contractor works in rounds (every locally cheapest node at once,
  * as OSRM does) unless GRAPH_BUILD_ORDER says otherwise. It is the faster order on large graphs (a
  * 10.2M-node stitched input, 1.43M nodes here: 40.5 against 49.7 s; the 1M input, 159k nodes: 6.8-7.3
- * against 8.8-8.9 s) and, since the network read from the file is let go before contraction, it no
- * longer raises a build's peak there (455 against 456-467 MB at 159k nodes). Every graph the tests, the
+ * against 8.8-8.9 s). It needs more memory than the sequential order (at 159k nodes the build peaked
+ * at 554-567 against 433-448 MB), which the collection before contraction more than makes up for
+ * (graph-build/collect.ts: 423-428 MB in rounds). Every graph the tests, the
  * OSRM suite and the default data build (26k nodes at most) keeps the sequential order, the one the
  * TypeScript contractor gives byte for byte.
  */
