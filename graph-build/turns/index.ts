@@ -7,7 +7,6 @@ import type { RawNetwork } from '../osm/read.ts';
 import type { BaseGraph } from '../contract/compress.ts';
 import type { Profile, Turn, TurnLeg } from '../profiles/types.ts';
 import type { TurnTable } from './types.ts';
-import { WayTable } from './ways.ts';
 import { ObstacleMap } from './obstacles.ts';
 import { dropUndrivable, readRestrictions, restrictionNodes } from './restrictions.ts';
 import { drivableSegments } from './segment-index.ts';
@@ -31,8 +30,8 @@ export interface TurnStats {
 }
 
 export function buildTurns(net: RawNetwork, base: BaseGraph, profile: Profile): TurnTable & { stats: TurnStats } {
-  if (!base.edgeWay || !base.edgeAlong || !base.shapeNode || !base.shapeWay) throw new Error('buildTurns: the base graph lacks edgeWay/edgeAlong/shapeNode (compress segments that carry `way`)');
-  const ways = base.wayTable ?? WayTable.of(net, profile);
+  if (!base.edgeWay || !base.edgeAlong || !base.shapeNode || !base.shapeWay || !base.wayTable) throw new Error('buildTurns: the base graph lacks edgeWay/edgeAlong/shapeNode/wayTable (compress what profileSegments made)');
+  const ways = base.wayTable;
   const obstacles = new ObstacleMap(net, profile, (w) => ways.routed(w));
   const restr = readRestrictions(net, profile);
   const drivable = drivableSegments(base, restrictionNodes(restr));

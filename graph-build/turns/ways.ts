@@ -4,8 +4,7 @@
 // typed arrays by way index, so a continent's ways cost bytes, not objects. profileSegments fills
 // one as it applies the profile to each way (compress hands it on to the turns), so the profile's
 // process_way, a sixth of a country build's time outside contraction, runs once per way, not twice.
-import type { RawNetwork } from '../osm/read.ts';
-import type { Profile, TravelMode, WayResult } from '../profiles/types.ts';
+import type { TravelMode, WayResult } from '../profiles/types.ts';
 import type { RoadName } from './names.ts';
 
 const MODES: TravelMode[] = ['inaccessible', 'driving', 'cycling', 'walking', 'ferry', 'train', 'pushing bike',
@@ -39,16 +38,6 @@ export class WayTable {
     this.lanes = new Uint8Array(n); this.priority = new Uint8Array(n); this.htc = new Int32Array(n); this.atc = new Int32Array(n);
     this.keyFw = new Int32Array(n).fill(-1); this.keyBw = new Int32Array(n).fill(-1);
     this.nameFw = new Int32Array(n); this.nameBw = new Int32Array(n); this.classKey = new Int32Array(n);
-  }
-
-  /** Every way of `net` through the profile (where no segments were made with the table). */
-  static of(net: RawNetwork, profile: Profile): WayTable {
-    const t = new WayTable(net.ways.length);
-    for (let w = 0; w < net.ways.length; w++) {
-      const r = profile.processWay(net.ways[w].tags);
-      if (r) t.add(w, r);
-    }
-    return t;
   }
 
   private internName(x: RoadName): number {

@@ -4,20 +4,17 @@
 // made in an earlier task (a WeakRef keeps its target for the rest of the task that made it) and
 // a forced collection at the moment the next phase runs.
 import { describe, it, expect } from 'vitest';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
 import { buildGraph } from '../../graph-build/contract/build.ts';
 import { plainTurns } from '../../graph-build/contract/edge-based.ts';
 import { buildRoads } from '../../graph-build/roads.ts';
+import { collectNow as gc } from '../../graph-build/collect.ts';
 import { readOsm, type RawNetwork } from '../../graph-build/osm/read.ts';
 import type { Segments } from '../../graph-build/contract/segments.ts';
 import { syntheticGrid } from '../../bench/lib/synthetic.ts';
 import { SHARED_DATA } from '../helpers/paths.ts';
 import { tempDir } from '../routing/helpers.ts';
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
 const nextTask = () => new Promise((r) => setImmediate(r));
 
 describe('a build lets go of what it no longer needs', () => {
