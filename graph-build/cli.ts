@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PROFILES, ALL_PROFILES, type ProfileName } from './profiles/index.ts';
+import { largeBlocksFromTheSystem } from './allocator.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: npm run graph-build -- --input <file.osm.pbf|file.osm> --name <extract> [--profiles driving,walk,cycle[,driving_tracks]] [--out data/built]
@@ -17,6 +18,7 @@ const USAGE = `usage: npm run graph-build -- --input <file.osm.pbf|file.osm> --n
          (roads for driving, walk and cycle, its places, and the gazetteer and tiles rebuilt with it)`;
 
 async function main(argv: string[]) {
+  largeBlocksFromTheSystem();
   if (argv[0] === 'gazetteer') {
     const mod = await import('./gazetteer/cli.ts');
     return mod.main(argv.slice(1));

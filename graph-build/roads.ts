@@ -52,6 +52,8 @@ export function buildRoads(src: { net: RawNetwork | null }, o: NetworkBuildOptio
       // its own phase in the progress lines: on a country it is a fifth of the build
       turns: (base) => {
         bar.update(`turns ${p}`, 0);
+        // the segments' arrays, garbage since compression, are freed only when V8 collects
+        collectNow();
         const turns = buildTurns(src.net!, base, profile);
         if (i === profiles.length - 1) src.net = null;
         collectNow();
@@ -108,6 +110,8 @@ export async function buildRoadExtract(opts: RoadBuildOptions): Promise<Manifest
   // handed over in a box and dropped here, so the build can let it go (buildRoads)
   const src = { net: read.net as RawNetwork | null };
   (read as { net: RawNetwork | null }).net = null;
+  // what the read left (decoded blocks, grown arrays, ways by OSM id) is freed only when V8 collects
+  collectNow();
   const m = buildRoads(src, {
     name: opts.name, out: opts.out, profiles: opts.profiles, progress: bar, osm: info,
     source: {

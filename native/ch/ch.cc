@@ -8,6 +8,7 @@
 #include "heap.h"
 #include "napi-args.h"
 #include "typed.h"
+#include "allocator.h"
 
 #include <cstdint>
 #include <algorithm>
@@ -565,6 +566,7 @@ napi_value Init(napi_env env, napi_value exports) {
       {"create", nullptr, Create, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"step", nullptr, Step, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"finish", nullptr, Finish, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"fixMmapThreshold", nullptr, FixMmapThreshold, nullptr, nullptr, nullptr, napi_default, nullptr},
   };
   napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props);
   return exports;
