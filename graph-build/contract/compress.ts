@@ -60,7 +60,9 @@ export function compress(s: Segments): BaseGraph {
   const first = new Int32Array(N + 1);
   for (let v = 0; v < N; v++) first[v + 1] = first[v] + deg[v];
   const inc = new Int32Array(first[N]);
-  const fill = first.slice(0, N);
+  // the degrees are in first now: their array becomes the fill cursors (a country's nodes × 4 bytes less)
+  const fill = deg;
+  fill.set(first.subarray(0, N));
   for (let i = 0; i < s.count; i++) { inc[fill[s.a[i]]++] = i; inc[fill[s.b[i]]++] = i; }
 
   // Junctions: degree ≠ 2, or degree 2 where walking through would change the direction rule.
@@ -68,7 +70,7 @@ export function compress(s: Segments): BaseGraph {
   let nodes = 0;
   const isJ = new Uint8Array(N);
   for (let v = 0; v < N; v++) {
-    const d = deg[v];
+    const d = first[v + 1] - first[v];
     if (d === 0) continue;
     if (d !== 2 || (s.keep && s.keep[v])) { isJ[v] = 1; continue; }
     const s1 = inc[first[v]], s2 = inc[first[v] + 1];
@@ -193,12 +195,14 @@ export function compress(s: Segments): BaseGraph {
     const j = junction[v];
     if (j >= 0) { nodeLat[j] = Math.round(s.lat[v] * E7); nodeLon[j] = Math.round(s.lon[v] * E7); }
   }
+  // The shape columns are returned as views: their pages past p were never written, so they cost
+  // address space, not memory, where a trimmed copy would briefly hold every point twice.
   return {
     nodes, nodeLat, nodeLon, edges: m,
     edgeU: edgeU.slice(0, m), edgeV: edgeV.slice(0, m), edgeW: edgeW.slice(0, m), edgeWeight: edgeWeight.slice(0, m), edgeDist: edgeDist.slice(0, m),
     edgeFlags: edgeFlags.slice(0, m), edgeShape: edgeShape.slice(0, m + 1), edgeAttr: edgeAttr.slice(0, m), attrs: s.attrs ?? [{ cls: '' }],
-    shapeLat: shapeLat.slice(0, p), shapeLon: shapeLon.slice(0, p), shapeCum: shapeCum.slice(0, p),
-    ...(s.way ? { edgeWay: edgeWay.slice(0, m), edgeAlong: edgeAlong.slice(0, m) } : {}), shapeNode: shapeNode.slice(0, p), ...(s.way ? { shapeWay: shapeWay.slice(0, p) } : {}),
+    shapeLat: shapeLat.subarray(0, p), shapeLon: shapeLon.subarray(0, p), shapeCum: shapeCum.subarray(0, p),
+    ...(s.way ? { edgeWay: edgeWay.slice(0, m), edgeAlong: edgeAlong.slice(0, m) } : {}), shapeNode: shapeNode.subarray(0, p), ...(s.way ? { shapeWay: shapeWay.subarray(0, p) } : {}),
     ...(s.wayTable ? { wayTable: s.wayTable } : {}),
   };
 }

@@ -3,6 +3,7 @@
 // (src/extractor/edge_based_graph_factory.cpp), and the restrictions over via ways the
 // edge-based stage enforces with copies. profileSegments keeps every obstacle node a graph node the
 // turns pass through, and compress() keeps the plumbing (edgeWay, edgeAlong, shapeNode).
+import { Int32Column } from '../int32-column.ts';
 import type { RawNetwork } from '../osm/read.ts';
 import type { BaseGraph } from '../contract/compress.ts';
 import type { Profile, Turn, TurnLeg } from '../profiles/types.ts';
@@ -57,7 +58,7 @@ export function buildTurns(net: RawNetwork, base: BaseGraph, profile: Profile): 
     };
   };
 
-  const from: number[] = [], to: number[] = [], duration: number[] = [], weight: number[] = [];
+  const from = new Int32Column(), to = new Int32Column(), duration = new Int32Column(), weight = new Int32Column();
   let uTurns = 0;
   for (let x = 0; x < g.nodes; x++) {
     if (g.degree(x) === 0) continue;
@@ -109,8 +110,7 @@ export function buildTurns(net: RawNetwork, base: BaseGraph, profile: Profile): 
   }
   const via = viaWayEdges(restr.viaWay, base);
   return {
-    count: from.length, from: Int32Array.from(from), to: Int32Array.from(to),
-    duration: Int32Array.from(duration), weight: Int32Array.from(weight), viaWay: via.list,
+    count: from.length, from: from.take(), to: to.take(), duration: duration.take(), weight: weight.take(), viaWay: via.list,
     stats: { turns: from.length, uTurns, restrictionsRead: restr.read, restrictionsUnresolved: restr.unresolved, restrictionsUndrivable: undrivable, viaWayUnmapped: via.unmapped },
   };
 }
