@@ -110,7 +110,8 @@ export function compress(s: Segments): BaseGraph {
       const w = new Int32Array(pCap); w.set(shapeWay); shapeWay = w;
     }
   };
-  const origin = (v: number) => (s.origin ? s.origin[v] : v);
+  const copyOf = s.copyOf, firstCopy = N - (copyOf?.length ?? 0);
+  const origin = (v: number) => (v < firstCopy ? v : copyOf![v - firstCopy]);
   const pushPt = (v: number, cum: number, seg: number) => {
     growPts();
     shapeLat[p] = Math.round(s.lat[v] * E7); shapeLon[p] = Math.round(s.lon[v] * E7); shapeCum[p] = cum; shapeNode[p] = origin(v);

@@ -34,8 +34,11 @@ export interface Segments {
   attrs?: WayAttr[];
   /** per segment: index of its way in RawNetwork.ways  */
   way?: Int32Array;
-  /** per node: the RawNetwork node it stands for (barrier copies and obstacle hubs' copies point back at theirs) */
-  origin?: Int32Array;
+  /**
+   * The RawNetwork node each copy stands for (a blocking barrier gets a copy per road): the copies
+   * are the last copyOf.length nodes; every other node stands for itself.
+   */
+  copyOf?: Int32Array;
   /**
    * The profile's weight of a segment (OSRM: distance / rate, or a weight given for the whole way
    * split evenly over its segments): metres per weight unit a→b and b→a (0: closed), and the fixed
@@ -112,12 +115,7 @@ export function profileSegments(net: RawNetwork, name: ProfileName): Segments {
       if (refs[i - 1] === refs[i]) continue; // repeated node: no segment
       a[n] = refs[i - 1]; b[n] = refs[i]; flags[n] = f; speed[n] = fOpen ? sf : sb; speedBack[n] = bOpen ? sb : sf;
       attr[n] = at; noStart[n] = r.isStartpoint ? 0 : 1; wayOf[n] = wi;
-      rate[n] = fOpen ? rf : rb; rateBack[n] = bOpen ? rb : rf;
-      // zero for nearly every segment (ferries and ways with a weight of their own aside): the
-      // arrays start zeroed, and a page of them never written costs no memory
-      if (fixed) fixedWeight[n] = fixed;
-      if (fixedTime) fixedDuration[n] = fixedTime;
-      n++;
+      rate[n] = fOpen ? rf : rb; rateBack[n] = bOpen ? rb : rf; fixedWeight[n] = fixed; fixedDuration[n] = fixedTime; n++;
     }
   }
   if (dropParallelDuplicates({ count: n, a, b, flags, way: wayOf, lat: net.lat, lon: net.lon, speed, speedBack, rate, rateBack, fixedWeight,
@@ -127,10 +125,8 @@ export function profileSegments(net: RawNetwork, name: ProfileName): Segments {
     for (let k = 0; k < n; k++) {
       if (!flags[k]) continue;
       a[m] = a[k]; b[m] = b[k]; flags[m] = flags[k]; speed[m] = speed[k]; speedBack[m] = speedBack[k]; noStart[m] = noStart[k];
-      attr[m] = attr[k]; wayOf[m] = wayOf[k]; rate[m] = rate[k]; rateBack[m] = rateBack[k];
-      if (fixedWeight[m] !== fixedWeight[k]) fixedWeight[m] = fixedWeight[k];
-      if (fixedDuration[m] !== fixedDuration[k]) fixedDuration[m] = fixedDuration[k];
-      m++;
+      attr[m] = attr[k]; wayOf[m] = wayOf[k]; rate[m] = rate[k]; rateBack[m] = rateBack[k]; fixedWeight[m] = fixedWeight[k];
+      fixedDuration[m] = fixedDuration[k]; m++;
     }
     n = m;
   }
@@ -157,14 +153,11 @@ export function profileSegments(net: RawNetwork, name: ProfileName): Segments {
   // an obstacle node stays a graph node, so a turn passes through it
   const keep = new Uint8Array(nodes);
   for (const v of onTurnNodes) keep[v] = 1;
-  const origin = new Int32Array(nodes);
-  for (let v = 0; v < N; v++) origin[v] = v;
-  for (let i = 0; i < extraNodes.length; i++) origin[N + i] = extraNodes[i];
   // views, not copies: a copy would hold every column twice until V8 collects the first
   return {
     lat, lon, count: n, a, b, flags, speed, attr, attrs: table.list, noStart, keep,
     speedBack: asymmetric ? speedBack : undefined,
-    way: wayOf.subarray(0, n), origin, rate: rate.subarray(0, n), rateBack: rateBack.subarray(0, n), fixedWeight: fixedWeight.subarray(0, n),
+    way: wayOf.subarray(0, n), copyOf: Int32Array.from(extraNodes), rate: rate.subarray(0, n), rateBack: rateBack.subarray(0, n), fixedWeight: fixedWeight.subarray(0, n),
     fixedDuration: fixedDuration.subarray(0, n),
     weightPrecision: profile.properties.weightPrecision, wayTable,
   };
