@@ -2,6 +2,7 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { join, basename, resolve } from 'node:path';
 import { readOsm, type RawNetwork, type OsmInfo } from './osm/read.ts';
+import { restrictionNodeIndex } from './turns/restrictions.ts';
 import { PROFILES, profileFor, type ProfileName } from './profiles/index.ts';
 import { buildTurns } from './turns/index.ts';
 import { profileSegments } from './contract/segments.ts';
@@ -108,6 +109,9 @@ export async function buildRoadExtract(opts: RoadBuildOptions): Promise<Manifest
   const readS = (performance.now() - t0) / 1000;
   const file = inputs.map((f) => basename(f)).join(',');
   // handed over in a box and dropped here, so the build can let it go (buildRoads)
+  // the turns need OSM ids only for the nodes restrictions name: the rest (8 bytes a node) can go
+  read.net.restrictionNodes = restrictionNodeIndex(read.net);
+  read.net.nodeIds = undefined;
   const src = { net: read.net as RawNetwork | null };
   (read as { net: RawNetwork | null }).net = null;
   // what the read left (decoded blocks, grown arrays, ways by OSM id) is freed only when V8 collects

@@ -36,18 +36,29 @@ function turnNodes(from: WayNodes, via: WayNodes, at: number): [number, number, 
   return [NONE, NONE, NONE];
 }
 
+/** The node index of every node member of the network's restrictions, from nodeIds. */
+export function restrictionNodeIndex(net: RawNetwork): Map<number, number> {
+  const out = new Map<number, number>(), ids: Float64Array | undefined = net.nodeIds;
+  if (!ids) return out;
+  for (const rel of net.relations ?? []) for (const m of rel.members) {
+    if (m.type !== 'node' || out.has(m.ref)) continue;
+    let lo = 0, hi: number = ids.length - 1;
+    while (lo <= hi) {
+      const mid: number = (lo + hi) >>> 1;
+      if (ids[mid] === m.ref) { out.set(m.ref, mid); break; }
+      if (ids[mid] < m.ref) lo = mid + 1; else hi = mid - 1;
+    }
+  }
+  return out;
+}
+
 export function readRestrictions(net: RawNetwork, profile: Profile): Restrictions {
   const out: Restrictions = { byFromVia: new Map(), viaWay: [], read: 0, unresolved: 0 };
   if (!profile.properties.useTurnRestrictions || !net.relations?.length) return out;
   const wayById = new Map<number, WayNodes>();
   for (const w of net.ways) if (!wayById.has(w.id)) wayById.set(w.id, w.refs);
-  const nodeIndex = (id: number): number => {
-    const ids = net.nodeIds;
-    if (!ids) return NONE;
-    let lo = 0, hi = ids.length - 1;
-    while (lo <= hi) { const m = (lo + hi) >>> 1; if (ids[m] === id) return m; if (ids[m] < id) lo = m + 1; else hi = m - 1; }
-    return NONE;
-  };
+  const index = net.restrictionNodes ?? restrictionNodeIndex(net);
+  const nodeIndex = (id: number): number => index.get(id) ?? NONE;
   for (const rel of net.relations) for (const r of profile.parseRestriction(rel.tags, rel.members)) {
     out.read++;
     const from = wayById.get(r.from), to = wayById.get(r.to);
